@@ -1,0 +1,74 @@
+// swift-tools-version:6.1
+// motionlog — a sensor recorder for Linux single-board computers.
+// The folder layout under Sources/ is the architecture: see docs/ARCHITECTURE.md.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "motionlog",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "motionlog", targets: ["motionlog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // Vectors, quaternions and matrices shared by the simulator, drivers and fusion.
+        .target(name: "MotionMath", swiftSettings: strict),
+        // Samples, the CSV format, clocks, scheduler, double-buffered writer, rotation,
+        // metadata and the recording pipeline. No hardware, no C libraries.
+        .target(name: "MotionCore",
+                dependencies: ["MotionMath",
+                               .product(name: "SystemPackage", package: "swift-system"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        // Board files and the config file (YAML with comments), with file/line/key errors.
+        .target(name: "MotionConfig",
+                dependencies: ["MotionCore", .product(name: "Yams", package: "Yams")],
+                swiftSettings: strict),
+        // Sensor fusion: attitude, gravity, user acceleration (D rows). Pure Swift.
+        .target(name: "MotionFusion", dependencies: ["MotionMath"], swiftSettings: strict),
+        // IMU chip drivers over an abstract I2C bus (register maps, conversions).
+        .target(name: "IMUDrivers", dependencies: ["MotionMath", "MotionCore"], swiftSettings: strict),
+        // System libraries.
+        .systemLibrary(name: "CI2C", path: "Sources/CI2C", providers: [.apt(["libi2c-dev"])]),
+        .systemLibrary(name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        // Linux backends: /dev/i2c-N, gpsd, GPIO character device.
+        .target(name: "LinuxHardware",
+                dependencies: ["MotionCore", "IMUDrivers", "CI2C", "CGPS",
+                               .product(name: "SystemPackage", package: "swift-system"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        // Scripted fakes and scenarios (the simulator board ships in the binary).
+        .target(name: "MotionSimulator",
+                dependencies: ["MotionMath", "MotionCore", "IMUDrivers"],
+                swiftSettings: strict),
+        // Commands (record, check, boards, ...) as a library, so tests drive them directly.
+        .target(name: "MotionApp",
+                dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers",
+                               "LinuxHardware", "MotionSimulator",
+                               .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
+        // Benchmarks (make bench); never part of make test's assertions.
+        .executableTarget(name: "motionlog-bench",
+                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: strict),
+
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionMath"], swiftSettings: strict),
+        .testTarget(name: "MotionConfigTests", dependencies: ["MotionConfig"], swiftSettings: strict),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionMath"], swiftSettings: strict),
+        .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "MotionSimulator"], swiftSettings: strict),
+        .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware"],
+                    resources: [], swiftSettings: strict),
+        .testTarget(name: "MotionSimulatorTests", dependencies: ["MotionSimulator", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,2 @@
+// libgps-dev: the gpsd client library.
+#include <gps.h>

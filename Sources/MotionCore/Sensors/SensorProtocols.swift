@@ -1,0 +1,105 @@
+import MotionMath
+
+/// One tick of the fixed-rate scheduler.
+public struct Tick: Sendable, Equatable {
+    /// 0 for the first tick of a recording.
+    public var index: Int64
+    /// The tick's ideal time on the monotonic clock, nanoseconds.
+    public var monotonicNanos: Int64
+    /// The tick's When: epoch seconds (ideal tick time through the start anchor).
+    public var when: Double
+    /// Seconds since the first tick (index / rate).
+    public var elapsed: Double
+
+    public init(index: Int64, monotonicNanos: Int64, when: Double, elapsed: Double) {
+        self.index = index; self.monotonicNanos = monotonicNanos; self.when = when; self.elapsed = elapsed
+    }
+}
+
+/// What a sensor tells the metadata about itself: model, ranges and rates.
+public struct SensorInfo: Sendable, Codable, Equatable {
+    public var model: String
+    public var accelRangeG: Double?
+    public var gyroRangeDegPerSec: Double?
+    public var magRangeMicroTesla: Double?
+    /// Rates in Hz at which each sensor produces new data (the magnetometer is often slower).
+    public var accelRateHz: Double?
+    public var gyroRateHz: Double?
+    public var magRateHz: Double?
+    public var notes: [String]
+
+    public init(model: String, accelRangeG: Double? = nil, gyroRangeDegPerSec: Double? = nil,
+                magRangeMicroTesla: Double? = nil, accelRateHz: Double? = nil, gyroRateHz: Double? = nil,
+                magRateHz: Double? = nil, notes: [String] = []) {
+        self.model = model; self.accelRangeG = accelRangeG; self.gyroRangeDegPerSec = gyroRangeDegPerSec
+        self.magRangeMicroTesla = magRangeMicroTesla; self.accelRateHz = accelRateHz
+        self.gyroRateHz = gyroRateHz; self.magRateHz = magRateHz; self.notes = notes
+    }
+}
+
+/// Counters a sensor keeps about trouble it handled by itself (for the metadata and status).
+public struct SensorHealth: Sendable, Codable, Equatable {
+    /// Bus errors seen (each failed transfer, including ones a retry recovered).
+    public var busErrors: Int = 0
+    /// Ticks for which the IMU delivered no accel/gyro sample because of errors (a counted gap).
+    public var gapTicks: Int = 0
+    /// Times the chip was re-initialised after persistent errors.
+    public var reinitializations: Int = 0
+    /// Magnetometer reads that found no new data (data-not-ready).
+    public var magNotReady: Int = 0
+    /// Magnetometer samples discarded because the chip flagged overflow.
+    public var magOverflow: Int = 0
+
+    public init() {}
+}
+
+/// An IMU as the sampling thread sees it. Implementations: the simulator's ideal sensor,
+/// and the chip drivers (MPU-9250, ICM-20948, LSM9DS1) over real or fake I2C.
+///
+/// Called on the sampling thread only, in this order: `start`, then `read` once per tick.
+/// `read` must not block for long and never throws: transient errors are retried within the
+/// tick, persistent ones handled (re-initialisation with backoff) and counted in `health`;
+/// a sample that could not be read is returned as nil, never invented.
+public protocol MotionSensor: AnyObject {
+    var info: SensorInfo { get }
+    var health: SensorHealth { get }
+    /// Prepares the sensor for ticks at `rateHz`. Throws when the sensor cannot be used at all.
+    func start(rateHz: Int) throws
+    func read(at tick: Tick) -> MotionReading
+}
+
+/// Counters a location source keeps (for the metadata and status).
+public struct LocationHealth: Sendable, Codable, Equatable {
+    /// Fixes received whose time went backwards (dropped).
+    public var backwardsFixes: Int = 0
+    /// Times the connection to the GPS source was lost.
+    public var disconnects: Int = 0
+    /// Last fix mode seen (0 unknown, 1 no fix, 2, 3).
+    public var lastMode: Int = 0
+    /// Fix-mode changes seen.
+    public var modeChanges: Int = 0
+
+    public init() {}
+}
+
+/// A source of GPS fixes (`L` rows). The simulator's scripted route and the gpsd client.
+///
+/// `poll` is called on the sampling thread once per tick; it hands over every fix that
+/// is complete by then (a fix time is complete once a newer one arrived or its hold-off
+/// expired) and must not block. `finish` is called once at stop and hands over the rest.
+public protocol LocationSource: AnyObject {
+    var health: LocationHealth { get }
+    func start()
+    func poll(at tick: Tick, _ emit: (LocationFix) -> Void)
+    func finish(_ emit: (LocationFix) -> Void)
+}
+
+/// Computes device motion (`D` rows) from one tick's accelerometer, gyroscope and
+/// (optional) magnetometer. Implemented by the fusion module.
+public protocol DeviceMotionEstimator: AnyObject {
+    /// A short description for the metadata (algorithm, parameters, calibration used).
+    var info: [String: String] { get }
+    /// `accel` in g with CoreMotion signs, `gyro` rad/s, `mag` µT or nil; `dt` seconds since
+    /// the previous update (the measured sample period).
+    func update(accel: Vector3, gyro: Vector3, mag: Vector3?, dt: Double) -> DeviceMotion
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// A unit quaternion `w + xi + yj + zk` for rotations.
+///
+/// Convention used throughout motionlog: a quaternion `q` describing an attitude maps
+/// vectors from the DEVICE frame to the WORLD frame (`v_world = q.rotate(v_device)`);
+/// the world frame is East-North-Up unless stated otherwise.
+public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
+    public var w: Double
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    @inlinable public init(w: Double, x: Double, y: Double, z: Double) {
+        self.w = w; self.x = x; self.y = y; self.z = z
+    }
+
+    public static let identity = Quaternion(w: 1, x: 0, y: 0, z: 0)
+
+    /// Rotation by `angle` radians about `axis` (right-handed).
+    public init(axis: Vector3, angle: Double) {
+        let a = axis.normalized, h = angle / 2, s = sin(h)
+        self.init(w: cos(h), x: a.x * s, y: a.y * s, z: a.z * s)
+    }
+
+    /// The rotation by the rotation vector `v` (axis × angle in radians).
+    public init(rotationVector v: Vector3) {
+        let angle = v.norm
+        if angle < 1e-12 {
+            self = Quaternion(w: 1, x: v.x / 2, y: v.y / 2, z: v.z / 2).normalized
+        } else {
+            self.init(axis: v, angle: angle)
+        }
+    }
+
+    @inlinable public var vector: Vector3 { Vector3(x, y, z) }
+    @inlinable public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
+    @inlinable public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
+    @inlinable public var normalized: Quaternion {
+        let n = norm
+        return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
+    }
+
+    /// Hamilton product: `(a * b).rotate(v) == a.rotate(b.rotate(v))`.
+    @inlinable public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
+        Quaternion(w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+                   x: a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+                   y: a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                   z: a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w)
+    }
+
+    /// Rotates `v` by this (unit) quaternion.
+    @inlinable public func rotate(_ v: Vector3) -> Vector3 {
+        let u = vector
+        let t = 2 * u.cross(v)
+        return v + w * t + u.cross(t)
+    }
+
+    /// Rotates `v` by the inverse of this (unit) quaternion.
+    @inlinable public func inverseRotate(_ v: Vector3) -> Vector3 { conjugate.rotate(v) }
+
+    /// The rotation matrix R with `R * v == rotate(v)`.
+    public var matrix: Matrix3 {
+        Matrix3(rows: Vector3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
+                Vector3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
+                Vector3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)))
+    }
+
+    /// The rotation angle in radians, in [0, π].
+    public var angle: Double { 2 * atan2(vector.norm, abs(w)) }
+
+    public var description: String { "(w: \(w), x: \(x), y: \(y), z: \(z))" }
+}
