@@ -1,0 +1,55 @@
+/// Per-source statistics of one checked file.
+public struct SourceStatistics: Sendable, Equatable {
+    public var rows = 0
+    public var firstWhen = Double.nan
+    public var lastWhen = Double.nan
+    /// Seconds between the first and last row.
+    public var span: Double { rows > 1 ? lastWhen - firstWhen : 0 }
+    /// Rows per second measured over the span (nil for fewer than two rows).
+    public var measuredRate: Double? { rows > 1 && span > 0 ? Double(rows - 1) / span : nil }
+}
+
+/// The outcome of validating one recording file (`motionlog check`).
+public struct CheckReport: Sendable {
+    public var path: String
+    public var problems: [RecordingProblem] = []
+    public var sources: [Source: SourceStatistics] = [:]
+    public var errors: Int { problems.filter { $0.severity == .error }.count }
+    public var warnings: Int { problems.filter { $0.severity == .warning }.count }
+    public var isValid: Bool { errors == 0 }
+}
+
+/// Validates recordings against FORMAT.md: header, field counts per source, numbers,
+/// labels, When strictly increasing per source. Every problem carries its line number.
+public enum RecordingCheck {
+    /// Checks one file. Throws only when the file cannot be read at all.
+    public static func check(path: String, maxProblems: Int = 1000) throws(RecordingReadError) -> CheckReport {
+        var report = CheckReport(path: path)
+        var lastLine: [Source: Int] = [:]
+        var suppressed = 0
+        func add(_ p: RecordingProblem) {
+            if report.problems.count < maxProblems { report.problems.append(p) } else { suppressed += 1 }
+        }
+        try RecordingReader(path: path).read { item in
+            switch item {
+            case .problem(let p): add(p)
+            case .row(let line, let row):
+                var s = report.sources[row.source] ?? SourceStatistics()
+                if s.rows > 0 && !(row.when > s.lastWhen) {
+                    add(.init(line: line, severity: .error,
+                              message: "\(row.source) When \(row.when) does not increase (previous \(row.source) row, line \(lastLine[row.source] ?? 0), has \(s.lastWhen))"))
+                }
+                if s.rows == 0 { s.firstWhen = row.when }
+                s.rows += 1
+                s.lastWhen = row.when
+                lastLine[row.source] = line
+                report.sources[row.source] = s
+            }
+        }
+        if suppressed > 0 {
+            report.problems.append(.init(line: report.problems.last?.line ?? 0, severity: .error,
+                                         message: "\(suppressed) more problems not listed"))
+        }
+        return report
+    }
+}

@@ -1,0 +1,81 @@
+import Synchronization
+
+/// Counters shared between the sampling thread (which updates them), the writer thread
+/// (which snapshots them into metadata) and the status line. Lock-free where it matters.
+public final class RecorderCounters: Sendable {
+    public let ticks = Atomic<Int64>(0)
+    public let overruns = Atomic<Int64>(0)
+    public let missedTicks = Atomic<Int64>(0)
+    public let maxLatenessNanos = Atomic<Int64>(0)
+    /// Rows produced per source (index: position in `Source.canonicalOrder`).
+    public let produced = PerSourceCounter()
+    /// Rows written per source.
+    public let written = PerSourceCounter()
+    public let droppedRows = Atomic<Int64>(0)
+    public let rowsLostToWriteErrors = Atomic<Int64>(0)
+    public let writeErrors = Atomic<Int64>(0)
+    public let peakBufferRows = Atomic<Int>(0)
+    public let worstWriteLatencyNanos = Atomic<Int64>(0)
+    public let fsyncs = Atomic<Int64>(0)
+    public let sensorHealth = Mutex(SensorHealth())
+    public let locationHealth = Mutex<LocationHealth?>(nil)
+    public let currentFile = Mutex<String?>(nil)
+    public let bufferCapacity: Int
+
+    public init(bufferCapacity: Int) {
+        self.bufferCapacity = bufferCapacity
+    }
+
+    public func snapshot() -> CounterSnapshot {
+        var c = CounterSnapshot()
+        c.overruns = overruns.load(ordering: .relaxed)
+        c.missedTicks = missedTicks.load(ordering: .relaxed)
+        c.droppedRows = droppedRows.load(ordering: .relaxed)
+        c.rowsLostToWriteErrors = rowsLostToWriteErrors.load(ordering: .relaxed)
+        c.writeErrors = writeErrors.load(ordering: .relaxed)
+        c.peakBufferRows = peakBufferRows.load(ordering: .relaxed)
+        c.peakBufferFill = Double(c.peakBufferRows) / Double(max(1, bufferCapacity))
+        c.worstWriteLatencyMs = Double(worstWriteLatencyNanos.load(ordering: .relaxed)) / 1e6
+        c.fsyncs = fsyncs.load(ordering: .relaxed)
+        c.sensorHealth = sensorHealth.withLock { $0 }
+        c.locationHealth = locationHealth.withLock { $0 }
+        return c
+    }
+
+    func raiseMax(_ a: borrowing Atomic<Int64>, _ v: Int64) {
+        var cur = a.load(ordering: .relaxed)
+        while v > cur {
+            let (exchanged, original) = a.compareExchange(expected: cur, desired: v, ordering: .relaxed)
+            if exchanged { return }
+            cur = original
+        }
+    }
+}
+
+/// One atomic row counter per source.
+public final class PerSourceCounter: Sendable {
+    private let a = Atomic<Int64>(0), g = Atomic<Int64>(0), m = Atomic<Int64>(0)
+    private let d = Atomic<Int64>(0), l = Atomic<Int64>(0)
+
+    public init() {}
+
+    @inlinable public func add(_ s: Source, _ n: Int64 = 1) {
+        counter(s) { _ = $0.add(n, ordering: .relaxed) }
+    }
+
+    public func value(_ s: Source) -> Int64 { counter(s) { $0.load(ordering: .relaxed) } }
+
+    public var all: [Source: Int64] {
+        Dictionary(uniqueKeysWithValues: Source.canonicalOrder.map { ($0, value($0)) })
+    }
+
+    @usableFromInline @discardableResult func counter<R>(_ s: Source, _ body: (borrowing Atomic<Int64>) -> R) -> R {
+        switch s {
+        case .accelerometer: return body(a)
+        case .gyroscope: return body(g)
+        case .magnetometer: return body(m)
+        case .deviceMotion: return body(d)
+        case .location: return body(l)
+        }
+    }
+}

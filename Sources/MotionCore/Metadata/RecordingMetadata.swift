@@ -1,0 +1,128 @@
+import Foundation
+
+/// The metadata JSON written beside each CSV (same base name, `.json`): how the file was
+/// recorded, what it holds, and whether it ended cleanly. Written when the file opens
+/// (`endedCleanly: false`) and rewritten when it closes.
+public struct RecordingMetadata: Codable, Sendable, Equatable {
+    public var format = "MotionCollector CSV with L rows (FORMAT.md)"
+    public var software: Software
+    public var recording: RecordingDescription
+    public var file: FileSection
+    public var counters: CounterSnapshot
+    /// False while the file is being written and after a crash or power cut.
+    public var endedCleanly: Bool
+    /// `recording` (still open), `rotated`, `stopped`, `duration`, or `recovered`.
+    public var endReason: String
+    /// ISO 8601 wall-clock time the file was closed.
+    public var ended: String?
+
+    public struct Software: Codable, Sendable, Equatable {
+        public var name = "motionlog"
+        public var version: String
+        public init(version: String) { self.version = version }
+    }
+
+    /// The file this metadata describes.
+    public struct FileSection: Codable, Sendable, Equatable {
+        public var name: String
+        /// 1 for the recording's first file.
+        public var index: Int
+        public var previous: String?
+        /// When of the first and last row in the file (as written in the file).
+        public var firstWhen: Double?
+        public var lastWhen: Double?
+        /// Local time of the first sample, ISO 8601 with offset.
+        public var startLocal: String?
+        /// Rows in the file per source letter.
+        public var rows: [String: Int]
+        public var bytes: Int64
+
+        public init(name: String, index: Int, previous: String?) {
+            self.name = name; self.index = index; self.previous = previous
+            rows = [:]; bytes = Int64(CSVFormat.headerBytes.count)
+        }
+    }
+
+    public init(software: Software, recording: RecordingDescription, file: FileSection,
+                counters: CounterSnapshot, endedCleanly: Bool, endReason: String, ended: String?) {
+        self.software = software; self.recording = recording; self.file = file
+        self.counters = counters; self.endedCleanly = endedCleanly; self.endReason = endReason; self.ended = ended
+    }
+
+    /// Pretty JSON with sorted keys; non-finite numbers as strings.
+    public func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        guard let data = try? encoder.encode(self) else { return Array("{}\n".utf8) }
+        return Array(data) + [0x0A]
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws -> RecordingMetadata {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try decoder.decode(RecordingMetadata.self, from: Data(bytes))
+    }
+}
+
+/// What stays the same for the whole recording (every file's metadata repeats it).
+public struct RecordingDescription: Codable, Sendable, Equatable {
+    /// Identifies the recording across its rotated files.
+    public var id: String
+    public var board: String
+    public var boardDescription: String?
+    public var sensor: SensorInfo
+    public var gps: String?
+    public var deviceMotion: [String: String]?
+    public var rateHz: Int
+    /// Source letters recorded, e.g. `AGMDL`.
+    public var sources: String
+    public var label: String
+    public var whenMode: WhenMode
+    /// Epoch seconds of the first tick (the zero of relative When).
+    public var startEpoch: Double
+    /// ISO 8601 local start time.
+    public var started: String
+    /// `system` (CLOCK_REALTIME anchored at start) or `simulated`.
+    public var clock: String
+    public var rotateBytes: Int64?
+    public var rotateSeconds: Double?
+    public var fsyncIntervalSeconds: Double
+    public var bufferRows: Int
+    /// Things a reader of the data must know (e.g. why a source has no rows).
+    public var notes: [String]
+
+    public init(id: String, board: String, boardDescription: String?, sensor: SensorInfo, gps: String?,
+                deviceMotion: [String: String]?, rateHz: Int, sources: String, label: String, whenMode: WhenMode,
+                startEpoch: Double, started: String, clock: String, rotateBytes: Int64?, rotateSeconds: Double?,
+                fsyncIntervalSeconds: Double, bufferRows: Int, notes: [String]) {
+        self.id = id; self.board = board; self.boardDescription = boardDescription; self.sensor = sensor
+        self.gps = gps; self.deviceMotion = deviceMotion; self.rateHz = rateHz; self.sources = sources
+        self.label = label; self.whenMode = whenMode; self.startEpoch = startEpoch; self.started = started
+        self.clock = clock; self.rotateBytes = rotateBytes; self.rotateSeconds = rotateSeconds
+        self.fsyncIntervalSeconds = fsyncIntervalSeconds; self.bufferRows = bufferRows; self.notes = notes
+    }
+}
+
+/// Recording-wide counters at the moment a metadata file was written.
+public struct CounterSnapshot: Codable, Sendable, Equatable {
+    /// Scheduler wake-ups later than one period.
+    public var overruns: Int64 = 0
+    /// Ticks skipped by overruns (no sample exists for them).
+    public var missedTicks: Int64 = 0
+    /// Rows dropped because both buffers were full.
+    public var droppedRows: Int64 = 0
+    /// Rows produced but lost to write errors (e.g. a full card).
+    public var rowsLostToWriteErrors: Int64 = 0
+    public var writeErrors: Int64 = 0
+    /// Most rows one buffer held, and that as a fraction of its capacity.
+    public var peakBufferRows: Int = 0
+    public var peakBufferFill: Double = 0
+    /// Slowest single write or fsync, milliseconds.
+    public var worstWriteLatencyMs: Double = 0
+    public var fsyncs: Int64 = 0
+    public var sensorHealth = SensorHealth()
+    public var locationHealth: LocationHealth?
+
+    public init() {}
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Logging
+import MotionMath
+import Synchronization
+
+/// Why a recording could not start.
+public struct RecorderError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What a finished recording produced.
+public struct RecordingSummary: Sendable {
+    public var directory: String
+    public var files: [String]
+    public var rowsWritten: [Source: Int64]
+    public var counters: CounterSnapshot
+    public var ticks: Int64
+    public var startEpoch: Double
+    public var endReason: String
+}
+
+/// The recording pipeline: fixed-rate scheduler → sensor read → rows → double-buffered
+/// writer → rotating files. The same pipeline runs on a Raspberry Pi and on the simulator;
+/// only the clock, sensor and location source differ.
+///
+/// `run()` performs the sampling loop on the calling thread, which should be a dedicated
+/// thread (the CLI uses the main thread). `requestStop()` may be called from any thread;
+/// `run()` returns once every row produced before the stop is written, fsynced and closed.
+public final class Recorder {
+    public let configuration: RecorderConfiguration
+    public let counters: RecorderCounters
+    public let labels: LabelState
+    private let clock: TickClock
+    private let sensor: MotionSensor
+    private let location: LocationSource?
+    private let estimator: DeviceMotionEstimator?
+    private let directory: OutputDirectory
+    private let log: Logger
+    private let stop = StopSignal()
+    private let started = Mutex<TickTimeline?>(nil)
+
+    public init(configuration: RecorderConfiguration, clock: TickClock, sensor: MotionSensor,
+                location: LocationSource?, estimator: DeviceMotionEstimator?, directory: OutputDirectory,
+                log: Logger) {
+        self.configuration = configuration
+        self.counters = RecorderCounters(bufferCapacity: configuration.bufferRows)
+        self.labels = LabelState(configuration.label)
+        self.clock = clock; self.sensor = sensor; self.location = location
+        self.estimator = estimator; self.directory = directory; self.log = log
+    }
+
+    /// Asks the sampling loop to stop after the current tick. Safe from any thread.
+    public func requestStop() {
+        stop.request()
+    }
+
+    /// The timeline once the recording has started (for status displays).
+    public var timeline: TickTimeline? { started.withLock { $0 } }
+
+    /// Records until the duration is reached or `requestStop()` is called.
+    public func run() throws(RecorderError) -> RecordingSummary {
+        let cfg = configuration
+        guard RecorderConfiguration.rateRange.contains(cfg.rateHz) else {
+            throw RecorderError("rate \(cfg.rateHz) Hz is outside \(RecorderConfiguration.rateRange)")
+        }
+        do { try sensor.start(rateHz: cfg.rateHz) } catch {
+            throw RecorderError("the IMU (\(sensor.info.model)) could not be started: \(error)")
+        }
+        if clock.isRealTime, let refused = RealtimePriority.request() {
+            log.notice("real-time scheduling not available: \(refused)")
+        }
+        let timeline = TickTimeline.anchored(rateHz: cfg.rateHz, clock: clock, whenMode: cfg.whenMode)
+        started.withLock { $0 = timeline }
+        let tickLimit = cfg.duration.map { Int64(($0 * Double(cfg.rateHz)).rounded()) }
+        var scheduler = TickScheduler(timeline: timeline, tickLimit: tickLimit)
+
+        var notes: [String] = []
+        if cfg.sources.contains(.deviceMotion) && estimator == nil {
+            notes.append("D rows requested but no device-motion estimator is available: none recorded")
+        }
+        if cfg.sources.contains(.location) && location == nil {
+            notes.append("L rows requested but no GPS source is configured: none recorded")
+        }
+        for n in notes { log.warning("\(n)") }
+        let description = RecordingDescription(
+            id: UUID().uuidString, board: cfg.boardName, boardDescription: cfg.boardDescription,
+            sensor: sensor.info, gps: cfg.sources.contains(.location) ? cfg.gpsDescription : nil,
+            deviceMotion: cfg.sources.contains(.deviceMotion) ? estimator?.info : nil,
+            rateHz: cfg.rateHz, sources: cfg.sources.letters, label: String(UnicodeScalar(cfg.label)),
+            whenMode: cfg.whenMode, startEpoch: timeline.startEpochSeconds,
+            started: TimeText.isoLocal(epochSeconds: timeline.startEpochSeconds),
+            clock: clock.isRealTime ? "system" : "simulated",
+            rotateBytes: cfg.rotation.maxBytes, rotateSeconds: cfg.rotation.maxSeconds,
+            fsyncIntervalSeconds: cfg.fsyncIntervalSeconds, bufferRows: cfg.bufferRows, notes: notes)
+
+        let queue = DoubleBufferedQueue(blockCapacity: cfg.bufferRows, policy: clock.isRealTime ? .drop : .wait)
+        let writer = RotatingWriter(directory: directory, description: description,
+                                    configuration: .init(rotation: cfg.rotation, softwareVersion: cfg.softwareVersion),
+                                    counters: counters, whenOffset: timeline.whenOffset, log: log)
+        let writerThread = WriterThread(queue: queue, writer: writer, fsyncIntervalSeconds: cfg.fsyncIntervalSeconds)
+        let stop = self.stop
+        writerThread.start { stop.isRequested ? "stopped" : "duration" }
+        location?.start()
+
+        var loop = SamplingLoop(configuration: cfg, timeline: timeline, sensor: sensor, location: location,
+                                estimator: estimator, queue: queue, counters: counters, labels: labels)
+        while !stop.isRequested, let tick = scheduler.waitForNextTick(clock: clock) {
+            loop.sample(tick)
+            loop.publish(scheduler.statistics)
+        }
+        loop.publish(scheduler.statistics)
+        loop.finish()
+        queue.close()
+        writerThread.join()
+        _ = counters.droppedRows.exchange(queue.droppedRows, ordering: .relaxed)
+        counters.peakBufferRows.store(queue.peakRows, ordering: .relaxed)
+
+        return RecordingSummary(directory: directory.path, files: writer.files, rowsWritten: counters.written.all,
+                                counters: counters.snapshot(), ticks: scheduler.statistics.ticks,
+                                startEpoch: timeline.startEpochSeconds,
+                                endReason: stop.isRequested ? "stopped" : "duration")
+    }
+}
+
+/// A stop request that any thread may raise and the sampling thread polls once per tick.
+public final class StopSignal: Sendable {
+    private let flag = Atomic<Bool>(false)
+    public init() {}
+    public func request() { flag.store(true, ordering: .relaxed) }
+    public var isRequested: Bool { flag.load(ordering: .relaxed) }
+}

@@ -1,0 +1,104 @@
+import MotionMath
+
+/// The work of one tick on the sampling thread: read the sensor, build the rows, hand
+/// them to the queue. No allocation, no I/O, no locks held across calls.
+struct SamplingLoop {
+    let configuration: RecorderConfiguration
+    let timeline: TickTimeline
+    let sensor: MotionSensor
+    let location: LocationSource?
+    let estimator: DeviceMotionEstimator?
+    let queue: DoubleBufferedQueue
+    let counters: RecorderCounters
+    let labels: LabelState
+
+    private let wantA: Bool, wantG: Bool, wantM: Bool, wantD: Bool, wantL: Bool
+    private var rows: UnsafeMutableBufferPointer<Row>
+    private var count = 0
+    private var lastMotionNanos: Int64?
+    private var lastLocationWhen = -Double.infinity
+    private var lastHealth = SensorHealth()
+    private var lastLocationHealth: LocationHealth?
+    private static let capacity = 64
+
+    init(configuration: RecorderConfiguration, timeline: TickTimeline, sensor: MotionSensor,
+         location: LocationSource?, estimator: DeviceMotionEstimator?, queue: DoubleBufferedQueue,
+         counters: RecorderCounters, labels: LabelState) {
+        self.configuration = configuration; self.timeline = timeline; self.sensor = sensor
+        self.location = location; self.estimator = estimator; self.queue = queue
+        self.counters = counters; self.labels = labels
+        let s = configuration.sources
+        wantA = s.contains(.accelerometer); wantG = s.contains(.gyroscope); wantM = s.contains(.magnetometer)
+        wantD = s.contains(.deviceMotion) && estimator != nil
+        wantL = s.contains(.location) && location != nil
+        rows = .allocate(capacity: Self.capacity)
+    }
+
+    private mutating func add(_ row: Row) {
+        guard count < Self.capacity else { return }
+        rows[count] = row
+        count += 1
+    }
+
+    mutating func sample(_ tick: Tick) {
+        count = 0
+        let label = labels.current
+        let reading = sensor.read(at: tick)
+        if wantA, let a = reading.accel { add(Row(source: .accelerometer, label: label, when: tick.when, a.x, a.y, a.z)) }
+        if wantG, let g = reading.gyro { add(Row(source: .gyroscope, label: label, when: tick.when, g.x, g.y, g.z)) }
+        if wantM, let m = reading.mag { add(Row(source: .magnetometer, label: label, when: tick.when, m.x, m.y, m.z)) }
+        if wantD, let estimator, let a = reading.accel, let g = reading.gyro {
+            let dt = lastMotionNanos.map { Double(tick.monotonicNanos - $0) / 1e9 } ?? 1 / Double(timeline.rateHz)
+            lastMotionNanos = tick.monotonicNanos
+            let motion = estimator.update(accel: a, gyro: g, mag: reading.mag, dt: dt)
+            add(Row(deviceMotion: motion, label: label, when: tick.when))
+        }
+        if wantL, let location {
+            location.poll(at: tick) { fix in addFix(fix, label: label) }
+        }
+        hand()
+    }
+
+    private mutating func addFix(_ fix: LocationFix, label: UInt8) {
+        // Defence in depth: When strictly increases per source, whatever the source does.
+        guard fix.when > lastLocationWhen else { return }
+        lastLocationWhen = fix.when
+        add(Row(fix: fix, label: label, whenOffset: timeline.whenOffset))
+    }
+
+    private mutating func hand() {
+        guard count > 0 else { return }
+        for i in 0..<count { counters.produced.add(rows[i].source) }
+        let dropped = queue.append(UnsafeBufferPointer(rebasing: rows[0..<count]))
+        if dropped > 0 { _ = counters.droppedRows.add(Int64(dropped), ordering: .relaxed) }
+    }
+
+    /// Publishes scheduler and sensor counters (cheap relaxed stores; locks only on change).
+    mutating func publish(_ stats: SchedulerStatistics) {
+        counters.ticks.store(stats.ticks, ordering: .relaxed)
+        counters.overruns.store(stats.overruns, ordering: .relaxed)
+        counters.missedTicks.store(stats.missedTicks, ordering: .relaxed)
+        counters.maxLatenessNanos.store(stats.maxLatenessNanos, ordering: .relaxed)
+        let health = sensor.health
+        if health != lastHealth {
+            lastHealth = health
+            counters.sensorHealth.withLock { $0 = health }
+        }
+        if let location, location.health != lastLocationHealth {
+            let h = location.health
+            lastLocationHealth = h
+            counters.locationHealth.withLock { $0 = h }
+        }
+    }
+
+    /// At stop: the location source hands over its held fix; then the buffer is released.
+    mutating func finish() {
+        if wantL, let location {
+            count = 0
+            let label = labels.current
+            location.finish { fix in addFix(fix, label: label) }
+            hand()
+        }
+        rows.deallocate()
+    }
+}

@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Asks the kernel to treat the calling (sampling) thread as real-time: SCHED_FIFO and a
+/// minimal timer slack. Either may be refused (no CAP_SYS_NICE, no RLIMIT_RTPRIO); the
+/// recorder then runs at normal priority and says so once.
+public enum RealtimePriority {
+    /// The outcome, as a sentence for the log; nil when everything was granted.
+    public static func request(priority: Int32 = 50) -> String? {
+        var problems: [String] = []
+        // 1 ns timer slack so wake-ups are not coalesced (the prctl PR_SET_TIMERSLACK knob,
+        // reached through procfs because variadic prctl is not callable from Swift).
+        let fd = open("/proc/thread-self/timerslack_ns", O_WRONLY)
+        if fd < 0 || write(fd, "1", 1) != 1 {
+            problems.append("timer slack unchanged (\(String(cString: strerror(errno))))")
+        }
+        if fd >= 0 { close(fd) }
+        var param = sched_param()
+        param.sched_priority = priority
+        let rc = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param)
+        if rc != 0 {
+            problems.append("SCHED_FIFO refused (\(String(cString: strerror(rc)))); running at normal priority — grant CAP_SYS_NICE or an rtprio limit (see README) for steadier timing")
+        }
+        return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,166 @@
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failed file-system operation of the writer: what, where, why, and what to do.
+public struct OutputError: Error, Sendable, CustomStringConvertible {
+    public var operation: String
+    public var path: String
+    public var errno: Errno?
+    /// Bytes that reached the file before a write failed.
+    public var bytesWritten: Int = 0
+
+    public init(operation: String, path: String, errno: Errno?, bytesWritten: Int = 0) {
+        self.operation = operation; self.path = path; self.errno = errno; self.bytesWritten = bytesWritten
+    }
+
+    public var isNoSpace: Bool { errno == .noSpace }
+
+    public var description: String {
+        var text = "cannot \(operation) \(path)"
+        if let e = errno { text += ": \(e)" }
+        switch errno {
+        case .noSpace?: text += " — the card is full: free space or use a larger card; rows that could not be written are counted as lost"
+        case .permissionDenied?, .notPermitted?: text += " — choose an output folder you may write to (--out) or fix its owner/permissions"
+        case .readOnlyFileSystem?: text += " — the file system is read-only (a failing SD card is often remounted read-only): check the card"
+        case .ioError?: text += " — the storage reported an I/O error: the card may be failing"
+        default: break
+        }
+        return text
+    }
+}
+
+/// One file being written (the CSV of the current rotation segment).
+public protocol OutputFile: AnyObject {
+    /// Writes all bytes or throws (with `bytesWritten` set to what did reach the file).
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError)
+    /// Makes written data durable (fsync).
+    func sync() throws(OutputError)
+    /// Cuts the file back to `size` bytes (to remove a partial row after a failed write).
+    func truncate(to size: Int64) throws(OutputError)
+    func close() throws(OutputError)
+}
+
+/// Where a recording's files go. `DiskDirectory` in production; tests use fakes that
+/// stall and fail on command.
+public protocol OutputDirectory: AnyObject {
+    var path: String { get }
+    /// Creates a new file `base + suffix + ext`, never overwriting: a taken name gets
+    /// `-1`, `-2`, ... Returns the base actually used (with its suffix) and the file.
+    func createExclusive(base: String, ext: String) throws(OutputError) -> (base: String, file: OutputFile)
+    /// Replaces a small file atomically (write a temporary, fsync, rename): metadata.
+    func replace(name: String, contents: [UInt8]) throws(OutputError)
+}
+
+/// A real folder on disk, written with plain syscalls through swift-system.
+public final class DiskDirectory: OutputDirectory {
+    public let path: String
+
+    /// Opens (creating if missing, with parents) the folder at `path`.
+    public init(path: String) throws(OutputError) {
+        self.path = path
+        try Self.makeDirectories(path)
+    }
+
+    static func makeDirectories(_ path: String) throws(OutputError) {
+        var built = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0 && Glibc.errno != EEXIST {
+                throw OutputError(operation: "create folder", path: built, errno: Errno(rawValue: Glibc.errno))
+            }
+        }
+        var st = stat()
+        if stat(path, &st) != 0 || (st.st_mode & S_IFMT) != S_IFDIR {
+            throw OutputError(operation: "use output folder", path: path, errno: .notDirectory)
+        }
+    }
+
+    public func createExclusive(base: String, ext: String) throws(OutputError) -> (base: String, file: OutputFile) {
+        var suffix = 0
+        while true {
+            let name = suffix == 0 ? base : "\(base)-\(suffix)"
+            let full = path + "/" + name + ext
+            do {
+                let fd = try FileDescriptor.open(FilePath(full), .writeOnly,
+                                                 options: [.create, .exclusiveCreate, .closeOnExec],
+                                                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                return (name, DiskFile(fd: fd, path: full))
+            } catch let e as Errno where e == .fileExists {
+                suffix += 1
+                if suffix > 10_000 { throw OutputError(operation: "find a free name for", path: full, errno: e) }
+            } catch {
+                throw OutputError(operation: "create", path: full, errno: error as? Errno)
+            }
+        }
+    }
+
+    public func replace(name: String, contents: [UInt8]) throws(OutputError) {
+        let full = path + "/" + name
+        let temp = full + ".tmp"
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(temp), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw OutputError(operation: "create", path: temp, errno: error as? Errno)
+        }
+        let file = DiskFile(fd: fd, path: temp)
+        let failure: OutputError? = contents.withUnsafeBytes { bytes in
+            do {
+                try file.write(bytes)
+                try file.sync()
+                try file.close()
+                return nil
+            } catch {
+                return error as? OutputError ?? OutputError(operation: "write", path: temp, errno: nil)
+            }
+        }
+        if let failure {
+            try? file.close()
+            throw failure
+        }
+        if rename(temp, full) != 0 {
+            throw OutputError(operation: "rename \(temp) to", path: full, errno: Errno(rawValue: Glibc.errno))
+        }
+    }
+}
+
+/// A file on disk: write(2) until done, fsync(2), ftruncate(2), close(2).
+final class DiskFile: OutputFile {
+    private let fd: FileDescriptor
+    private let path: String
+    private var closed = false
+
+    init(fd: FileDescriptor, path: String) { self.fd = fd; self.path = path }
+
+    deinit { if !closed { try? fd.close() } }
+
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        var done = 0
+        while done < bytes.count {
+            do {
+                done += try fd.write(UnsafeRawBufferPointer(rebasing: bytes[done...]), retryOnInterrupt: true)
+            } catch {
+                throw OutputError(operation: "write", path: path, errno: error as? Errno, bytesWritten: done)
+            }
+        }
+    }
+
+    func sync() throws(OutputError) {
+        if fsync(fd.rawValue) != 0 { throw OutputError(operation: "fsync", path: path, errno: Errno(rawValue: Glibc.errno)) }
+    }
+
+    func truncate(to size: Int64) throws(OutputError) {
+        if ftruncate(fd.rawValue, off_t(size)) != 0 {
+            throw OutputError(operation: "truncate", path: path, errno: Errno(rawValue: Glibc.errno))
+        }
+    }
+
+    func close() throws(OutputError) {
+        guard !closed else { return }
+        closed = true
+        do { try fd.close() } catch { throw OutputError(operation: "close", path: path, errno: error as? Errno) }
+    }
+}

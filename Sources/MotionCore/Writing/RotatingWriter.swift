@@ -1,0 +1,238 @@
+import Logging
+
+/// The writer thread's half of the pipeline: encodes rows into large chunks, writes them to
+/// the current file, rotates by size and/or time at row boundaries, fsyncs, and keeps the
+/// metadata JSON beside each CSV up to date. Used from the writer thread only.
+///
+/// Failures never stop the recording: a failed write is cut back to the last complete row
+/// (`ftruncate`), its rows are counted as lost, the error is logged once per episode, and
+/// writing resumes with the next rows.
+public final class RotatingWriter {
+    public struct Configuration: Sendable {
+        public var rotation: RotationPolicy
+        public var chunkBytes: Int
+        public var softwareVersion: String
+        public init(rotation: RotationPolicy, chunkBytes: Int = 256 * 1024, softwareVersion: String) {
+            self.rotation = rotation; self.chunkBytes = chunkBytes; self.softwareVersion = softwareVersion
+        }
+    }
+
+    private let directory: OutputDirectory
+    private let configuration: Configuration
+    private let description: RecordingDescription
+    private let counters: RecorderCounters
+    private let whenOffset: Double
+    private let nowNanos: @Sendable () -> Int64
+    private let log: Logger
+
+    private var file: OutputFile?
+    private var meta: RecordingMetadata.FileSection?
+    private var fileIndex = 0
+    private var previousName: String?
+    /// Bytes of the current file known to be on disk (a row boundary).
+    private var fileBytes: Int64 = 0
+    private var chunk: [UInt8] = []
+    /// Rows per source in `chunk`, not yet written.
+    private var chunkRows = [Int](repeating: 0, count: 5)
+    private var chunkFirstWhen: Double?
+    private var chunkLastWhen: Double?
+    private var unsyncedBytes = false
+    private var nextTimeBoundary: Double?
+    private var recordingFirstWhen: Double?
+    private var inErrorEpisode = false
+    /// Every file this writer created, in order.
+    public private(set) var files: [String] = []
+
+    public init(directory: OutputDirectory, description: RecordingDescription, configuration: Configuration,
+                counters: RecorderCounters, whenOffset: Double, log: Logger,
+                nowNanos: @escaping @Sendable () -> Int64 = { SystemClock.monotonicNanos() }) {
+        self.directory = directory; self.description = description; self.configuration = configuration
+        self.counters = counters; self.whenOffset = whenOffset; self.log = log; self.nowNanos = nowNanos
+        chunk.reserveCapacity(configuration.chunkBytes + CSVFormat.maxRowBytes)
+    }
+
+    /// Encodes and writes a batch of rows (one drained buffer).
+    public func write(_ rows: UnsafeBufferPointer<Row>) {
+        for row in rows {
+            if recordingFirstWhen == nil {
+                recordingFirstWhen = row.when
+                if let s = configuration.rotation.maxSeconds { nextTimeBoundary = row.when + s }
+            }
+            if file == nil {
+                openFile(startingWith: row)
+            } else if let boundary = nextTimeBoundary, row.when >= boundary - 1e-6 {
+                rotate(startingWith: row)
+            }
+            let start = chunk.count
+            RowEncoder.append(row, to: &chunk)
+            if let limit = configuration.rotation.maxBytes,
+               fileBytes + Int64(chunk.count) > limit, file != nil, fileHasRows(orChunkBefore: start) {
+                // This row would overflow the file: everything before it goes to the current
+                // file, the row itself starts the next one.
+                let tail = Array(chunk[start...])
+                chunk.removeSubrange(start...)
+                rotate(startingWith: row)
+                chunk.append(contentsOf: tail)
+            }
+            chunkRows[RecorderCountersIndex.of(row.source)] += 1
+            if chunkFirstWhen == nil { chunkFirstWhen = row.when }
+            chunkLastWhen = row.when
+            if chunk.count >= configuration.chunkBytes { flushChunk() }
+        }
+    }
+
+    private func fileHasRows(orChunkBefore start: Int) -> Bool {
+        start > 0 || (meta?.rows.values.reduce(0, +) ?? 0) > 0
+    }
+
+    /// Writes whatever is buffered in the chunk to the current file.
+    public func flushChunk() {
+        guard !chunk.isEmpty else { return }
+        guard let file else { loseChunk(OutputError(operation: "write", path: directory.path, errno: nil)); return }
+        let t0 = nowNanos()
+        let result: OutputError? = chunk.withUnsafeBytes { bytes in
+            do { try file.write(bytes); return nil } catch { return error as? OutputError }
+        }
+        noteLatency(since: t0)
+        if let error = result {
+            // Never leave a partial row: cut the file back to the last complete one.
+            if error.bytesWritten > 0 { try? file.truncate(to: fileBytes) }
+            loseChunk(error)
+            return
+        }
+        if inErrorEpisode {
+            log.notice("writing works again", metadata: ["file": "\(meta?.name ?? "")"])
+            inErrorEpisode = false
+        }
+        fileBytes += Int64(chunk.count)
+        unsyncedBytes = true
+        if var m = meta {
+            for (i, s) in Source.canonicalOrder.enumerated() where chunkRows[i] > 0 {
+                m.rows[String(s.letter), default: 0] += chunkRows[i]
+                counters.written.add(s, Int64(chunkRows[i]))
+            }
+            if m.firstWhen == nil { m.firstWhen = chunkFirstWhen }
+            m.lastWhen = chunkLastWhen
+            m.bytes = fileBytes
+            meta = m
+        }
+        resetChunk()
+    }
+
+    private func loseChunk(_ error: OutputError) {
+        let lost = chunkRows.reduce(0, +)
+        _ = counters.rowsLostToWriteErrors.add(Int64(lost), ordering: .relaxed)
+        _ = counters.writeErrors.add(1, ordering: .relaxed)
+        if !inErrorEpisode {
+            log.error("\(error)", metadata: ["rowsLost": "\(lost)"])
+            inErrorEpisode = true
+        }
+        resetChunk()
+    }
+
+    private func resetChunk() {
+        chunk.removeAll(keepingCapacity: true)
+        for i in chunkRows.indices { chunkRows[i] = 0 }
+        chunkFirstWhen = nil
+        chunkLastWhen = nil
+    }
+
+    /// fsyncs the current file if anything was written since the last sync.
+    public func sync() {
+        guard unsyncedBytes, let file else { return }
+        let t0 = nowNanos()
+        do {
+            try file.sync()
+            _ = counters.fsyncs.add(1, ordering: .relaxed)
+            unsyncedBytes = false
+        } catch {
+            _ = counters.writeErrors.add(1, ordering: .relaxed)
+            if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
+        }
+        noteLatency(since: t0)
+    }
+
+    private func noteLatency(since t0: Int64) {
+        counters.raiseMax(counters.worstWriteLatencyNanos, nowNanos() - t0)
+    }
+
+    private func rotate(startingWith row: Row) {
+        flushChunk()
+        closeFile(reason: "rotated")
+        if let s = configuration.rotation.maxSeconds, var b = nextTimeBoundary {
+            while row.when >= b - 1e-6 { b += s }
+            nextTimeBoundary = b
+        }
+        openFile(startingWith: row)
+    }
+
+    private func openFile(startingWith row: Row) {
+        let epoch = row.when + whenOffset
+        let base = TimeText.fileBase(epochSeconds: epoch)
+        do {
+            let (name, newFile) = try directory.createExclusive(base: base, ext: ".csv")
+            let header = CSVFormat.headerBytes
+            try header.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws -> Void in try newFile.write(b) }
+            fileIndex += 1
+            file = newFile
+            fileBytes = Int64(header.count)
+            unsyncedBytes = true
+            var section = RecordingMetadata.FileSection(name: name + ".csv", index: fileIndex, previous: previousName)
+            section.startLocal = TimeText.isoLocal(epochSeconds: epoch)
+            meta = section
+            files.append(name + ".csv")
+            counters.currentFile.withLock { $0 = directory.path + "/" + name + ".csv" }
+            writeMetadata(endedCleanly: false, reason: "recording")
+        } catch {
+            file = nil
+            meta = nil
+            _ = counters.writeErrors.add(1, ordering: .relaxed)
+            if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
+        }
+    }
+
+    private func closeFile(reason: String) {
+        guard let current = file else { return }
+        sync()
+        do { try current.close() } catch {
+            _ = counters.writeErrors.add(1, ordering: .relaxed)
+            log.error("\(error)")
+        }
+        writeMetadata(endedCleanly: true, reason: reason)
+        previousName = meta?.name
+        file = nil
+        meta = nil
+    }
+
+    private func writeMetadata(endedCleanly: Bool, reason: String) {
+        guard let section = meta else { return }
+        let doc = RecordingMetadata(
+            software: .init(version: configuration.softwareVersion), recording: description, file: section,
+            counters: counters.snapshot(), endedCleanly: endedCleanly, endReason: reason,
+            ended: endedCleanly ? TimeText.isoLocal(epochSeconds: Double(SystemClock.realtimeNanos()) / 1e9) : nil)
+        let jsonName = String(section.name.dropLast(4)) + ".json"
+        do { try directory.replace(name: jsonName, contents: doc.encoded()) } catch {
+            _ = counters.writeErrors.add(1, ordering: .relaxed)
+            log.error("\(error)")
+        }
+    }
+
+    /// Writes everything still buffered, fsyncs, closes the file and finalises its metadata.
+    public func finish(reason: String) {
+        flushChunk()
+        closeFile(reason: reason)
+    }
+}
+
+/// Index of a source in per-source arrays (canonical order A, G, M, D, L).
+enum RecorderCountersIndex {
+    @inline(__always) static func of(_ s: Source) -> Int {
+        switch s {
+        case .accelerometer: return 0
+        case .gyroscope: return 1
+        case .magnetometer: return 2
+        case .deviceMotion: return 3
+        case .location: return 4
+        }
+    }
+}
