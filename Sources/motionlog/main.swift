@@ -1,1 +1,2 @@
-print("motionlog")
+import MotionApp
+MotionLogMain.main()

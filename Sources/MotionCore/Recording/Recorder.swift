@@ -37,7 +37,8 @@ public final class Recorder {
     private let estimator: DeviceMotionEstimator?
     private let directory: OutputDirectory
     private let log: Logger
-    private let stop = StopSignal()
+    /// Raise it from any thread (signal handler, button, control socket) to stop.
+    public let stop = StopSignal()
     private let started = Mutex<TickTimeline?>(nil)
 
     public init(configuration: RecorderConfiguration, clock: TickClock, sensor: MotionSensor,
@@ -70,7 +71,11 @@ public final class Recorder {
         if clock.isRealTime, let refused = RealtimePriority.request() {
             log.notice("real-time scheduling not available: \(refused)")
         }
-        let timeline = TickTimeline.anchored(rateHz: cfg.rateHz, clock: clock, whenMode: cfg.whenMode)
+        // Allocate the buffers before anchoring, so the first tick is not late.
+        let queue = DoubleBufferedQueue(blockCapacity: cfg.bufferRows, policy: clock.isRealTime ? .drop : .wait)
+        let writerBlock = queue.makeWriterBlock()
+        let timeline = TickTimeline.anchored(rateHz: cfg.rateHz, clock: clock, whenMode: cfg.whenMode,
+                                             leadNanos: 20_000_000)
         started.withLock { $0 = timeline }
         let tickLimit = cfg.duration.map { Int64(($0 * Double(cfg.rateHz)).rounded()) }
         var scheduler = TickScheduler(timeline: timeline, tickLimit: tickLimit)
@@ -94,11 +99,11 @@ public final class Recorder {
             rotateBytes: cfg.rotation.maxBytes, rotateSeconds: cfg.rotation.maxSeconds,
             fsyncIntervalSeconds: cfg.fsyncIntervalSeconds, bufferRows: cfg.bufferRows, notes: notes)
 
-        let queue = DoubleBufferedQueue(blockCapacity: cfg.bufferRows, policy: clock.isRealTime ? .drop : .wait)
         let writer = RotatingWriter(directory: directory, description: description,
                                     configuration: .init(rotation: cfg.rotation, softwareVersion: cfg.softwareVersion),
                                     counters: counters, whenOffset: timeline.whenOffset, log: log)
-        let writerThread = WriterThread(queue: queue, writer: writer, fsyncIntervalSeconds: cfg.fsyncIntervalSeconds)
+        let writerThread = WriterThread(queue: queue, writer: writer, spare: writerBlock,
+                                        fsyncIntervalSeconds: cfg.fsyncIntervalSeconds)
         let stop = self.stop
         writerThread.start { stop.isRequested ? "stopped" : "duration" }
         location?.start()

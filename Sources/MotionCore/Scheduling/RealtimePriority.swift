@@ -11,7 +11,7 @@ public enum RealtimePriority {
         var problems: [String] = []
         // 1 ns timer slack so wake-ups are not coalesced (the prctl PR_SET_TIMERSLACK knob,
         // reached through procfs because variadic prctl is not callable from Swift).
-        let fd = open("/proc/thread-self/timerslack_ns", O_WRONLY)
+        let fd = open("/proc/\(threadID())/timerslack_ns", O_WRONLY)
         if fd < 0 || write(fd, "1", 1) != 1 {
             problems.append("timer slack unchanged (\(String(cString: strerror(errno))))")
         }
@@ -23,5 +23,14 @@ public enum RealtimePriority {
             problems.append("SCHED_FIFO refused (\(String(cString: strerror(rc)))); running at normal priority — grant CAP_SYS_NICE or an rtprio limit (see README) for steadier timing")
         }
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
+    }
+
+    /// The calling thread's kernel id, from the `/proc/thread-self` link ("PID/task/TID").
+    static func threadID() -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard n > 0 else { return "self" }
+        let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return link.split(separator: "/").last.map(String.init) ?? "self"
     }
 }

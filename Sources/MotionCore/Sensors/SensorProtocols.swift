@@ -10,9 +10,12 @@ public struct Tick: Sendable, Equatable {
     public var when: Double
     /// Seconds since the first tick (index / rate).
     public var elapsed: Double
+    /// Epoch seconds of the tick's ideal time, whatever the When mode.
+    public var epoch: Double
 
-    public init(index: Int64, monotonicNanos: Int64, when: Double, elapsed: Double) {
+    public init(index: Int64, monotonicNanos: Int64, when: Double, elapsed: Double, epoch: Double? = nil) {
         self.index = index; self.monotonicNanos = monotonicNanos; self.when = when; self.elapsed = elapsed
+        self.epoch = epoch ?? when
     }
 }
 

@@ -68,7 +68,8 @@ public struct TickTimeline: Sendable, Equatable {
     public func epochSeconds(ofWhen when: Double) -> Double { when + whenOffset }
 
     public func tick(_ k: Int64) -> Tick {
-        Tick(index: k, monotonicNanos: deadline(k), when: when(k), elapsed: Double(k) / Double(rateHz))
+        Tick(index: k, monotonicNanos: deadline(k), when: when(k), elapsed: Double(k) / Double(rateHz),
+             epoch: Double(firstTick + k) / Double(rateHz))
     }
 
     static func epochNanos(ofAbsoluteTick n: Int64, rate: Int64) -> Int64 {

@@ -11,12 +11,14 @@ public final class WriterThread: Sendable {
     private let queue: DoubleBufferedQueue
     private let box: WriterBox
     private let cycleSeconds: Double
+    private let spare: BlockBox
     private let done = DispatchSemaphore(value: 0)
 
     /// The writer is used by the new thread only from `start()` on.
-    public init(queue: DoubleBufferedQueue, writer: RotatingWriter, fsyncIntervalSeconds: Double) {
+    public init(queue: DoubleBufferedQueue, writer: RotatingWriter, spare: RowBlock? = nil, fsyncIntervalSeconds: Double) {
         self.queue = queue
         self.box = WriterBox(writer: writer)
+        self.spare = BlockBox(block: spare ?? queue.makeWriterBlock())
         self.cycleSeconds = max(0.005, fsyncIntervalSeconds / 2)
     }
 
@@ -31,7 +33,7 @@ public final class WriterThread: Sendable {
 
     private func loop(endReason: () -> String) {
         let writer = box.writer
-        var spare = queue.makeWriterBlock()
+        var spare = self.spare.block
         var lastSync = SystemClock.monotonicNanos()
         while true {
             queue.waitForWork(timeout: cycleSeconds)
@@ -59,4 +61,9 @@ public final class WriterThread: Sendable {
 private final class WriterBox: @unchecked Sendable {
     let writer: RotatingWriter
     init(writer: RotatingWriter) { self.writer = writer }
+}
+
+private final class BlockBox: Sendable {
+    let block: RowBlock
+    init(block: RowBlock) { self.block = block }
 }

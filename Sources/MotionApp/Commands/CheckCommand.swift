@@ -1,0 +1,70 @@
+import ArgumentParser
+import MotionCore
+
+/// `motionlog check FILE...`: validates recordings and summarises them.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate recording files against the format and summarise them.",
+        discussion: """
+            Checks the header, field counts per source, numbers, labels and that When strictly \
+            increases per source. Prints per-source row counts, time span and measured rate, and \
+            every problem with its line number. A torn last line (power cut) is a warning.
+            Exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error.
+            """)
+
+    @Argument(help: "Recording files (.csv).")
+    var files: [String]
+
+    @Flag(name: .long, help: "Print only problems and the verdict.")
+    var quiet = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one file to check") }
+    }
+
+    func run() throws {
+        var invalid = false, ioError = false
+        for path in files {
+            let report: CheckReport
+            do { report = try RecordingCheck.check(path: path) } catch {
+                Console.error("\(error)")
+                ioError = true
+                continue
+            }
+            for p in report.problems { Console.out("\(path):\(p.line): \(p.severity.rawValue): \(p.message)") }
+            let verdict = report.isValid ? "valid" : "INVALID (\(report.errors) error\(report.errors == 1 ? "" : "s"))"
+            let warn = report.warnings > 0 ? ", \(report.warnings) warning\(report.warnings == 1 ? "" : "s")" : ""
+            Console.out("\(path): \(verdict)\(warn)")
+            if !quiet { Console.out(Self.summary(report)) }
+            if !report.isValid { invalid = true }
+        }
+        if ioError { throw CommandFailure("", code: 2) }
+        if invalid { throw CommandFailure("", code: 1) }
+    }
+
+    static func summary(_ report: CheckReport) -> String {
+        var lines: [String] = []
+        for s in Source.canonicalOrder {
+            guard let st = report.sources[s] else { continue }
+            let rate = st.measuredRate.map { fixed($0, 2) + " Hz" } ?? "-"
+            lines.append("  \(s)  \(pad(String(st.rows), 9)) rows  \(pad(fixed(st.span, 2), 10)) s  \(pad(rate, 12))")
+        }
+        if lines.isEmpty { lines.append("  (no data rows)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - s.count)) + s }
+
+/// Fixed-point text for summaries (not for the data files).
+func fixed(_ v: Double, _ digits: Int) -> String {
+    guard v.isFinite else { return "\(v)" }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let r = (abs(v) * scale).rounded()
+    let whole = Int64(r / scale), frac = Int64(r.truncatingRemainder(dividingBy: scale))
+    var f = String(frac)
+    while f.count < digits { f = "0" + f }
+    return (v < 0 && r != 0 ? "-" : "") + String(whole) + (digits > 0 ? "." + f : "")
+}

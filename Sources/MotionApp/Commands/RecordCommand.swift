@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MotionConfig
+import MotionCore
+
+/// `motionlog record`: records a board's sensors until the duration or Ctrl-C.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record sensors to MotionCollector CSV files.",
+        discussion: "Ctrl-C or SIGTERM stops cleanly: every row sampled before the stop is written, fsynced and closed, and the command exits 0.")
+
+    @OptionGroup var options: RecordingOptions
+
+    func run() throws {
+        let log = Logging.motionlogLogger()
+        var setup = try RecordingSetup.resolve(options)
+        let sensor = try SensorFactory.makeSensor(setup)
+        let location = SensorFactory.makeLocation(setup, log: log)
+        setup.configuration.gpsDescription = location?.1
+        let estimator = SensorFactory.makeEstimator(setup)
+        if !setup.sourcesExplicit {
+            // Default sources: everything this board can provide.
+            if estimator == nil { setup.configuration.sources.remove(.deviceMotion) }
+            if location == nil { setup.configuration.sources.remove(.location) }
+        }
+        let directory: DiskDirectory
+        do { directory = try DiskDirectory(path: setup.outputPath) } catch {
+            throw CommandFailure("\(error)", code: 2)
+        }
+        let clock: TickClock = setup.fast
+            ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
+            : SystemClock()
+        let recorder = Recorder(configuration: setup.configuration, clock: clock, sensor: sensor,
+                                location: location?.0, estimator: estimator, directory: directory, log: log)
+        let stop = recorder.stop
+        SignalWatcher.install { _ in stop.request() }
+        let status = options.quiet || !Console.stderrIsTerminal ? nil
+            : StatusLine(counters: recorder.counters, rateHz: setup.configuration.rateHz)
+        status?.start()
+        let summary: RecordingSummary
+        do { summary = try recorder.run() } catch {
+            status?.stop()
+            throw CommandFailure("\(error)", code: 1)
+        }
+        status?.stop()
+        Console.out(Self.describe(summary, setup: setup))
+    }
+
+    static func describe(_ s: RecordingSummary, setup: RecordingSetup) -> String {
+        let cfg = setup.configuration
+        let seconds = Double(s.ticks + s.counters.missedTicks) / Double(cfg.rateHz)
+        var lines = ["Recorded \(fixed(seconds, 2)) s at \(cfg.rateHz) Hz on board \(cfg.boardName) (\(s.endReason)) into \(s.directory):"]
+        for f in s.files { lines.append("  \(s.directory)/\(f)") }
+        let rows = Source.canonicalOrder.compactMap { src -> String? in
+            guard cfg.sources.contains(src) else { return nil }
+            return "\(src) \(s.rowsWritten[src] ?? 0)"
+        }
+        lines.append("  rows: " + rows.joined(separator: ", "))
+        let c = s.counters
+        lines.append("  dropped rows \(c.droppedRows), lost to write errors \(c.rowsLostToWriteErrors), overruns \(c.overruns) (missed ticks \(c.missedTicks)), write errors \(c.writeErrors)")
+        lines.append("  peak buffer \(fixed(c.peakBufferFill * 100, 1)) % of \(cfg.bufferRows) rows, worst write \(fixed(c.worstWriteLatencyMs, 1)) ms, fsyncs \(c.fsyncs)")
+        if !cfg.sources.contains(.deviceMotion) { lines.append("  D rows: not recorded (no sensor fusion in this build)") }
+        return lines.joined(separator: "\n")
+    }
+}

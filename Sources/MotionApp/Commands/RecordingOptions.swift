@@ -1,0 +1,51 @@
+import ArgumentParser
+import MotionCore
+
+/// The recording options shared by `record` and (later) `daemon`. Each overrides the
+/// config file, which overrides the board file, which overrides the built-in defaults.
+struct RecordingOptions: ParsableArguments {
+    @Option(name: .long, help: "Board name from boards/ (see `motionlog boards`) or a board file path.")
+    var board: String?
+
+    @Option(name: .long, help: "Output folder (created if missing). Default: the board's, else ./recordings.")
+    var out: String?
+
+    @Option(name: .long, help: "Sample rate in Hz for all sources (default 100).")
+    var rate: Int?
+
+    @Option(name: .long, help: "Seconds to record, or with s/m/h (default: until Ctrl-C).")
+    var duration: String?
+
+    @Option(name: .long, help: "Sources to record, a subset of AGMDL (default: all the board provides).")
+    var sources: String?
+
+    @Option(name: .long, help: "Label letter for the rows (default W).")
+    var label: String?
+
+    @Option(name: .long, help: "When as epoch seconds (default) or relative seconds since the first sample.")
+    var when: String?
+
+    @Option(name: .customLong("rotate-size"), help: "Start a new file at this size (K/M/G suffix).")
+    var rotateSize: String?
+
+    @Option(name: .customLong("rotate-time"), help: "Start a new file every this long (s/m/h suffix).")
+    var rotateTime: String?
+
+    @Option(name: .customLong("fsync-interval"), help: "Seconds between fsyncs; a power cut loses at most this much (default 1).")
+    var fsyncInterval: String?
+
+    @Option(name: .customLong("buffer-rows"), help: "Rows per writer buffer (two buffers; default 32768).")
+    var bufferRows: Int?
+
+    @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows.")
+    var fast = false
+
+    @Option(name: .long, help: "Config file (default /etc/motionlog/config.yaml if present).")
+    var config: String?
+
+    @Option(name: .customLong("boards-dir"), help: "Folder with board files.")
+    var boardsDir: String?
+
+    @Flag(name: .long, help: "No live status line.")
+    var quiet = false
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+
+/// The `motionlog` command line: one subcommand per job.
+public struct MotionLogCommand: ParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "motionlog",
+        abstract: "Record IMU and GPS sensors to MotionCollector CSV files.",
+        version: version,
+        subcommands: [RecordCommand.self, CheckCommand.self, BoardsCommand.self])
+
+    public init() {}
+}
+
+/// Runs the command line and exits with its status: 0 success, 1 a failed check or
+/// recording, 2 a usage or I/O error.
+public enum MotionLogMain {
+    public static func main() -> Never {
+        do {
+            var command = try MotionLogCommand.parseAsRoot()
+            try command.run()
+            exit(0)
+        } catch let failure as CommandFailure {
+            if !failure.message.isEmpty { Console.error(failure.message) }
+            exit(failure.code)
+        } catch {
+            let code = MotionLogCommand.exitCode(for: error)
+            if code == .success {
+                print(MotionLogCommand.fullMessage(for: error))
+                exit(0)
+            }
+            Console.error(MotionLogCommand.fullMessage(for: error))
+            exit(2)
+        }
+    }
+
+    static func exit(_ code: Int32) -> Never { Console.flush(); systemExit(code) }
+}
+
+/// A command's failure: the message to print and the exit status.
+public struct CommandFailure: Error {
+    public var message: String
+    public var code: Int32
+    public init(_ message: String, code: Int32) { self.message = message; self.code = code }
+    public static func usage(_ message: String) -> CommandFailure { CommandFailure(message, code: 2) }
+}

@@ -1,0 +1,27 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns SIGINT (Ctrl-C) and SIGTERM into a clean stop. The signals are blocked in every
+/// thread (call `install` before starting any thread) and received by one watcher thread
+/// with `sigwait`, so the handler can run ordinary code.
+enum SignalWatcher {
+    static func install(_ onSignal: @escaping @Sendable (Int32) -> Void) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let watched = set
+        let thread = Thread {
+            var s = watched
+            while true {
+                var sig: Int32 = 0
+                if sigwait(&s, &sig) == 0 { onSignal(sig) }
+            }
+        }
+        thread.name = "motionlog-signals"
+        thread.start()
+    }
+}

@@ -1,0 +1,145 @@
+import MotionCore
+
+/// A board file from `boards/`: which IMU sits where, GPS, GPIO lines, output folder.
+public struct BoardDefinition: Sendable, Equatable {
+    /// IMU placement on the board.
+    public struct IMU: Sendable, Equatable {
+        /// `mpu9250`, `icm20948`, `lsm9ds1`, `auto` (probe the bus) or `simulated`.
+        public var model: String
+        public var bus: Int?
+        public var address: Int?
+        /// Magnetometer address where it is a separate device (LSM9DS1).
+        public var magAddress: Int?
+        /// Device X, Y, Z in terms of chip axes, e.g. `["+x", "+y", "+z"]`.
+        public var mount: [String]
+        public static let models = ["mpu9250", "icm20948", "lsm9ds1", "auto", "simulated"]
+    }
+
+    /// A push button on a GPIO line.
+    public struct Button: Sendable, Equatable {
+        public var line: Int
+        /// `pull-up`, `pull-down` or `none`.
+        public var bias: String
+        public var activeLow: Bool
+        public var debounceMs: Int
+    }
+
+    /// An LED on a GPIO line.
+    public struct LED: Sendable, Equatable {
+        public var line: Int
+        public var activeLow: Bool
+    }
+
+    /// GPIO wiring: chip device name and lines.
+    public struct GPIO: Sendable, Equatable {
+        public var chip: String
+        public var button: Button?
+        public var labelButton: Button?
+        public var led: LED?
+    }
+
+    public var name: String
+    public var description: String?
+    /// Substrings of `/proc/device-tree/model` that identify this board.
+    public var modelMatch: [String]
+    public var imu: IMU
+    /// gpsd address `host:port`, nil when the board has no GPS.
+    public var gpsd: String?
+    public var gpio: GPIO?
+    public var output: String?
+    /// The file it was read from.
+    public var file: String
+
+    /// Reads a board file's text.
+    public static func parse(text: String, file: String) throws(ConfigError) -> BoardDefinition {
+        let doc = try YAMLDocument(text: text, file: file)
+        guard let name = try doc.string("name") else {
+            throw ConfigError(file: file, line: 1, key: "name", message: "missing: every board file needs a name")
+        }
+        let description = try doc.string("description")
+        let match = try doc.strings("model_match") ?? []
+        guard let imuDoc = try doc.section("imu") else {
+            throw ConfigError(file: file, line: 1, key: "imu", message: "missing: say which IMU the board has (model: ...)")
+        }
+        let model = try imuDoc.choice("model", IMU.models) ?? "auto"
+        let bus = try imuDoc.int("bus", in: 0...255)
+        let address = try imuDoc.int("address", in: 0x03...0x77)
+        let magAddress = try imuDoc.int("mag_address", in: 0x03...0x77)
+        let mount = try imuDoc.strings("mount") ?? ["+x", "+y", "+z"]
+        if let bad = MountText.validate(mount) {
+            throw ConfigError(file: file, line: imuDoc.lineOf("mount"), key: "imu.mount", message: bad)
+        }
+        try imuDoc.rejectUnknownKeys()
+        var gpsd: String?
+        if let gps = try doc.section("gps") {
+            gpsd = try gps.parsed("gpsd", expected: "host:port (e.g. localhost:2947)", HostPort.validate)
+            try gps.rejectUnknownKeys()
+        }
+        var gpio: GPIO?
+        if let g = try doc.section("gpio") {
+            let chip = try g.string("chip") ?? "gpiochip0"
+            gpio = GPIO(chip: chip, button: try button(g, "button"), labelButton: try button(g, "label_button"),
+                        led: try led(g))
+            try g.rejectUnknownKeys()
+        }
+        let output = try doc.string("output")
+        try doc.rejectUnknownKeys()
+        return BoardDefinition(name: name, description: description, modelMatch: match,
+                               imu: IMU(model: model, bus: bus, address: address, magAddress: magAddress, mount: mount),
+                               gpsd: gpsd, gpio: gpio, output: output, file: file)
+    }
+
+    private static func button(_ g: YAMLDocument, _ key: String) throws(ConfigError) -> Button? {
+        guard let b = try g.section(key) else { return nil }
+        guard let line = try b.int("line", in: 0...1023) else {
+            throw ConfigError(file: g.file, line: g.lineOf(key), key: "gpio.\(key).line", message: "missing: the GPIO line number")
+        }
+        let bias = try b.choice("bias", ["pull-up", "pull-down", "none"]) ?? "pull-up"
+        let activeLow = try b.bool("active_low") ?? (bias == "pull-up")
+        let debounce = try b.int("debounce_ms", in: 0...1000) ?? 30
+        try b.rejectUnknownKeys()
+        return Button(line: line, bias: bias, activeLow: activeLow, debounceMs: debounce)
+    }
+
+    private static func led(_ g: YAMLDocument) throws(ConfigError) -> LED? {
+        guard let l = try g.section("led") else { return nil }
+        guard let line = try l.int("line", in: 0...1023) else {
+            throw ConfigError(file: g.file, line: g.lineOf("led"), key: "gpio.led.line", message: "missing: the GPIO line number")
+        }
+        let activeLow = try l.bool("active_low") ?? false
+        try l.rejectUnknownKeys()
+        return LED(line: line, activeLow: activeLow)
+    }
+}
+
+/// Validates `["+x", "-y", "+z"]`-style mount orientations.
+public enum MountText {
+    /// nil when valid, else what is wrong.
+    public static func validate(_ axes: [String]) -> String? {
+        guard axes.count == 3 else { return "expected three axes such as [\"+x\", \"+y\", \"+z\"]" }
+        var used = Set<Character>()
+        for a in axes {
+            guard a.count == 2, let sign = a.first, sign == "+" || sign == "-", let axis = a.last, "xyz".contains(axis) else {
+                return "\"\(a)\" is not an axis: use +x, -x, +y, -y, +z or -z"
+            }
+            used.insert(axis)
+        }
+        guard used.count == 3 else { return "each chip axis x, y, z must be used exactly once" }
+        return nil
+    }
+}
+
+/// `host:port` addresses (gpsd).
+public enum HostPort {
+    public static func validate(_ text: String) -> String? {
+        split(text) == nil ? nil : text
+    }
+
+    /// Splits `host:port`; nil when malformed.
+    public static func split(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let host = String(text[..<colon])
+        guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        return (host, port)
+    }
+}

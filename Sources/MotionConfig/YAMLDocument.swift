@@ -1,0 +1,192 @@
+import Yams
+
+/// A parsed YAML mapping that knows where each value came from, so every complaint names
+/// file, line and key. Reading a key marks it used; `rejectUnknownKeys()` reports the rest.
+public final class YAMLDocument {
+    public let file: String
+    private let pairs: [(key: String, keyLine: Int, value: Node)]
+    private let prefix: String
+    private var used = Set<String>()
+    private let line: Int
+
+    /// Parses `text` (the contents of `file`); an empty document is an empty mapping.
+    public init(text: String, file: String) throws(ConfigError) {
+        self.file = file
+        self.prefix = ""
+        let node: Node?
+        do { node = try Yams.compose(yaml: text) } catch let e as YamlError {
+            throw ConfigError(file: file, line: Self.line(of: e), key: nil, message: "not valid YAML: \(Self.summary(of: e))")
+        } catch {
+            throw ConfigError(file: file, line: nil, key: nil, message: "not valid YAML: \(error)")
+        }
+        guard let node else { pairs = []; line = 1; return }
+        guard let mapping = node.mapping else {
+            throw ConfigError(file: file, line: node.mark.map { $0.line }, key: nil, message: "expected a mapping of keys to values at the top level")
+        }
+        pairs = try Self.pairs(mapping, file: file, prefix: "")
+        line = node.mark?.line ?? 1
+    }
+
+    private init(file: String, pairs: [(key: String, keyLine: Int, value: Node)], prefix: String, line: Int) {
+        self.file = file; self.pairs = pairs; self.prefix = prefix; self.line = line
+    }
+
+    private static func pairs(_ m: Node.Mapping, file: String, prefix: String) throws(ConfigError) -> [(key: String, keyLine: Int, value: Node)] {
+        var out: [(key: String, keyLine: Int, value: Node)] = []
+        var seen = Set<String>()
+        for (k, v) in m {
+            let line = k.mark?.line ?? 0
+            guard let key = k.scalar?.string else {
+                throw ConfigError(file: file, line: line, key: prefix.isEmpty ? nil : prefix, message: "keys must be plain names")
+            }
+            if !seen.insert(key).inserted {
+                throw ConfigError(file: file, line: line, key: prefix + key, message: "key given twice")
+            }
+            out.append((key, line, v))
+        }
+        return out
+    }
+
+    static func line(of e: YamlError) -> Int? {
+        switch e {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): return mark.line
+        default: return nil
+        }
+    }
+
+    static func summary(of e: YamlError) -> String {
+        switch e {
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return problem
+        default: return "\(e)"
+        }
+    }
+
+    public var keys: [String] { pairs.map(\.key) }
+    public func has(_ key: String) -> Bool { pairs.contains { $0.key == key } }
+
+    func entry(_ key: String) -> (keyLine: Int, value: Node)? {
+        guard let e = pairs.first(where: { $0.key == key }) else { return nil }
+        used.insert(key)
+        return (e.keyLine, e.value)
+    }
+
+    func error(_ key: String, _ line: Int?, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: line, key: prefix + key, message: message)
+    }
+
+    /// Any key not read so far is an error (typos must not be silently ignored).
+    public func rejectUnknownKeys() throws(ConfigError) {
+        for p in pairs where !used.contains(p.key) {
+            throw ConfigError(file: file, line: p.keyLine, key: prefix + p.key, message: "unknown key")
+        }
+    }
+
+    // MARK: Typed getters (nil when absent)
+
+    public func string(_ key: String) throws(ConfigError) -> String? {
+        guard let (line, node) = entry(key) else { return nil }
+        guard let s = node.scalar?.string else { throw error(key, node.mark?.line ?? line, "expected a text value") }
+        return s
+    }
+
+    public func int(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let (line, node) = entry(key) else { return nil }
+        let text = node.scalar?.string ?? ""
+        let value: Int?
+        if text.hasPrefix("0x") || text.hasPrefix("0X") { value = Int(text.dropFirst(2), radix: 16) } else { value = Int(text) }
+        guard let v = value else { throw error(key, node.mark?.line ?? line, "expected a whole number, found \"\(text)\"") }
+        guard range.contains(v) else { throw error(key, node.mark?.line ?? line, "\(v) is outside \(range.lowerBound)...\(range.upperBound)") }
+        return v
+    }
+
+    public func double(_ key: String, in range: ClosedRange<Double>) throws(ConfigError) -> Double? {
+        guard let (line, node) = entry(key) else { return nil }
+        let text = node.scalar?.string ?? ""
+        guard let v = Double(text), v.isFinite else { throw error(key, node.mark?.line ?? line, "expected a number, found \"\(text)\"") }
+        guard range.contains(v) else { throw error(key, node.mark?.line ?? line, "\(v) is outside \(range.lowerBound)...\(range.upperBound)") }
+        return v
+    }
+
+    public func bool(_ key: String) throws(ConfigError) -> Bool? {
+        guard let (line, node) = entry(key) else { return nil }
+        switch node.scalar?.string.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off": return false
+        default: throw error(key, node.mark?.line ?? line, "expected true or false")
+        }
+    }
+
+    /// A value that must be one of `choices`.
+    public func choice(_ key: String, _ choices: [String]) throws(ConfigError) -> String? {
+        guard let s = try string(key) else { return nil }
+        guard choices.contains(s) else {
+            throw error(key, pairs.first { $0.key == key }?.value.mark?.line, "\"\(s)\" is not one of \(choices.joined(separator: ", "))")
+        }
+        return s
+    }
+
+    /// A text value checked by `parse`; `expected` describes valid values.
+    public func parsed<T>(_ key: String, expected: String, _ parse: (String) -> T?) throws(ConfigError) -> T? {
+        guard let s = try string(key) else { return nil }
+        guard let v = parse(s) else {
+            throw error(key, pairs.first { $0.key == key }?.value.mark?.line, "\"\(s)\" is not \(expected)")
+        }
+        return v
+    }
+
+    public func strings(_ key: String) throws(ConfigError) -> [String]? {
+        guard let (line, node) = entry(key) else { return nil }
+        guard let seq = node.sequence else { throw error(key, node.mark?.line ?? line, "expected a list, e.g. [\"a\", \"b\"]") }
+        var out: [String] = []
+        for item in seq {
+            guard let s = item.scalar?.string else { throw error(key, item.mark?.line ?? line, "expected text items") }
+            out.append(s)
+        }
+        return out
+    }
+
+    public func numbers(_ key: String, count: Int) throws(ConfigError) -> [Double]? {
+        guard let (line, node) = entry(key) else { return nil }
+        guard let seq = node.sequence, seq.count == count else {
+            throw error(key, node.mark?.line ?? line, "expected a list of \(count) numbers")
+        }
+        var out: [Double] = []
+        for item in seq {
+            guard let v = item.scalar.flatMap({ Double($0.string) }), v.isFinite else {
+                throw error(key, item.mark?.line ?? line, "expected a number")
+            }
+            out.append(v)
+        }
+        return out
+    }
+
+    /// A 3×3 matrix as three rows of three numbers.
+    public func matrix3(_ key: String) throws(ConfigError) -> [[Double]]? {
+        guard let (line, node) = entry(key) else { return nil }
+        guard let seq = node.sequence, seq.count == 3 else { throw error(key, node.mark?.line ?? line, "expected 3 rows of 3 numbers") }
+        var rows: [[Double]] = []
+        for row in seq {
+            guard let r = row.sequence, r.count == 3 else { throw error(key, row.mark?.line ?? line, "expected 3 rows of 3 numbers") }
+            var values: [Double] = []
+            for item in r {
+                guard let v = item.scalar.flatMap({ Double($0.string) }), v.isFinite else {
+                    throw error(key, item.mark?.line ?? line, "expected a number")
+                }
+                values.append(v)
+            }
+            rows.append(values)
+        }
+        return rows
+    }
+
+    /// A nested mapping, e.g. `imu:`.
+    public func section(_ key: String) throws(ConfigError) -> YAMLDocument? {
+        guard let (line, node) = entry(key) else { return nil }
+        guard let m = node.mapping else { throw error(key, node.mark?.line ?? line, "expected a section of keys") }
+        let p = try Self.pairs(m, file: file, prefix: prefix + key + ".")
+        return YAMLDocument(file: file, pairs: p, prefix: prefix + key + ".", line: line)
+    }
+
+    /// The line of `key` (for errors found after reading).
+    public func lineOf(_ key: String) -> Int? { pairs.first { $0.key == key }?.keyLine }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import MotionMath
+
+/// The kinematic state of the simulated bike at one instant (world frame: East-North-Up,
+/// metres, origin at the start of the first loop).
+public struct RideState: Sendable {
+    public var position: Vector3
+    public var velocity: Vector3
+    /// Speed along the road, m/s.
+    public var speed: Double
+    /// Course over ground, degrees clockwise from true north, in [0, 360).
+    public var courseDegrees: Double
+    /// Road pitch angle, radians (positive uphill).
+    public var pitch: Double
+    /// Lean angle, radians (positive: leaning right, into a right turn).
+    public var lean: Double
+    /// Attitude of the device (handlebar mount: X right, Y forward, Z up), device → ENU.
+    public var attitude: Quaternion
+    public var roughness: Double
+}
+
+/// A realistic bicycle ride of a few minutes, looped forever: start from rest, cruise,
+/// turns (yaw rate, centripetal acceleration, lean into the turn), a climb and a descent,
+/// braking to a stop at a traffic light, and a rough stretch. Every quantity is a smooth,
+/// deterministic function of time, so a real-time run and a `--fast` run sample the very
+/// same signals. After each loop the course has turned by 360°, so the next loop continues
+/// seamlessly from where the last one ended.
+public struct BikeRide: Sendable {
+    public let segments: [RideSegment]
+    /// Seconds per loop.
+    public let loopDuration: Double
+    private let starts: [Double]
+    private let startSpeeds: [Double]
+    private let startCourses: [Double]
+    private let startGrades: [Double]
+    /// Position samples of one loop every `tableStep` seconds (integrated at construction).
+    private let positionTable: [Vector3]
+    private let tableStep = 0.02
+    private let loopDisplacement: Vector3
+
+    public static let gravity = 9.80665
+
+    /// The standard ride (about 4 minutes per loop).
+    public static let standard = BikeRide(segments: [
+        RideSegment("start from rest", duration: 8, endSpeed: 6),
+        RideSegment("cruise, gentle climb", duration: 20, endSpeed: 6, endGrade: 0.03),
+        RideSegment("right turn", duration: 6, endSpeed: 5, turn: 90, endGrade: 0),
+        RideSegment("descent", duration: 25, endSpeed: 7.5, endGrade: -0.025),
+        RideSegment("brake for the traffic light", duration: 6, endSpeed: 0, endGrade: 0),
+        RideSegment("wait at the red light", duration: 20, endSpeed: 0),
+        RideSegment("pull away", duration: 7, endSpeed: 5.5),
+        RideSegment("left turn", duration: 5, endSpeed: 5, turn: -90),
+        RideSegment("cruise", duration: 30, endSpeed: 6.5),
+        RideSegment("right turn", duration: 6, endSpeed: 5, turn: 90),
+        RideSegment("cobbles", duration: 20, endSpeed: 4.5, roughness: 3),
+        RideSegment("right turn", duration: 6, endSpeed: 4.5, turn: 90),
+        RideSegment("cruise", duration: 25, endSpeed: 6.5),
+        RideSegment("right turn", duration: 6, endSpeed: 5, turn: 90),
+        RideSegment("cruise", duration: 15, endSpeed: 6),
+        RideSegment("right turn", duration: 6, endSpeed: 5, turn: 90),
+        RideSegment("slow down", duration: 8, endSpeed: 0),
+        RideSegment("rest", duration: 10, endSpeed: 0),
+    ])
+
+    public init(segments: [RideSegment]) {
+        self.segments = segments
+        var t = 0.0, v = 0.0, c = 0.0, g = 0.0
+        var starts: [Double] = [], speeds: [Double] = [], courses: [Double] = [], grades: [Double] = []
+        for s in segments {
+            starts.append(t); speeds.append(v); courses.append(c); grades.append(g)
+            t += s.duration; v = s.endSpeed; c += s.turn; g = s.endGrade
+        }
+        self.starts = starts; startSpeeds = speeds; startCourses = courses; startGrades = grades
+        loopDuration = t
+        // Integrate velocity over one loop (trapezoid, 2 ms sub-steps) into a position table.
+        var table: [Vector3] = [.zero]
+        var p = Vector3.zero
+        let sub = 10
+        let h = tableStep / Double(sub)
+        var k = 0
+        var prev = Self.velocity(speed: speeds.first ?? 0, course: 0, grade: 0)
+        while Double(k) * tableStep < t {
+            for j in 1...sub {
+                let time = Double(k) * tableStep + Double(j) * h
+                let vel = Self.profileVelocity(at: min(time, t), starts: starts, speeds: speeds, courses: courses,
+                                               grades: grades, segments: segments)
+                p += (prev + vel) * (h / 2)
+                prev = vel
+            }
+            table.append(p)
+            k += 1
+        }
+        positionTable = table
+        loopDisplacement = Self.interpolate(table, step: tableStep, at: t)
+    }
+
+    // MARK: Profiles
+
+    /// Raised-cosine ramp 0 → 1 over u ∈ [0, 1] and its derivative with respect to u.
+    static func ramp(_ u: Double) -> (value: Double, slope: Double) {
+        ((1 - cos(Double.pi * u)) / 2, Double.pi / 2 * sin(Double.pi * u))
+    }
+
+    /// Turn shape: integral of a raised-cosine yaw rate (zero rate at both ends).
+    static func turnShape(_ u: Double) -> (value: Double, slope: Double) {
+        (u - sin(2 * Double.pi * u) / (2 * Double.pi), 1 - cos(2 * Double.pi * u))
+    }
+
+    struct Profile {
+        var speed: Double, speedRate: Double
+        var course: Double, courseRate: Double   // degrees, degrees/s
+        var grade: Double
+        var roughness: Double
+    }
+
+    static func profile(at time: Double, starts: [Double], speeds: [Double], courses: [Double],
+                        grades: [Double], segments: [RideSegment]) -> Profile {
+        var i = 0
+        // Segments are few (tens): a linear scan from the end is fast enough.
+        for j in stride(from: segments.count - 1, through: 0, by: -1) where time >= starts[j] { i = j; break }
+        let s = segments[i]
+        let u = min(1, max(0, (time - starts[i]) / s.duration))
+        let r = ramp(u), tu = turnShape(u)
+        return Profile(speed: speeds[i] + (s.endSpeed - speeds[i]) * r.value,
+                       speedRate: (s.endSpeed - speeds[i]) * r.slope / s.duration,
+                       course: courses[i] + s.turn * tu.value,
+                       courseRate: s.turn * tu.slope / s.duration,
+                       grade: grades[i] + (s.endGrade - grades[i]) * r.value,
+                       roughness: s.roughness)
+    }
+
+    func profile(at loopTime: Double) -> Profile {
+        Self.profile(at: loopTime, starts: starts, speeds: startSpeeds, courses: startCourses,
+                     grades: startGrades, segments: segments)
+    }
+
+    static func velocity(speed: Double, course: Double, grade: Double) -> Vector3 {
+        let c = course * Double.pi / 180, pitch = atan(grade)
+        return Vector3(sin(c) * cos(pitch), cos(c) * cos(pitch), sin(pitch)) * speed
+    }
+
+    static func profileVelocity(at time: Double, starts: [Double], speeds: [Double], courses: [Double],
+                                grades: [Double], segments: [RideSegment]) -> Vector3 {
+        let p = profile(at: time, starts: starts, speeds: speeds, courses: courses, grades: grades, segments: segments)
+        return velocity(speed: p.speed, course: p.course, grade: p.grade)
+    }
+
+    static func interpolate(_ table: [Vector3], step: Double, at time: Double) -> Vector3 {
+        let x = time / step
+        let i = min(max(0, Int(x)), table.count - 2)
+        let f = x - Double(i)
+        return table[i] + (table[i + 1] - table[i]) * f
+    }
+
+    // MARK: State
+
+    /// The state at `time` seconds since the ride started (any time ≥ 0; the ride loops).
+    public func state(at time: Double) -> RideState {
+        let loops = (time / loopDuration).rounded(.down)
+        let lt = time - loops * loopDuration
+        let p = profile(at: lt)
+        let pitch = atan(p.grade)
+        let courseRad = p.course * Double.pi / 180
+        // Lean into the turn: tan(lean) = v·ω / g (steady-turn balance of a bicycle).
+        let lean = atan(p.speed * (p.courseRate * Double.pi / 180) / Self.gravity)
+        // Device → ENU: heading about Up (course is clockwise from north), then the road
+        // pitch about the device X axis, then the lean about the device Y axis.
+        let q = Quaternion(axis: Vector3(0, 0, 1), angle: -courseRad)
+            * Quaternion(axis: Vector3(1, 0, 0), angle: pitch)
+            * Quaternion(axis: Vector3(0, 1, 0), angle: lean)
+        let position = Self.interpolate(positionTable, step: tableStep, at: lt) + loopDisplacement * loops
+        var course = p.course.truncatingRemainder(dividingBy: 360)
+        if course < 0 { course += 360 }
+        return RideState(position: position, velocity: Self.velocity(speed: p.speed, course: p.course, grade: p.grade),
+                         speed: p.speed, courseDegrees: course, pitch: pitch, lean: lean, attitude: q,
+                         roughness: p.roughness)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import MotionCore
+import MotionMath
+
+/// The simulator board's GPS: a 1 Hz fix on every whole second of the ride, along the
+/// same route the IMU feels, delivered `latency` seconds after its fix time (as a real
+/// receiver's report arrives late). Fix time = the whole second; never the arrival time.
+public final class SimulatedGPS: LocationSource {
+    public let ride: BikeRide
+    /// Where the ride starts (WGS84 degrees, metres above mean sea level).
+    public let origin: (latitude: Double, longitude: Double, altitude: Double)
+    public let latency: Double
+    public private(set) var health = LocationHealth()
+    private var nextFixSecond: Double?
+    private var startEpoch: Double?
+
+    public init(ride: BikeRide = .standard, origin: (Double, Double, Double) = (52.520008, 13.404954, 34.0),
+                latency: Double = 0.15) {
+        self.ride = ride; self.origin = origin; self.latency = latency
+    }
+
+    public func start() {}
+
+    public func poll(at tick: Tick, _ emit: (LocationFix) -> Void) {
+        if startEpoch == nil {
+            startEpoch = tick.epoch - tick.elapsed
+            nextFixSecond = (tick.epoch).rounded(.up)
+            health.lastMode = 3
+        }
+        guard let start = startEpoch, var next = nextFixSecond else { return }
+        while next + latency <= tick.epoch {
+            emit(fix(at: next, elapsed: next - start))
+            next += 1
+        }
+        nextFixSecond = next
+    }
+
+    public func finish(_ emit: (LocationFix) -> Void) {
+        // Fixes whose report would only arrive after the stop were never received.
+    }
+
+    /// The fix for epoch second `when`, `elapsed` seconds into the ride.
+    public func fix(at when: Double, elapsed: Double) -> LocationFix {
+        let s = ride.state(at: max(0, elapsed))
+        let earthRadius = 6_378_137.0
+        let lat = origin.latitude + s.position.y / earthRadius * 180 / Double.pi
+        let lon = origin.longitude + s.position.x / (earthRadius * cos(origin.latitude * Double.pi / 180)) * 180 / Double.pi
+        let horizontal = (s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y).squareRoot()
+        return LocationFix(when: when, latitude: lat, longitude: lon, altitudeMSL: origin.altitude + s.position.z,
+                           speed: horizontal, course: s.courseDegrees, climb: s.velocity.z,
+                           eph: 3.1, epv: 4.6, mode: 3)
+    }
+}

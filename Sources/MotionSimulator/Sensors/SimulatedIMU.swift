@@ -1,0 +1,85 @@
+import Foundation
+import MotionCore
+import MotionMath
+
+/// Imperfections of the simulated IMU: noise, road vibration, gyro bias, magnetometer
+/// hard- and soft-iron distortion. Raw A/G/M rows include them, as real raw data does.
+public struct IMUImperfections: Sendable, Equatable {
+    public var accelNoise: Double = 0.003          // g, standard deviation
+    public var gyroNoise: Double = 0.002           // rad/s
+    public var magNoise: Double = 0.25             // µT
+    public var gyroBias = Vector3(0.004, -0.006, 0.002)        // rad/s
+    public var magHardIron = Vector3(12, -7, 20)               // µT
+    public var magSoftIron = Matrix3.identity
+    /// Vibration amplitude in g at 6 m/s on ordinary asphalt (scales with speed and roughness).
+    public var vibration: Double = 0.06
+
+    public init() {}
+
+    /// No noise, no bias, no vibration: the truth itself.
+    public static let none: IMUImperfections = {
+        var p = IMUImperfections()
+        p.accelNoise = 0; p.gyroNoise = 0; p.magNoise = 0; p.gyroBias = .zero; p.magHardIron = .zero; p.vibration = 0
+        return p
+    }()
+}
+
+/// The simulator board's IMU: samples the scripted ride at each tick's time. Deterministic:
+/// the value for a tick depends only on the tick's time since the start.
+public final class SimulatedIMU: MotionSensor {
+    public let ride: BikeRide
+    public let field: EarthField
+    public let imperfections: IMUImperfections
+    public private(set) var health = SensorHealth()
+
+    public init(ride: BikeRide = .standard, field: EarthField = EarthField(), imperfections: IMUImperfections = IMUImperfections()) {
+        self.ride = ride; self.field = field; self.imperfections = imperfections
+    }
+
+    public var info: SensorInfo {
+        SensorInfo(model: "simulated 9-axis IMU (scripted bike ride)", accelRangeG: 16, gyroRangeDegPerSec: 2000,
+                   magRangeMicroTesla: 4900, notes: ["deterministic noise, vibration, gyro bias and magnetometer hard iron included in raw rows"])
+    }
+
+    public func start(rateHz: Int) throws {}
+
+    public func read(at tick: Tick) -> MotionReading {
+        let t = tick.elapsed
+        let truth = ride.truth(at: t, field: field)
+        return MotionReading(accel: accel(truth, t), gyro: gyro(truth, t), mag: mag(truth, t))
+    }
+
+    func accel(_ truth: MotionTruth, _ t: Double) -> Vector3 {
+        let p = imperfections
+        let state = ride.state(at: t)
+        let amp = p.vibration * state.roughness * min(1.5, state.speed / 6)
+        // Road vibration: a few wheel/frame resonances plus broadband roughness, mostly vertical.
+        let vib = amp * (0.6 * sin(2 * Double.pi * 11.3 * t) + 0.3 * sin(2 * Double.pi * 17.9 * t + 1.1)
+                         + 0.5 * DeterministicNoise.gaussian(time: t, channel: 10))
+        let lateral = amp * 0.3 * DeterministicNoise.gaussian(time: t, channel: 11)
+        return truth.accel + Vector3(lateral, 0.2 * vib, vib)
+            + noise(t, p.accelNoise, base: 0)
+    }
+
+    func gyro(_ truth: MotionTruth, _ t: Double) -> Vector3 {
+        let p = imperfections
+        let state = ride.state(at: t)
+        let amp = p.vibration * state.roughness * min(1.5, state.speed / 6) * 0.5
+        let shake = Vector3(DeterministicNoise.gaussian(time: t, channel: 20),
+                            DeterministicNoise.gaussian(time: t, channel: 21),
+                            DeterministicNoise.gaussian(time: t, channel: 22)) * amp
+        return truth.gyro + p.gyroBias + shake + noise(t, p.gyroNoise, base: 3)
+    }
+
+    func mag(_ truth: MotionTruth, _ t: Double) -> Vector3 {
+        let p = imperfections
+        return p.magSoftIron * truth.mag + p.magHardIron + noise(t, p.magNoise, base: 6)
+    }
+
+    private func noise(_ t: Double, _ sigma: Double, base: UInt64) -> Vector3 {
+        guard sigma > 0 else { return .zero }
+        return Vector3(DeterministicNoise.gaussian(time: t, channel: base),
+                       DeterministicNoise.gaussian(time: t, channel: base + 1),
+                       DeterministicNoise.gaussian(time: t, channel: base + 2)) * sigma
+    }
+}
