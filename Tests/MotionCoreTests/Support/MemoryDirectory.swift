@@ -1,0 +1,83 @@
+import Dispatch
+import MotionCore
+import Synchronization
+import SystemPackage
+
+/// An in-memory `OutputDirectory` for tests: files are byte arrays; writes can be made to
+/// stall (until the test releases them) or to fail, fully or after part of the bytes.
+final class MemoryDirectory: OutputDirectory, @unchecked Sendable {
+    let path = "/memory"
+    private let state = Mutex<[String: [UInt8]]>([:])
+    private let order = Mutex<[String]>([])
+    /// Called before each CSV write with the write's index (0-based); returns the fault to inject.
+    var fault: (@Sendable (Int) -> Fault)?
+    private let writes = Atomic<Int>(0)
+    /// Signalled when a write starts stalling; the stall ends when `release` is signalled.
+    let stallEntered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+
+    enum Fault: Sendable {
+        case none
+        case stall
+        /// Writes this many bytes, then fails with the errno.
+        case fail(afterBytes: Int, errno: Errno)
+    }
+
+    func createExclusive(base: String, ext: String) throws(OutputError) -> (base: String, file: OutputFile) {
+        var suffix = 0
+        while true {
+            let name = suffix == 0 ? base : "\(base)-\(suffix)"
+            let created = state.withLock { files -> Bool in
+                if files[name + ext] != nil { return false }
+                files[name + ext] = []
+                return true
+            }
+            if created {
+                order.withLock { $0.append(name + ext) }
+                return (name, MemoryFile(directory: self, name: name + ext))
+            }
+            suffix += 1
+        }
+    }
+
+    func replace(name: String, contents: [UInt8]) throws(OutputError) {
+        state.withLock { $0[name] = contents }
+    }
+
+    func contents(_ name: String) -> [UInt8] { state.withLock { $0[name] ?? [] } }
+    func text(_ name: String) -> String { String(decoding: contents(name), as: UTF8.self) }
+    /// CSV files in creation order.
+    var csvFiles: [String] { order.withLock { $0 } }
+
+    fileprivate func append(_ name: String, _ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        let index = writes.add(1, ordering: .relaxed).oldValue
+        switch fault?(index) ?? .none {
+        case .none:
+            state.withLock { $0[name, default: []].append(contentsOf: bytes) }
+        case .stall:
+            stallEntered.signal()
+            release.wait()
+            state.withLock { $0[name, default: []].append(contentsOf: bytes) }
+        case .fail(let n, let errno):
+            let part = min(n, bytes.count)
+            state.withLock { $0[name, default: []].append(contentsOf: bytes[0..<part]) }
+            throw OutputError(operation: "write", path: name, errno: errno, bytesWritten: part)
+        }
+    }
+
+    fileprivate func truncate(_ name: String, _ size: Int64) {
+        state.withLock { files in
+            if var f = files[name], Int(size) < f.count { f.removeSubrange(Int(size)...); files[name] = f }
+        }
+    }
+}
+
+final class MemoryFile: OutputFile {
+    let directory: MemoryDirectory
+    let name: String
+    init(directory: MemoryDirectory, name: String) { self.directory = directory; self.name = name }
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) { try directory.append(name, bytes) }
+    func sync() throws(OutputError) {}
+    func truncate(to size: Int64) throws(OutputError) { directory.truncate(name, size) }
+    func close() throws(OutputError) {}
+}
