@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether the kernel considers the system clock synchronised (NTP or GPS): `adjtimex(2)`
+/// in read-only mode returns TIME_ERROR (5) while the clock is unsynchronised. Glibc's
+/// module does not export `adjtimex`, so it is looked up by name; the call only reads
+/// (modes = 0). Returns nil when the kernel refuses (e.g. a seccomp filter).
+enum ClockSync {
+    private typealias AdjustTime = @convention(c) (UnsafeMutableRawPointer) -> Int32
+    /// `TIME_ERROR` of `<sys/timex.h>`.
+    private static let timeError: Int32 = 5
+
+    static func isSynchronized() -> Bool? {
+        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "adjtimex") else { return nil }
+        let adjtimex = unsafeBitCast(symbol, to: AdjustTime.self)
+        // struct timex is at most a few hundred bytes on every ABI; modes (offset 0) = 0: read only.
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: 1024)
+        let state = adjtimex(buffer)
+        if state < 0 { return nil }
+        return state != timeError
+    }
+}
