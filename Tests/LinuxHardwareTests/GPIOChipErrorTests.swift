@@ -67,3 +67,14 @@ struct GPIOChipErrorTests {
         #expect(e.description.contains("group gpio"))
     }
 }
+
+@Suite("Kernel version")
+struct GPIOKernelVersionTests {
+    @Test func releasesAreReadForTheUAPIv2Check() {
+        #expect(KernelVersion.parse("6.1.0-rpi7-rpi-v8").atLeast(5, 10))
+        #expect(KernelVersion.parse("5.10.103-v7l+").atLeast(5, 10))
+        #expect(!KernelVersion.parse("4.9.337-tegra").atLeast(5, 10))
+        #expect(!KernelVersion.parse("5.4.0").atLeast(5, 10))
+        #expect(KernelVersion.parse("6.6.45+rpt-rpi-2712").description == "6.6.45+rpt-rpi-2712")
+    }
+}

@@ -111,6 +111,8 @@ public final class GPIOChip {
                 throw GPIOError(.lineBusy, "\(purpose): line \(config.line) of \(info) is in use by another program\(holder): stop it or choose another line")
             case .permissionDenied, .notPermitted:
                 throw GPIOError(.permissionDenied, "\(purpose): permission denied requesting line \(config.line) of \(path): add the user to group gpio and log in again")
+            case .invalidArgument where !KernelVersion.current.atLeast(5, 10), .inappropriateIOCTLForDevice where !KernelVersion.current.atLeast(5, 10):
+                throw GPIOError(.requestRejected, "\(purpose): this kernel (\(KernelVersion.current)) has no GPIO uAPI v2, which needs Linux 5.10 or later: update the kernel, or run the daemon with --no-gpio and control it with `motionlog start|stop`")
             default:
                 throw GPIOError(.requestRejected, "\(purpose): the kernel rejected the request for line \(config.line) of \(info): \(e) (bias or debounce may be unsupported by this chip: try bias none with an external resistor, or debounce_ms 0)")
             }
@@ -165,4 +167,28 @@ public final class GPIOLineRequest: @unchecked Sendable {
         }
         return events
     }
+}
+
+/// The running kernel's version (`uname -r`), for messages about missing features.
+struct KernelVersion: CustomStringConvertible {
+    var major = 0
+    var minor = 0
+    var text = "unknown"
+
+    static var current: KernelVersion {
+        var u = utsname()
+        guard uname(&u) == 0 else { return KernelVersion() }
+        let release = withUnsafeBytes(of: u.release) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        return parse(release)
+    }
+
+    /// Reads `6.1.0-rpi7-rpi-v8` as 6.1.
+    static func parse(_ release: String) -> KernelVersion {
+        let numbers = release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+        return KernelVersion(major: numbers.first ?? 0, minor: numbers.count > 1 ? numbers[1] : 0, text: release)
+    }
+
+    func atLeast(_ major: Int, _ minor: Int) -> Bool { (self.major, self.minor) >= (major, minor) }
+
+    var description: String { text }
 }
