@@ -3,6 +3,8 @@
 struct ChipIO {
     let bus: I2CBus
     let chip: String
+    /// Counts every failed transfer, so the driver's `busErrors` includes bring-up's.
+    let failures: FailureCounter
 
     /// Finds the device among `candidates`: the first address that acknowledges must hold an
     /// identity in `expected`. A transient failure is retried once per address. `prepare`
@@ -11,6 +13,9 @@ struct ChipIO {
                 prepare: ((UInt8) throws(I2CError) -> Void)? = nil) throws(IMUError) -> UInt8 {
         var lastError = I2CError(kind: .noAcknowledge, bus: bus.name, operation: .read(count: 1),
                                  address: candidates.first, register: identityRegister)
+        // A NACK at a candidate that is not there is discovery, not a bus error; it counts
+        // only when no candidate answers.
+        var nacks = 0
         for address in candidates {
             var value: UInt8?
             for _ in 0..<2 where value == nil {
@@ -19,7 +24,11 @@ struct ChipIO {
                     value = try bus.readByte(address: address, register: identityRegister)
                 } catch {
                     lastError = error
-                    if error.kind == .noAcknowledge { break }
+                    if error.kind == .noAcknowledge {
+                        nacks += 1
+                        break
+                    }
+                    failures.count += 1
                 }
             }
             guard let found = value else { continue }
@@ -29,11 +38,15 @@ struct ChipIO {
             }
             return address
         }
+        failures.count += nacks
         throw .notFound(chip: chip, bus: bus.name, addresses: candidates, lastError: lastError)
     }
 
     func write(_ address: UInt8, _ register: UInt8, _ value: UInt8) throws(IMUError) {
-        do { try bus.writeByte(address: address, register: register, value) } catch { throw .bus(error) }
+        do { try bus.writeByte(address: address, register: register, value) } catch {
+            failures.count += 1
+            throw .bus(error)
+        }
     }
 
     /// Writes, then reads back; a register that does not keep the value is an error.
@@ -47,10 +60,27 @@ struct ChipIO {
     }
 
     func read(_ address: UInt8, _ register: UInt8) throws(IMUError) -> UInt8 {
-        do { return try bus.readByte(address: address, register: register) } catch { throw .bus(error) }
+        do { return try bus.readByte(address: address, register: register) } catch {
+            failures.count += 1
+            throw .bus(error)
+        }
     }
 
     func read(_ address: UInt8, _ register: UInt8, count: Int) throws(IMUError) -> [UInt8] {
-        do { return try bus.readBytes(address: address, register: register, count: count) } catch { throw .bus(error) }
+        do { return try bus.readBytes(address: address, register: register, count: count) } catch {
+            failures.count += 1
+            throw .bus(error)
+        }
+    }
+}
+
+/// Failed transfers during bring-up, shared by a chip's `ChipIO`s and collected by the driver.
+final class FailureCounter {
+    var count = 0
+
+    /// Returns the count so far and starts again from zero.
+    func take() -> Int {
+        defer { count = 0 }
+        return count
     }
 }

@@ -50,6 +50,8 @@ protocol IMUChip: AnyObject {
     /// E.g. `MPU-9250 (AK8963 magnetometer) at 0x68 on /dev/i2c-1`.
     var placement: String { get }
     var maxRateHz: Int { get }
+    /// Transfers that failed during bring-up (the driver adds them to `busErrors`).
+    var failures: FailureCounter { get }
     /// Valid after bring-up.
     var settings: ChipSettings { get }
 

@@ -102,6 +102,7 @@ public final class IMUDriver: MotionSensor {
         self.rateHz = rateHz
         tickPeriod = 1 / Double(rateHz)
         verifyEveryTicks = max(1, Int((Double(rateHz) / policy.verifyHz).rounded()))
+        defer { health.busErrors += chip.failures.take() }
         try runPhases { (p: Int) throws(IMUError) in try chip.bringUpInertial(phase: p, rateHz: rateHz) }
         try runPhases { (p: Int) throws(IMUError) in try chip.bringUpMagnetometer(phase: p) }
         started = true
@@ -116,7 +117,6 @@ public final class IMUDriver: MotionSensor {
             let result: PhaseResult
             do { result = try step(phase) } catch {
                 guard case .bus = error, !retried else { throw error }
-                health.busErrors += 1
                 retried = true
                 continue
             }
@@ -212,6 +212,7 @@ public final class IMUDriver: MotionSensor {
         guard case .recovering(let phase, let inertialDone, let notBefore, let failed) = mode else { return MotionReading() }
         noteGapTick(now, reason: "re-initialising the \(chip.model)")
         guard now >= notBefore else { return MotionReading() }
+        defer { health.busErrors += chip.failures.take() }
         do {
             let result = inertialDone ? try chip.bringUpMagnetometer(phase: phase)
                                       : try chip.bringUpInertial(phase: phase, rateHz: rateHz)
@@ -231,7 +232,6 @@ public final class IMUDriver: MotionSensor {
                 closeGap(now, reinitialized: true)
             }
         } catch {
-            if case .bus = error { health.busErrors += 1 }
             let attempts = failed + 1
             mode = .recovering(phase: 0, inertialDone: false,
                                notBefore: now + policy.backoff(afterFailedAttempts: attempts), failedAttempts: attempts)
@@ -282,8 +282,9 @@ public final class IMUDriver: MotionSensor {
         }
     }
 
+    /// Skipped while the magnetometer is stalled: its restarts run on their own schedule.
     private func checkMagnetometerConfiguration(_ now: Double) {
-        guard mag.restartPhase == nil else { return }
+        guard mag.restartPhase == nil, !mag.stalled else { return }
         if case .success(false) = retried({ () throws(I2CError) in try chip.magnetometerConfigurationIntact() }) {
             beginMagRestart(now, reason: "its mode read back wrong (the magnetometer was reset)")
         }
@@ -302,6 +303,7 @@ public final class IMUDriver: MotionSensor {
 
     private func continueMagRestart(_ now: Double) {
         guard let phase = mag.restartPhase, now >= mag.restartNotBefore else { return }
+        defer { health.busErrors += chip.failures.take() }
         do {
             switch try chip.bringUpMagnetometer(phase: phase) {
             case .next(let wait):
@@ -312,7 +314,6 @@ public final class IMUDriver: MotionSensor {
                 finishMagRestart(now, succeeded: true)
             }
         } catch {
-            if case .bus = error { health.busErrors += 1 }
             finishMagRestart(now, succeeded: false)
         }
     }

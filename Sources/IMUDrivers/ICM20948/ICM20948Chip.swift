@@ -6,6 +6,7 @@ final class ICM20948Chip: IMUChip {
     let model = "ICM-20948"
     let maxRateHz = 1100
     private let bus: I2CBus
+    let failures = FailureCounter()
     private let io: ChipIO
     private let magIO: ChipIO
     private let options: IMUOptions
@@ -20,8 +21,8 @@ final class ICM20948Chip: IMUChip {
     init(bus: I2CBus, options: IMUOptions) {
         self.bus = bus
         self.options = options
-        io = ChipIO(bus: bus, chip: "ICM-20948")
-        magIO = ChipIO(bus: bus, chip: "AK09916 magnetometer (inside the ICM-20948)")
+        io = ChipIO(bus: bus, chip: "ICM-20948", failures: failures)
+        magIO = ChipIO(bus: bus, chip: "AK09916 magnetometer (inside the ICM-20948)", failures: failures)
         candidates = options.address.map { [$0] } ?? ICM20948Register.addresses
         address = candidates[0]
     }

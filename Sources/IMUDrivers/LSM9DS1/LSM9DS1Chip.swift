@@ -5,6 +5,7 @@ final class LSM9DS1Chip: IMUChip {
     let model = "LSM9DS1"
     let maxRateHz = 952
     private let bus: I2CBus
+    let failures = FailureCounter()
     private let io: ChipIO
     private let magIO: ChipIO
     private let options: IMUOptions
@@ -24,8 +25,8 @@ final class LSM9DS1Chip: IMUChip {
     init(bus: I2CBus, options: IMUOptions) {
         self.bus = bus
         self.options = options
-        io = ChipIO(bus: bus, chip: "LSM9DS1 accelerometer/gyroscope")
-        magIO = ChipIO(bus: bus, chip: "LSM9DS1 magnetometer")
+        io = ChipIO(bus: bus, chip: "LSM9DS1 accelerometer/gyroscope", failures: failures)
+        magIO = ChipIO(bus: bus, chip: "LSM9DS1 magnetometer", failures: failures)
         candidates = options.address.map { [$0] } ?? LSM9DS1Register.addresses
         magCandidates = options.magAddress.map { [$0] } ?? LSM9DS1MagRegister.addresses
         address = candidates[0]

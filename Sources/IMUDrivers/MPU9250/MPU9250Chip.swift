@@ -6,6 +6,7 @@ final class MPU9250Chip: IMUChip {
     let model = "MPU-9250"
     let maxRateHz = MPU9250Conversion.internalRateHz
     private let bus: I2CBus
+    let failures = FailureCounter()
     private let io: ChipIO
     private let magIO: ChipIO
     private let options: IMUOptions
@@ -24,8 +25,8 @@ final class MPU9250Chip: IMUChip {
     init(bus: I2CBus, options: IMUOptions) {
         self.bus = bus
         self.options = options
-        io = ChipIO(bus: bus, chip: "MPU-9250")
-        magIO = ChipIO(bus: bus, chip: "AK8963 magnetometer (inside the MPU-9250)")
+        io = ChipIO(bus: bus, chip: "MPU-9250", failures: failures)
+        magIO = ChipIO(bus: bus, chip: "AK8963 magnetometer (inside the MPU-9250)", failures: failures)
         candidates = options.address.map { [$0] } ?? MPU9250Register.addresses
         address = candidates[0]
     }

@@ -96,6 +96,10 @@ public struct DetectedIMU: Sendable, Equatable {
     public var address: UInt8
     public var magAddress: UInt8?
 
+    public init(probeModel model: IMUModel, address: UInt8, magAddress: UInt8? = nil) {
+        self.model = model; self.address = address; self.magAddress = magAddress
+    }
+
     /// Nil when nothing supported answered.
     public init?(_ results: [ProbeResult]) {
         guard let first = results.first(where: { $0.model != nil }), let model = first.model else { return nil }

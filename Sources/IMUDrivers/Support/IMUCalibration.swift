@@ -62,5 +62,6 @@ public struct IMUCalibration: Sendable, Equatable {
 /// A calibration list of the wrong shape (not three finite numbers, or not a 3×3 matrix).
 public struct CalibrationShapeError: Error, Sendable, Equatable, CustomStringConvertible {
     public var key: String
+    public init(key: String) { self.key = key }
     public var description: String { "calibration.\(key): expected \(key == "mag_soft_iron" ? "a 3×3 matrix of numbers" : "three numbers")" }
 }
