@@ -1,4 +1,5 @@
 import IMUDrivers
+import MotionCore
 import MotionMath
 import MotionSimulator
 import Testing
@@ -16,6 +17,7 @@ import Testing
         let magRows = Double(readings.filter { $0.mag != nil }.count) / 4
         #expect(abs(magRows - expectedMagHz) <= 1, "\(magRows) M rows per second")
         #expect(readings.allSatisfy { $0.accel != nil && $0.gyro != nil })
+        #expect(h.driver.health == SensorHealth(), "no trouble counted in a clean run: \(h.driver.health)")
         #expect(h.driver.info.magRateHz == (model == .lsm9ds1 ? 80 : 100))
     }
 

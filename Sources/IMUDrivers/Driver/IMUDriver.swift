@@ -260,9 +260,11 @@ public final class IMUDriver: MotionSensor {
             }
             return nil
         case .success(.notReady):
-            health.magNotReady += 1
             mag.failures = 0
             let since = mag.lastSample.isFinite ? mag.lastSample : (mag.firstPoll ?? now)
+            // A poll earlier than one period after the last sample may legitimately find
+            // nothing (e.g. 80 Hz polled by 100 Hz ticks); only data that is late counts.
+            if now - since >= period - 1e-9 { health.magNotReady += 1 }
             if now - since >= policy.magStallSeconds, mag.nextRestartAt == .infinity {
                 beginMagRestart(now, reason: "no new data for \(Self.text(now - since)) s (data-ready never set)")
             }
