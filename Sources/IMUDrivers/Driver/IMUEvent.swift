@@ -12,13 +12,14 @@ public enum IMUEvent: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         func t(_ s: Double) -> String { String((s * 1000).rounded() / 1000) }
+        func clause(_ r: String) -> String { r.hasSuffix(".") ? String(r.dropLast()) : r }
         switch self {
         case .gapStarted(let e, let reason):
-            return "IMU samples stopped at t=\(t(e)) s: \(reason); retrying, re-initialising with backoff if it persists"
+            return "IMU samples stopped at t=\(t(e)) s: \(clause(reason)); retrying, re-initialising with backoff if it persists"
         case .gapEnded(let e, let n, let re):
             return "IMU samples resumed at t=\(t(e)) s after a gap of \(n) tick\(n == 1 ? "" : "s")" + (re ? " (chip re-initialised)" : "")
         case .magnetometerStalled(let e, let reason):
-            return "magnetometer stalled at t=\(t(e)) s: \(reason); restarting it with backoff (accelerometer and gyroscope go on)"
+            return "magnetometer stalled at t=\(t(e)) s: \(clause(reason)); restarting it with backoff (accelerometer and gyroscope go on)"
         case .magnetometerResumed(let e, let s):
             return "magnetometer resumed at t=\(t(e)) s after \(t(s)) s without data"
         }
