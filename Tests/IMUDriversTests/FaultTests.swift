@@ -111,6 +111,23 @@ import Testing
         #expect(samples.suffix(30).contains { $0.1.mag != nil })
     }
 
+    @Test("a chip put to sleep by someone else is noticed from its frozen data: no stale row", arguments: IMUModel.allCases)
+    func frozenData(model: IMUModel) throws {
+        let h = Harness(model, truth: Self.truth)
+        try h.start()
+        var readings = h.ticks(20)
+        switch model {
+        case .mpu9250: try h.bus.writeByte(address: 0x68, register: 0x6B, 0x41)   // SLEEP
+        case .icm20948: try h.bus.writeByte(address: 0x69, register: 0x06, 0x41)  // SLEEP
+        case .lsm9ds1: try h.bus.writeByte(address: 0x6B, register: 0x10, 0x00)   // gyro power-down
+        }
+        readings += h.ticks(100)
+        let accel = readings.compactMap(\.accel)
+        #expect(zip(accel, accel.dropFirst()).allSatisfy { $0 != $1 }, "a frozen sample was recorded twice")
+        #expect(h.driver.health.reinitializations == 1)
+        #expect(readings.suffix(50).allSatisfy { $0.accel != nil })
+    }
+
     @Test("magnetometer data-ready stuck: counted, restarted with backoff, A/G go on", arguments: IMUModel.allCases)
     func stuckDataReady(model: IMUModel) throws {
         let h = Harness(model, truth: Self.truth)

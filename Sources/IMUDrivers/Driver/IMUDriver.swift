@@ -37,6 +37,7 @@ public final class IMUDriver: MotionSensor {
     private var ticksSinceVerify = 0
     private var verifyEveryTicks = 10
     private var gap: (open: Bool, ticks: Int) = (false, 0)
+    private var previous = InertialSample(specificForce: .zero, rate: .zero)
     private var mag = MagState()
 
     private enum Mode {
@@ -153,10 +154,13 @@ public final class IMUDriver: MotionSensor {
         }
         failedTicks = 0
 
-        // A reset chip reads all zeros (asleep) or the wrong scale: read the set-up back
-        // now and then, and at once when every axis reads exactly zero.
+        // A reset chip reads all zeros, or holds its last values while asleep, or runs at
+        // the wrong scale: read the set-up back now and then, and at once when every axis
+        // reads exactly zero or exactly what it read last tick (real sensors are noisy).
         ticksSinceVerify += 1
-        let suspicious = inertial.specificForce == .zero && inertial.rate == .zero
+        let suspicious = (inertial.specificForce == .zero && inertial.rate == .zero)
+            || (inertial.specificForce == previous.specificForce && inertial.rate == previous.rate)
+        previous = inertial
         if ticksSinceVerify >= verifyEveryTicks || suspicious {
             ticksSinceVerify = 0
             switch retried({ () throws(I2CError) in try chip.inertialConfigurationIntact() }) {

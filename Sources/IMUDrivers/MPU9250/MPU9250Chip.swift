@@ -120,10 +120,13 @@ final class MPU9250Chip: IMUChip {
             adjustment: magAdjustment))
     }
 
+    /// Filter/range registers, then USER_CTRL and PWR_MGMT_1 (asleep or master mode on).
     func inertialConfigurationIntact() throws(I2CError) -> Bool {
+        guard written.count == 5 else { return false }
         try bus.read(address: address, register: MPU9250Register.smplrtDiv, into: buffer.prefix(written.count))
         for i in 0..<written.count where buffer[i] != written[i] { return false }
-        return true
+        try bus.read(address: address, register: MPU9250Register.userCtrl, into: buffer.prefix(2))
+        return buffer[0] == 0x00 && buffer[1] == MPU9250Register.clockPLL
     }
 
     func magnetometerConfigurationIntact() throws(I2CError) -> Bool {
