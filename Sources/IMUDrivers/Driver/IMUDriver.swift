@@ -102,7 +102,8 @@ public final class IMUDriver: MotionSensor {
         }
         self.rateHz = rateHz
         tickPeriod = 1 / Double(rateHz)
-        verifyEveryTicks = max(1, Int((Double(rateHz) / policy.verifyHz).rounded()))
+        let verifyHz = policy.verifyHz > 0 ? min(policy.verifyHz, Double(rateHz)) : 10
+        verifyEveryTicks = max(1, Int((Double(rateHz) / verifyHz).rounded()))
         defer { health.busErrors += chip.failures.take() }
         try runPhases { (p: Int) throws(IMUError) in try chip.bringUpInertial(phase: p, rateHz: rateHz) }
         try runPhases { (p: Int) throws(IMUError) in try chip.bringUpMagnetometer(phase: p) }

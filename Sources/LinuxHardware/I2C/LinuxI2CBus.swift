@@ -48,7 +48,13 @@ public final class LinuxI2CBus: I2CBus {
         return path(forBus: n)
     }
 
+    /// The most one i2c-dev message may carry (its length field is 16 bits); longer requests are refused.
+    public static let maxTransferBytes = 4096
+
     public func write(address: UInt8, register: UInt8, bytes: [UInt8]) throws(I2CError) {
+        guard bytes.count < Self.maxTransferBytes else {
+            throw I2CError(kind: .transferFailed, bus: name, operation: .write(count: bytes.count), address: address, register: register)
+        }
         var message = [register] + bytes
         let count = message.count
         let result = message.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -60,6 +66,9 @@ public final class LinuxI2CBus: I2CBus {
 
     public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws(I2CError) {
         guard let destination = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.count > 0 else { return }
+        guard buffer.count <= Self.maxTransferBytes else {
+            throw I2CError(kind: .transferFailed, bus: name, operation: .read(count: buffer.count), address: address, register: register)
+        }
         var reg = register
         let result = withUnsafeMutablePointer(to: &reg) { regPointer -> Int32 in
             var msgs = (i2c_msg(addr: UInt16(address), flags: 0, len: 1, buf: regPointer),
