@@ -119,7 +119,7 @@ struct SetupLauncher: RecordingLauncher {
     func makeSession(label: UInt8) throws(CommandFailure) -> RecordingSession {
         var setup = self.setup
         setup.configuration.label = label
-        let sensor = try SensorFactory.makeSensor(setup)
+        let sensor = try SensorFactory.makeSensor(setup, log: log)
         let location = SensorFactory.makeLocation(setup, log: log)
         setup.configuration.gpsDescription = location?.1
         let estimator = SensorFactory.makeEstimator(setup)
