@@ -26,11 +26,11 @@ enum DaemonTestSupport {
     }
 
     static func daemon(out: String, rate: Int = 50, freeSpace: FreeSpaceGuard? = nil, shutdown: ShutdownRunner = RecordingShutdown(),
-                       shutdownCommand: String? = nil, launcher: RecordingLauncher? = nil) throws -> Daemon {
+                       shutdownCommand: String? = nil, launcher: RecordingLauncher? = nil, extra: [String] = []) throws -> Daemon {
         let log = Logger(label: "test")
         var settings = Daemon.Settings()
         settings.core.shutdownCommand = shutdownCommand
-        let l = try launcher ?? SetupLauncher(setup: simulatorSetup(out: out, rate: rate), freeSpace: freeSpace, log: log)
+        let l = try launcher ?? SetupLauncher(setup: simulatorSetup(out: out, rate: rate, extra: extra), freeSpace: freeSpace, log: log)
         return Daemon(launcher: l, settings: settings, shutdown: shutdown, log: log)
     }
 

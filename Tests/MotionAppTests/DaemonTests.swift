@@ -173,6 +173,20 @@ struct DaemonTests {
         #expect(try S.metadata(Binary.csvFiles(in: out)[0]).endedCleanly)
     }
 
+    @Test func theLEDAndStatusShowTheGPS() throws {
+        let without = try S.daemon(out: Binary.temporaryDirectory(), extra: ["--sources", "AGM"])
+        without.handle(.start)
+        #expect(without.ledPattern == .recording && without.status().gps.fix == "no GPS")
+        without.handle(.stop)
+        let with = try S.daemon(out: Binary.temporaryDirectory())
+        #expect(with.status().gps.fix == "not recording" && with.ledPattern == .idle)
+        with.handle(.start)
+        #expect(S.eventually { with.status().gps.fix == "3D fix" })
+        #expect(with.ledPattern == .recording && with.status().gps.mode == 3)
+        with.handle(.stop)
+        #expect(with.ledPattern == .idle)
+    }
+
     @Test func stoppingForExitClosesTheRunningRecording() throws {
         let out = Binary.temporaryDirectory()
         let d = try S.daemon(out: out)

@@ -183,7 +183,7 @@ final class Daemon: Sendable {
         switch p.phase {
         case .idle: return .idle
         case .recording:
-            guard settings.ledShowsGPS, launcher.hasGPS, let session = p.session else { return .recording }
+            guard settings.ledShowsGPS, let session = p.session, session.locationDescription != nil else { return .recording }
             let mode = session.counters.locationHealth.withLock { $0?.lastMode ?? 0 }
             return mode >= 2 ? .recording : .recordingNoFix
         case .stopping: return .busy
@@ -207,7 +207,9 @@ final class Daemon: Sendable {
             elapsed = Double(ticks) / Double(session.rateHz)
         }
         let gps: DaemonStatus.GPSStatus
-        if !launcher.hasGPS {
+        if let session, session.locationDescription == nil {
+            gps = .init(fix: "no GPS", mode: nil, source: nil)
+        } else if session == nil && !launcher.hasGPS {
             gps = .init(fix: "no GPS", mode: nil, source: nil)
         } else if let c, let health = c.locationHealth.withLock({ $0 }) {
             let fix = health.lastMode >= 3 ? "3D fix" : health.lastMode == 2 ? "2D fix" : "no fix"
