@@ -22,7 +22,7 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
         public var initialBackoffNanos: Int64 = 100_000_000
         /// Longest wait between connection attempts; short so `L` rows resume within a
         /// couple of seconds after gpsd comes back.
-        public var maxBackoffNanos: Int64 = 1_000_000_000
+        public var maxBackoffNanos: Int64 = 500_000_000
         /// How long one wait for a report may block the reader thread (stop latency).
         public var readTimeoutMicroseconds: Int32 = 250_000
         /// Fixes kept for the sampling thread at most (oldest dropped beyond).
@@ -37,6 +37,12 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
     private let sleep: @Sendable (Int64) -> Void
     private let log: Logger
     private let state: Mutex<State>
+    /// `health`, kept in atomics: the sampling thread reads it every tick and must never
+    /// wait for the reader thread's lock.
+    private let backwardsFixes = Atomic<Int>(0)
+    private let disconnects = Atomic<Int>(0)
+    private let lastMode = Atomic<Int>(0)
+    private let modeChanges = Atomic<Int>(0)
     private let stopFlag = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     /// Signalled to cut a backoff sleep short at stop.
@@ -48,7 +54,6 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
         var assembler: FixAssembler
         var queue: [LocationFix] = []
         var queueDropped = 0
-        var health = LocationHealth()
         var estimator = GPSTimeEstimator()
         var connected = false
         var statistics = Statistics()
@@ -89,7 +94,14 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
 
     // MARK: LocationSource (sampling thread)
 
-    public var health: LocationHealth { state.withLock { $0.health } }
+    public var health: LocationHealth {
+        var h = LocationHealth()
+        h.backwardsFixes = backwardsFixes.load(ordering: .relaxed)
+        h.disconnects = disconnects.load(ordering: .relaxed)
+        h.lastMode = lastMode.load(ordering: .relaxed)
+        h.modeChanges = modeChanges.load(ordering: .relaxed)
+        return h
+    }
 
     /// Starts the reader thread (once).
     public func start() {
@@ -121,7 +133,6 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
             if let fix = s.assembler.flush() { Self.enqueue(fix, &s, capacity: configuration.queueCapacity) }
             for fix in s.queue { emit(fix) }
             s.queue.removeAll(keepingCapacity: true)
-            s.health.backwardsFixes = s.assembler.backwardsDropped
         }
         let late = state.withLock { $0.assembler.lateDropped }
         if late > 0 {
@@ -155,71 +166,85 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
 
     /// The reader loop: connect, read, reconnect. Runs until `stop()`. Internal so tests
     /// can run it on their own thread with a scripted connector.
+    ///
+    /// A session counts as established once gpsd sent its first report (a gpsd that is
+    /// shutting down may still accept and then reset): only then does an outage end, and
+    /// only the loss of an established session counts as a disconnect.
     func run() {
         var backoff = configuration.initialBackoffNanos
         var outageSince: Int64?
         var attempts = 0
-        var firstConnection = true
+        var everEstablished = false
         while !stopping {
-            let session: GPSDSession
+            attempts += 1
+            var failure: GPSDError?
+            var established = false
             do {
-                attempts += 1
-                session = try connector.connect(to: address)
-            } catch {
-                state.withLock { $0.statistics.failedAttempts += 1 }
-                if outageSince == nil {
-                    outageSince = monotonicNanos()
-                    log.warning("\(error) — recording continues without L rows; retrying in the background")
+                let session = try connector.connect(to: address)
+                state.withLock { $0.connected = true }
+                failure = read(session) {
+                    established = true
+                    if let since = outageSince {
+                        let seconds = Double(monotonicNanos() - since) / 1e9
+                        log.notice("connected to gpsd at \(address) after \(Self.text(seconds)) s (\(attempts) attempts); L rows resume with the next fixes")
+                    } else if !everEstablished {
+                        log.info("connected to gpsd at \(address)")
+                    }
+                    everEstablished = true
+                    outageSince = nil
+                    attempts = 0
+                    backoff = configuration.initialBackoffNanos
+                    state.withLock { $0.statistics.connections += 1 }
                 }
-                sleep(backoff)
-                backoff = min(backoff * 2, configuration.maxBackoffNanos)
+                session.close()
+                state.withLock { s in
+                    s.connected = false
+                    s.statistics.watching = false
+                }
+            } catch {
+                failure = error
+            }
+            if stopping { break }
+            if established {
+                // A working session ended: count it, log once, and retry at once.
+                disconnects.add(1, ordering: .relaxed)
+                outageSince = monotonicNanos()
+                log.warning("\(failure.map { "\($0)" } ?? "gpsd closed the connection") — reconnecting in the background; IMU recording continues")
                 continue
             }
-            if let since = outageSince {
-                let seconds = Double(monotonicNanos() - since) / 1e9
-                log.notice("connected to gpsd at \(address) after \(Self.text(seconds)) s (\(attempts) attempts); L rows resume with the next fixes")
-            } else if firstConnection {
-                log.info("connected to gpsd at \(address)")
-            }
-            firstConnection = false
-            outageSince = nil
-            attempts = 0
-            backoff = configuration.initialBackoffNanos
-            state.withLock { s in
-                s.connected = true
-                s.statistics.connections += 1
-            }
-            let lost = read(session)
-            session.close()
-            state.withLock { s in
-                s.connected = false
-                s.statistics.watching = false
-                if lost != nil { s.health.disconnects += 1 }
-            }
-            if let lost, !stopping {
+            state.withLock { $0.statistics.failedAttempts += 1 }
+            if outageSince == nil {
                 outageSince = monotonicNanos()
-                log.warning("\(lost) — reconnecting in the background; IMU recording continues")
+                log.warning("\(failure.map { "\($0)" } ?? "gpsd closed the connection") — recording continues without L rows; retrying in the background")
             }
+            sleep(backoff)
+            backoff = min(backoff * 2, configuration.maxBackoffNanos)
         }
     }
 
     /// Reads reports until stop (nil) or until the connection breaks (the error).
-    private func read(_ session: GPSDSession) -> GPSDError? {
+    /// `onFirst` runs when the first report of the session arrives.
+    private func read(_ session: GPSDSession, onFirst: () -> Void) -> GPSDError? {
+        var first = true
         while !stopping {
             let message: GPSDMessage?
             do { message = try session.next(timeoutMicroseconds: configuration.readTimeoutMicroseconds) } catch {
                 return error
             }
+            guard let message else { continue }
+            if first {
+                first = false
+                onFirst()
+            }
             switch message {
-            case nil: continue
-            case .tpv(let report)?:
+            case .tpv(let report):
                 handle(report, arrivalNanos: monotonicNanos())
-            case .watch?:
+            case .watch:
                 state.withLock { s in
                     s.statistics.reports += 1
                     s.statistics.watching = true
                 }
-            case .other?:
+            case .other:
                 state.withLock { $0.statistics.reports += 1 }
             }
         }
@@ -238,11 +263,12 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
             }
             s.statistics.reports += 1
             s.statistics.tpvReports += 1
-            s.health.lastMode = s.assembler.lastMode
-            s.health.modeChanges = s.assembler.modeChanges
-            s.health.backwardsFixes = s.assembler.backwardsDropped
             return (outcome, before != s.assembler.lastMode, s.assembler.backwardsDropped)
         }
+        let (mode, changes) = state.withLock { ($0.assembler.lastMode, $0.assembler.modeChanges) }
+        lastMode.store(mode, ordering: .relaxed)
+        modeChanges.store(changes, ordering: .relaxed)
+        backwardsFixes.store(backwards, ordering: .relaxed)
         if modeChanged { log.info("GPS fix mode: \(Self.modeName(report.mode))") }
         if outcome == .droppedBackwards && (backwards == 1 || backwards % 100 == 0) {
             log.warning("GPS fix time went backwards (\(report.time.map { "\($0)" } ?? "?")): dropped; \(backwards) so far")

@@ -55,8 +55,7 @@ public struct GPSTimeEstimator: Sendable {
     public mutating func add(fixEpochNanos: Int64, arrivalNanos: Int64) {
         let (lag, overflow) = arrivalNanos.subtractingReportingOverflow(fixEpochNanos)
         guard !overflow else { return }
-        if let best = samples.map(\.lag).min(), let worst = samples.map(\.lag).max(),
-           lag < best - jumpNanos || lag > worst + jumpNanos {
+        if let (best, worst) = lagRange, lag < best - jumpNanos || lag > worst + jumpNanos {
             jumps += 1
             samples.removeAll(keepingCapacity: true)
         }
@@ -70,9 +69,20 @@ public struct GPSTimeEstimator: Sendable {
     }
 
     /// The current estimate, or nil until `minimumSamples` consistent fixes were seen.
+    /// Allocation-free (read on the sampling thread).
     public var estimate: GPSTimeEstimate? {
-        guard samples.count >= minimumSamples, let best = samples.map(\.lag).min(),
-              let worst = samples.map(\.lag).max() else { return nil }
+        guard samples.count >= minimumSamples, let (best, worst) = lagRange else { return nil }
         return GPSTimeEstimate(offsetNanos: -best, samples: samples.count, delaySpreadNanos: worst - best)
+    }
+
+    /// Smallest and largest lag in the window.
+    private var lagRange: (Int64, Int64)? {
+        guard var low = samples.first?.lag else { return nil }
+        var high = low
+        for s in samples {
+            if s.lag < low { low = s.lag }
+            if s.lag > high { high = s.lag }
+        }
+        return (low, high)
     }
 }
