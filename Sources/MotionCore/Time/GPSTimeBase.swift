@@ -39,6 +39,8 @@ public struct GPSTimeRecord: Codable, Sendable, Equatable {
 public final class GPSTimeBase: Sendable {
     private let provisional: Atomic<Bool>
     private let correction = Atomic<Int64>(0)
+    /// Bit pattern of the When of the last tick before the forward step (nan: no step).
+    private let stepBoundary = Atomic<UInt64>(Double.nan.bitPattern)
     private let record: Mutex<GPSTimeRecord>
     /// Prefix of provisional file names, e.g. `unsynced-3f2a9c1e` (boot id).
     public let provisionalPrefix: String
@@ -67,6 +69,18 @@ public final class GPSTimeBase: Sendable {
 
     public var snapshot: GPSTimeRecord { record.withLock { $0 } }
 
+    /// The epoch seconds a row's When stands for, for naming files: a row written before
+    /// the correction (every row while provisional, and in epoch mode rows up to the
+    /// forward step) lacks `correctionSeconds`; relative When never carries it.
+    /// `whenOffset` is the writer's (0 in epoch mode, the uncorrected start in relative mode).
+    public func namingEpoch(when: Double, whenOffset: Double, whenMode: WhenMode) -> Double {
+        let base = when + whenOffset
+        guard !isProvisional else { return base }
+        if whenMode == .relative { return base + correctionSeconds }
+        let boundary = Double(bitPattern: stepBoundary.load(ordering: .acquiring))
+        return when <= boundary ? base + correctionSeconds : base
+    }
+
     /// Publishes the corrector's record from the sampling thread: never waits; false when
     /// the writer holds the lock at this instant (the caller retries on a later tick).
     func tryPublish(_ new: GPSTimeRecord) -> Bool {
@@ -74,7 +88,8 @@ public final class GPSTimeBase: Sendable {
     }
 
     /// GPS time is known (`correctionNanos` = GPS − system anchor): file times are final.
-    func endProvisional(correctionNanos: Int64) {
+    func endProvisional(correctionNanos: Int64, stepBoundaryWhen: Double? = nil) {
+        if let b = stepBoundaryWhen { stepBoundary.store(b.bitPattern, ordering: .releasing) }
         correction.store(correctionNanos, ordering: .releasing)
         provisional.store(false, ordering: .releasing)
     }

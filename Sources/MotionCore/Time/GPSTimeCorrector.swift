@@ -19,6 +19,8 @@ public struct GPSTimeCorrector {
     /// The record for the metadata, published to `base` without waiting.
     private var record: GPSTimeRecord
     private var unpublished = false
+    /// When of the previous tick (the last uncorrected one when a step happens).
+    private var previousWhen = -Double.infinity
 
     /// - Parameters:
     ///   - timeline: the recording's timeline (its anchor is the system clock at start).
@@ -50,13 +52,14 @@ public struct GPSTimeCorrector {
             }
             if mapper.steps != lastSteps {
                 lastSteps = mapper.steps
-                base.endProvisional(correctionNanos: mapper.appliedNanos)
+                base.endProvisional(correctionNanos: mapper.appliedNanos, stepBoundaryWhen: previousWhen)
                 record.steps = mapper.steps
                 if record.firstCorrectedWhen == nil { record.firstCorrectedWhen = t.when }
                 noteCorrection()
             }
         }
         if unpublished { unpublished = !base.tryPublish(record) }
+        previousWhen = t.when
         return t
     }
 

@@ -176,9 +176,9 @@ public final class RotatingWriter {
     }
 
     private func openFile(startingWith row: Row) {
-        var epoch = row.when + whenOffset
-        // Relative When counts from the uncorrected start: add the GPS correction once known.
-        if description.whenMode == .relative, let timeBase, !timeBase.isProvisional { epoch += timeBase.correctionSeconds }
+        // Rows sampled before GPS time was applied name the file by their true time.
+        let epoch = timeBase?.namingEpoch(when: row.when, whenOffset: whenOffset, whenMode: description.whenMode)
+            ?? row.when + whenOffset
         provisionalFile = timeBase?.isProvisional == true
         let base = provisionalFile ? provisionalBase() : TimeText.fileBase(epochSeconds: epoch)
         do {
