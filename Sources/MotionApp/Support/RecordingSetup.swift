@@ -2,6 +2,7 @@ import Foundation
 import IMUDrivers
 import Logging
 import MotionConfig
+import LinuxHardware
 import MotionCore
 
 /// Everything a recording needs, resolved from options, config file and board file.
@@ -15,6 +16,8 @@ struct RecordingSetup {
     var sourcesExplicit: Bool
     /// `--imu`: the chip whose driver runs against a register-level fake on the simulator board.
     var simulatedChip: IMUModel? = nil
+    /// The gpsd to read fixes from; nil: no gpsd (the simulator's scripted route, or no GPS).
+    var gpsdAddress: GPSDAddress? = nil
 
     /// Resolves the setup; every problem becomes a usage failure with a clear message.
     static func resolve(_ o: RecordingOptions) throws(CommandFailure) -> RecordingSetup {
@@ -79,6 +82,17 @@ struct RecordingSetup {
             }
             simulatedChip = model
         }
+        // gpsd: --gpsd, else the config file, else the board; the simulator board only with --gpsd.
+        var gpsdAddress: GPSDAddress?
+        if let text = o.gpsd ?? (simulated ? nil : settings.gpsd ?? board.gpsd) {
+            guard let address = GPSDAddress(parsing: text) else {
+                throw .usage("gpsd address \"\(text)\": use host:port, e.g. localhost:2947 or [::1]:2947")
+            }
+            gpsdAddress = address
+        }
+        if o.fast && o.gpsd != nil {
+            throw .usage("--fast runs on the simulated clock and cannot read a real gpsd: drop --fast or --gpsd")
+        }
         let out = o.out ?? settings.out ?? board.output ?? "./recordings"
         let configuration = RecorderConfiguration(
             rateHz: rate, sources: sources, label: label, whenMode: when, duration: duration, rotation: rotation,
@@ -86,7 +100,7 @@ struct RecordingSetup {
             boardDescription: board.description, softwareVersion: MotionLogCommand.version)
         return RecordingSetup(board: board, configuration: configuration, settings: settings, outputPath: out,
                               fast: o.fast, sourcesExplicit: o.sources != nil || settings.sources != nil,
-                              simulatedChip: simulatedChip)
+                              simulatedChip: simulatedChip, gpsdAddress: gpsdAddress)
     }
 
     static func resolveBoard(_ o: RecordingOptions, _ settings: RecorderSettings) throws(CommandFailure) -> BoardDefinition {

@@ -52,6 +52,9 @@ enum SensorFactory {
 
     static func makeLocation(_ setup: RecordingSetup, log: Logger) -> (LocationSource, String)? {
         guard setup.configuration.sources.contains(.location) else { return nil }
+        if let address = setup.gpsdAddress {
+            return (GPSDClient(address: address, log: log), "gpsd \(address)")
+        }
         if setup.board.imu.model == "simulated" {
             return (SimulatedGPS(), "simulated route (1 Hz)")
         }
