@@ -30,6 +30,7 @@ struct RecordCommand: ParsableCommand {
         do { directory = try DiskDirectory(path: setup.outputPath) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
+        StartupRecovery.run(folder: setup.outputPath, log: log)
         let clock: TickClock = setup.fast
             ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
             : SystemClock()
@@ -39,6 +40,7 @@ struct RecordCommand: ParsableCommand {
                                 timeBase: timeBase)
         let stop = recorder.stop
         SignalWatcher.install { _ in stop.request() }
+        let freeSpace = try RecordGuards.startFreeSpaceMonitor(setup, stop: stop)
         let status = options.quiet || !Console.stderrIsTerminal ? nil
             : StatusLine(counters: recorder.counters, rateHz: setup.configuration.rateHz)
         status?.start()
@@ -49,6 +51,7 @@ struct RecordCommand: ParsableCommand {
         }
         status?.stop()
         Console.out(Self.describe(summary, setup: setup))
+        try RecordGuards.finish(freeSpace, summary: summary)
     }
 
     /// With gpsd on the real clock: checks whether the system clock is synchronised; if not,
