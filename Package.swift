@@ -58,8 +58,9 @@ let package = Package(
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
         // Benchmarks (make bench); never part of make test's assertions.
         .executableTarget(name: "motionlog-bench",
-                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionMath"], swiftSettings: strict),

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import MotionCore
+
+/// `motionlog-bench tick-loop`: N ticks of the full pipeline (all sources, simulator
+/// sensors, writer thread) on the simulated clock into /dev/null, as fast as the machine
+/// allows. Run under callgrind for instructions per tick, and natively for CPU per tick.
+struct TickLoopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tick-loop", abstract: "Internal: N simulated-clock ticks of the pipeline into /dev/null.",
+        shouldDisplay: false)
+
+    @Option(help: "Ticks to run.") var ticks: Int
+    @Option(help: "Tick rate, Hz.") var rate: Int = 1000
+
+    func run() throws {
+        guard ticks > 0, rate > 0 else { throw ValidationError("--ticks and --rate must be positive") }
+        let clock = SimulatedClock(start: 1_000_000_000, epoch: BenchParts.simulatedEpochNanos)
+        let directory = NullDirectory()
+        let recorder = Recorder(configuration: BenchParts.configuration(rateHz: rate, seconds: Double(ticks) / Double(rate)),
+                                clock: clock, sensor: BenchParts.makeSensor(), location: BenchParts.makeLocation(),
+                                estimator: BenchParts.makeEstimator(), directory: directory,
+                                log: BenchParts.logger())
+        let cpu0 = CPUTime.processNanos(), wall0 = SystemClock.monotonicNanos()
+        let summary: RecordingSummary
+        do { summary = try recorder.run() } catch { throw BenchError("\(error)") }
+        let cpu1 = CPUTime.processNanos(), wall1 = SystemClock.monotonicNanos()
+        try printJSON(TickLoopResult(ticks: summary.ticks, rowsWritten: summary.rowsWritten.values.reduce(0, +),
+                                     droppedRows: summary.counters.droppedRows,
+                                     processCPUSeconds: Double(cpu1 - cpu0) / 1e9,
+                                     wallSeconds: Double(wall1 - wall0) / 1e9))
+    }
+}
