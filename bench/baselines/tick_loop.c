@@ -9,7 +9,8 @@
  * usage: tick_loop RATE_HZ SECONDS SAMPLES_OUT [fifo]
  *   SAMPLES_OUT receives one little-endian int64 (lateness, ns) per tick taken.
  *   "fifo" asks for SCHED_FIFO priority 50, as motionlog's sampling thread does.
- * Prints one JSON object on stdout.
+ * Prints one JSON object on stdout, including the CPU time from the first tick to the
+ * last (what sleeping and waking alone cost).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,11 +25,13 @@
 
 #define NS_PER_S 1000000000LL
 
-static int64_t monotonic_ns(void) {
+static int64_t clock_ns(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
 }
+
+static int64_t monotonic_ns(void) { return clock_ns(CLOCK_MONOTONIC); }
 
 /* Nanoseconds from tick 0 to tick k, exact integer arithmetic (as TickTimeline). */
 static int64_t offset_ns(int64_t k, int64_t rate) {
@@ -69,6 +72,7 @@ int main(int argc, char **argv) {
     int64_t period = NS_PER_S / rate;
     int64_t start = monotonic_ns() + 20 * 1000 * 1000;
     int64_t next = 0, taken = 0, overruns = 0, missed = 0, max_late = 0;
+    int64_t cpu_first = -1, wall_first = 0;
     while (next < total) {
         int64_t deadline = start + offset_ns(next, rate);
         struct timespec ts = { .tv_sec = deadline / NS_PER_S, .tv_nsec = deadline % NS_PER_S };
@@ -84,10 +88,14 @@ int main(int argc, char **argv) {
             next = resume;
             continue;
         }
+        if (cpu_first < 0) { cpu_first = clock_ns(CLOCK_PROCESS_CPUTIME_ID); wall_first = woke; }
         samples[taken++] = late;
         if (late > max_late) max_late = late;
         next++;
     }
+
+    double cpu_s = cpu_first < 0 ? 0 : (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu_first) / 1e9;
+    double wall_s = cpu_first < 0 ? 0 : (double)(monotonic_ns() - wall_first) / 1e9;
 
     FILE *f = fopen(out_path, "wb");
     if (!f || fwrite(samples, sizeof(int64_t), (size_t)taken, f) != (size_t)taken || fclose(f) != 0) {
@@ -96,8 +104,8 @@ int main(int argc, char **argv) {
     }
     free(samples);
     printf("{\"ticks\":%lld,\"overruns\":%lld,\"missedTicks\":%lld,\"maxLatenessNanos\":%lld,"
-           "\"policy\":\"%s\",\"timerSlack1ns\":%s}\n",
+           "\"policy\":\"%s\",\"timerSlack1ns\":%s,\"cpuSeconds\":%.6f,\"wallSeconds\":%.6f}\n",
            (long long)taken, (long long)overruns, (long long)missed, (long long)max_late,
-           policy, slack_ok ? "true" : "false");
+           policy, slack_ok ? "true" : "false", cpu_s, wall_s);
     return 0;
 }

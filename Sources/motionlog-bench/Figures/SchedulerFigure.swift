@@ -16,6 +16,8 @@ enum SchedulerFigure {
         var overruns: Int64
         var missedTicks: Int64
         var lateness: LatencyStats?
+        /// CPU time of the C floor from its first tick to its last (sleeping and waking alone).
+        var cpuSeconds: Double?
     }
 
     struct MotionlogCost: Codable, Sendable {
@@ -75,6 +77,7 @@ enum SchedulerFigure {
                         c.policy = r.policy
                         c.seconds += segmentSeconds
                         c.ticks += r.ticks; c.overruns += r.overruns; c.missedTicks += r.missedTicks
+                        c.cpuSeconds = (c.cpuSeconds ?? 0) + r.cpuSeconds
                     } else {
                         let file = ctx.work + "/swift-lateness.bin"
                         let out = try ctx.folder("scheduler-recording")
@@ -118,6 +121,8 @@ enum SchedulerFigure {
         var maxLatenessNanos: Int64
         var policy: String
         var timerSlack1ns: Bool
+        var cpuSeconds: Double
+        var wallSeconds: Double
     }
 
     static func readSamples(_ path: String) throws(BenchError) -> [Int64] {

@@ -26,14 +26,12 @@ enum StallFigure {
         func probe(_ mode: String, _ length: Double, bufferRows: Int = RecorderConfiguration.defaultBufferRows) throws(BenchError) -> StallProbeResult {
             let seconds = p.stallRunSeconds(length)
             ctx.progress("stalls: \(mode), \(p.stallCount) × \(length) s stall, \(mode == "recorder" ? "\(bufferRows) rows per buffer, " : "")\(seconds) s")
-            let (r, child) = try ChildProcess.runJSON(
+            let (r, _) = try ChildProcess.runJSON(
                 StallProbeResult.self, ctx.selfPath,
                 ["stall-probe", "--mode", mode, "--stall", "\(length)", "--first-after", "\(p.stallFirstAfter)",
                  "--interval", "\(p.stallInterval)", "--count", "\(p.stallCount)", "--seconds", "\(seconds)",
                  "--buffer-rows", "\(bufferRows)"], scratch: ctx.work)
-            var result = r
-            result.peakRSSKB = r.peakRSSKB ?? child.maxRSSKB
-            return result
+            return r
         }
         for length in p.stallLengths {
             ours.append(try probe("recorder", length))

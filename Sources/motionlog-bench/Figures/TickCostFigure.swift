@@ -14,6 +14,8 @@ enum TickCostFigure {
         var samplingThreadMicrosPerTick: Double
         /// Process CPU ÷ wall time: 0.05 is 5 % of one core.
         var shareOfOneCore: Double
+        /// The C floor's CPU per tick at the same rate: what sleeping and waking alone cost.
+        var floorCPUMicrosPerTick: Double?
     }
 
     struct Simulated: Codable, Sendable {
@@ -24,8 +26,13 @@ enum TickCostFigure {
 
     struct Callgrind: Codable, Sendable {
         var ticks: [Int]
+        /// Totals with the simulated IMU, and with the replayed readings.
         var instructions: [Int64]
+        var replayInstructions: [Int64]
+        /// Everything per tick, simulator physics included.
         var instructionsPerTick: Double
+        /// The pipeline alone (rows, estimator, queue, encoding, writing, GPS poll).
+        var pipelineInstructionsPerTick: Double
     }
 
     struct Result: Codable, Sendable {
@@ -42,7 +49,9 @@ enum TickCostFigure {
             result.realClock = RealClock(rateHz: 1000, ticks: r.motionlog.ticks,
                                          cpuMicrosPerTick: r.cost.processCPUSeconds / t * 1e6,
                                          samplingThreadMicrosPerTick: r.cost.samplingThreadCPUSeconds / t * 1e6,
-                                         shareOfOneCore: r.cost.processCPUSeconds / max(r.cost.wallSeconds, 1e-9))
+                                         shareOfOneCore: r.cost.processCPUSeconds / max(r.cost.wallSeconds, 1e-9),
+                                         floorCPUMicrosPerTick: r.cFloor.flatMap { c in
+                                             c.cpuSeconds.map { $0 / Double(max(1, c.ticks)) * 1e6 } })
         } else {
             result.unavailable["realClock"] = "taken from the scheduler figure's 1 kHz runs, which did not run"
         }
@@ -70,27 +79,37 @@ enum TickCostFigure {
         let stripped = ctx.work + "/motionlog-bench-nodebug"
         let strip = try ChildProcess.run("strip", ["-g", "-o", stripped, ctx.selfPath], scratch: ctx.work)
         guard strip.succeeded else { throw BenchError("cannot make a copy without debug info: \(strip.failure) — install binutils") }
-        var totals: [Int64] = []
-        for n in ctx.plan.callgrindTicks {
-            ctx.progress("cost: callgrind, \(n) ticks")
-            let out = ctx.work + "/callgrind-\(n).out"
-            let r = try ChildProcess.run(ctx.valgrind, ["--tool=callgrind", "--callgrind-out-file=\(out)",
-                                                        stripped, "tick-loop", "--ticks", "\(n)"], scratch: ctx.work)
-            guard r.succeeded else {
-                throw BenchError("\(r.failure) — install valgrind (apt-get install valgrind) or pass --valgrind")
+        var totals: [String: [Int64]] = [:]
+        for sensor in ["simulated", "replay"] {
+            for n in ctx.plan.callgrindTicks {
+                totals[sensor, default: []].append(try instructions(ctx, program: stripped, sensor: sensor, ticks: n))
             }
-            guard let text = try? String(contentsOfFile: out, encoding: .utf8),
-                  let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }),
-                  let total = line.split(separator: " ").last.flatMap({ Int64($0) }) else {
-                throw BenchError("callgrind wrote no instruction total to \(out)")
-            }
-            totals.append(total)
-            ctx.remove(out)
         }
         ctx.remove(stripped)
         let n = ctx.plan.callgrindTicks
-        guard n.count == 2, totals.count == 2, n[1] > n[0] else { throw BenchError("callgrind needs two tick counts") }
-        return Callgrind(ticks: n, instructions: totals,
-                         instructionsPerTick: Double(totals[1] - totals[0]) / Double(n[1] - n[0]))
+        guard n.count == 2, n[1] > n[0], let sim = totals["simulated"], let replay = totals["replay"],
+              sim.count == 2, replay.count == 2 else { throw BenchError("callgrind needs two increasing tick counts") }
+        return Callgrind(ticks: n, instructions: sim, replayInstructions: replay,
+                         instructionsPerTick: Double(sim[1] - sim[0]) / Double(n[1] - n[0]),
+                         pipelineInstructionsPerTick: Double(replay[1] - replay[0]) / Double(n[1] - n[0]))
+    }
+
+    /// Total instructions callgrind counts for one `tick-loop` run.
+    static func instructions(_ ctx: BenchContext, program: String, sensor: String, ticks: Int) throws(BenchError) -> Int64 {
+        ctx.progress("cost: callgrind, \(ticks) ticks, \(sensor) sensor")
+        let out = ctx.work + "/callgrind-\(ticks).out"
+        defer { ctx.remove(out) }
+        let r = try ChildProcess.run(ctx.valgrind, ["--tool=callgrind", "--callgrind-out-file=\(out)",
+                                                    program, "tick-loop", "--ticks", "\(ticks)", "--sensor", sensor],
+                                     scratch: ctx.work)
+        guard r.succeeded else {
+            throw BenchError("\(r.failure) — install valgrind (apt-get install valgrind) or pass --valgrind")
+        }
+        guard let text = try? String(contentsOfFile: out, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("totals:") || $0.hasPrefix("summary:") }),
+              let total = line.split(separator: " ").last.flatMap({ Int64($0) }) else {
+            throw BenchError("callgrind wrote no instruction total to \(out)")
+        }
+        return total
     }
 }

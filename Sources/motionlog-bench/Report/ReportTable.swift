@@ -34,12 +34,15 @@ enum ReportTable {
             out.append("3. Cost per tick at 1 kHz (all sources, simulator sensors)")
             if let rc = c.realClock {
                 out.append("  real clock: \(Fmt.f(rc.cpuMicrosPerTick, 2)) µs CPU per tick (sampling thread \(Fmt.f(rc.samplingThreadMicrosPerTick, 2)) µs), \(Fmt.f(rc.shareOfOneCore * 100, 2)) % of one core")
+                if let floor = rc.floorCPUMicrosPerTick {
+                    out.append("    of which sleeping and waking (the C floor's CPU per tick): \(Fmt.f(floor, 2)) µs")
+                }
             }
             if let sc = c.simulatedClock {
                 out.append("  simulated clock: \(Fmt.f(sc.cpuMicrosPerTick, 2)) µs CPU per tick (\(Fmt.f(sc.ticksPerSecond / 1000, 0)) k ticks/s)")
             }
             if let cg = c.callgrind {
-                out.append("  callgrind: \(Fmt.f(cg.instructionsPerTick, 0)) instructions per tick (ticks \(cg.ticks.map(String.init).joined(separator: " vs ")))")
+                out.append("  callgrind: \(Fmt.f(cg.instructionsPerTick, 0)) instructions per tick with the simulated IMU, \(Fmt.f(cg.pipelineInstructionsPerTick, 0)) for the pipeline alone (replayed readings); ticks \(cg.ticks.map(String.init).joined(separator: " vs "))")
             }
             for (k, v) in c.unavailable.sorted(by: { $0.key < $1.key }) { out.append("  \(k) unavailable: \(v)") }
         }
@@ -47,19 +50,19 @@ enum ReportTable {
             out.append("")
             out.append("4. Memory: peak RSS of `motionlog record --fast --rate 1000`")
             for run in mem.runs {
-                out.append("  \(Int(run.recordingSeconds)) s recording: \(Fmt.f(Double(run.peakRSSKB) / 1024, 1)) MiB peak (\(Fmt.f(run.wallSeconds, 1)) s wall, \(Fmt.f(Double(run.bytesWritten) / 1e6, 0)) MB written)")
+                out.append("  \(Int(run.recordingSeconds)) s recording: \(mib(run.peakRSSKB)) peak (anonymous \(mib(run.peakAnonKB)), mapped files \(mib(run.peakFileKB))); \(Fmt.f(run.wallSeconds, 1)) s wall, \(Fmt.f(Double(run.bytesWritten) / 1e6, 0)) MB written")
             }
-            if let g = mem.growthKB { out.append("  growth: \(g) KiB") }
+            if let g = mem.growthKB { out.append("  growth: \(g) KiB (anonymous \(mem.anonGrowthKB.map(String.init) ?? "—") KiB)") }
         }
         if let s = r.stalls {
             out.append("")
             out.append("5. Storage stalls at 1 kHz, all sources (\(s.schedule)); default buffers \(s.defaultBufferRows) rows × 2 = \(Fmt.f(Double(s.bufferBytes) / 1_048_576, 1)) MiB")
-            out.append(row(["stall", "who", "buffer rows", "dropped", "missed ticks", "rows lost", "peak buffer", "peak RSS"]))
+            out.append(row(["stall", "who", "buffer rows", "dropped", "missed ticks", "rows lost", "peak buffer", "RSS before→peak"]))
             for x in s.motionlog + s.smallerBuffers + s.inline {
                 out.append(row(["\(Fmt.f(x.stallSeconds, 1)) s", x.mode == "inline" ? "inline (OpenLog-style)" : "motionlog",
                                 x.bufferRows.map(String.init) ?? "—", "\(x.droppedRows)", "\(x.missedTicks)",
                                 "\(x.droppedRows + x.rowsMissedWithTicks)", x.peakBufferRows.map(String.init) ?? "—",
-                                x.peakRSSKB.map { "\(Fmt.f(Double($0) / 1024, 1)) MiB" } ?? "—"]))
+                                "\(x.rssBeforeKB.map(mib) ?? "—")→\(x.peakRSSKB.map(mib) ?? "—")"]))
             }
         }
         if !r.targets.isEmpty {
@@ -70,6 +73,8 @@ enum ReportTable {
         for (k, v) in r.unavailable.sorted(by: { $0.key < $1.key }) { out.append("\(k): not measured — \(v)") }
         return out.joined(separator: "\n")
     }
+
+    private static func mib(_ kb: Int) -> String { "\(Fmt.f(Double(kb) / 1024, 1)) MiB" }
 
     private static func side(_ rate: String, _ who: String, _ s: SchedulerFigure.Side, _ ratio: String) -> String {
         let l = s.lateness

@@ -3,8 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// How a child process ended and what it cost: exit status, output, peak RSS and CPU time
-/// from `wait4`'s rusage (so memory is measured by the kernel, not by the child).
+/// How a child process ended and what it cost: exit status, output, and CPU time from
+/// `wait4`'s rusage. (Not its peak memory: posix_spawn's child shares this process's memory
+/// until exec, and Linux carries that high-water mark into the child's ru_maxrss; use
+/// bench/tools/peak_rss.c for memory.)
 struct ChildResult: Sendable {
     var command: String
     /// Exit code; nil when a signal ended the child.
@@ -12,8 +14,6 @@ struct ChildResult: Sendable {
     var signal: Int32?
     var stdout: String
     var stderr: String
-    /// Peak resident set size (ru_maxrss), KiB.
-    var maxRSSKB: Int
     var userSeconds: Double
     var systemSeconds: Double
     var wallSeconds: Double
@@ -71,7 +71,7 @@ enum ChildProcess {
             command: command,
             exitCode: termSignal == 0 ? (status >> 8) & 0xFF : nil,
             signal: termSignal == 0 ? nil : termSignal,
-            stdout: out, stderr: err, maxRSSKB: Int(usage.ru_maxrss),
+            stdout: out, stderr: err,
             userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
             systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
             wallSeconds: wall)
