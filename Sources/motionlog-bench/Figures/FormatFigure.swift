@@ -39,6 +39,7 @@ enum FormatFigure {
         let rowsFile = ctx.work + "/rows.bin"
         try RowMix.writeBinary(rows, to: rowsFile)
         let fileDir = try ctx.folder("format")
+        let cTarget = fileDir + "/c.csv", pythonTarget = fileDir + "/python.csv"
         var unavailable: [String: String] = [:]
         if let p = ctx.baselines.problems["csv_writer"] { unavailable["c"] = p }
 
@@ -47,22 +48,25 @@ enum FormatFigure {
         for round in 1...ctx.plan.formatRounds {
             ctx.progress("format: round \(round)/\(ctx.plan.formatRounds)")
             for destination in ["devNull", "file"] {
-                let target = destination == "devNull" ? "/dev/null" : fileDir + "/baseline.csv"
-                let (rate, written) = try motionlogRate(rows, destination == "devNull" ? nil : fileDir)
+                let devNull = destination == "devNull"
+                let (rate, written) = try motionlogRate(rows, devNull ? nil : fileDir)
                 bytes = written
                 samples["motionlog-\(destination)", default: []].append(rate)
                 if let c = ctx.baselines.csvWriter {
                     do {
-                        samples["c-\(destination)", default: []].append(try external(c, [rowsFile, target, "1"], ctx))
+                        samples["c-\(destination)", default: []].append(try external(c, [rowsFile, devNull ? "/dev/null" : cTarget, "1"], ctx))
                     } catch { unavailable["c"] = "\(error)" }
                 }
                 if unavailable["python"] == nil {
                     do {
                         samples["python-\(destination)", default: []].append(
-                            try external(ctx.python, [ctx.baselines.pythonScript, rowsFile, target, "1"], ctx))
+                            try external(ctx.python, [ctx.baselines.pythonScript, rowsFile, devNull ? "/dev/null" : pythonTarget, "1"], ctx))
                     } catch { unavailable["python"] = "\(error) — install python3 or pass --python" }
                 }
-                if destination == "file" { clear(fileDir) }
+                if destination == "file" {
+                    if round == 1 { try checkSameRows(fileDir, c: samples["c-file"] != nil, python: samples["python-file"] != nil) }
+                    clear(fileDir)
+                }
             }
             samples["encode", default: []].append(encodeRate(rows))
         }
@@ -86,6 +90,20 @@ enum FormatFigure {
                       devNull: destination("devNull"), file: destination("file"),
                       encodeOnly: measure("encode") ?? Measure(rowsPerSecond: 0, rounds: []),
                       unavailable: unavailable)
+    }
+
+    /// The files of one round hold the same rows (checked once, on the first round).
+    static func checkSameRows(_ folder: String, c: Bool, python: Bool) throws(BenchError) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        guard let ours = names.first(where: { $0 != "c.csv" && $0 != "python.csv" && $0.hasSuffix(".csv") }) else {
+            throw BenchError("motionlog's writer left no CSV in \(folder)")
+        }
+        var others: [String] = []
+        if c { others.append(folder + "/c.csv") }
+        if python { others.append(folder + "/python.csv") }
+        if let problem = SameRowsCheck.mismatch(reference: folder + "/" + ours, others: others) {
+            throw BenchError("the writers did not write the same rows, so they cannot be compared: \(problem)")
+        }
     }
 
     /// motionlog's writer: rows/s and bytes written. `folder` nil means /dev/null.
