@@ -71,5 +71,7 @@ let package = Package(
                     resources: [], swiftSettings: strict),
         .testTarget(name: "MotionSimulatorTests", dependencies: ["MotionSimulator", "MotionCore"], swiftSettings: strict),
         .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
+        // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
+        .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),
     ]
 )

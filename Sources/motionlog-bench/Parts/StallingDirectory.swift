@@ -18,14 +18,19 @@ struct StallSchedule: Sendable, Codable {
 final class StallingDirectory: OutputDirectory {
     let path = "stalling-sink"
     let schedule: StallSchedule
-    private let clock = SystemClock()
+    private let clock: TickClock
     private var nextStallAt: Int64?
     private(set) var stalls = 0
     private(set) var bytesWritten: Int64 = 0
     /// Longest write (including stalls), ns.
     private(set) var longestWriteNanos: Int64 = 0
 
-    init(schedule: StallSchedule) { self.schedule = schedule }
+    /// `clock` is the real clock in benchmarks; tests pass a simulated one (stalls then
+    /// advance simulated time instead of sleeping).
+    init(schedule: StallSchedule, clock: TickClock = SystemClock()) {
+        self.schedule = schedule
+        self.clock = clock
+    }
 
     func createExclusive(base: String, ext: String) throws(OutputError) -> (base: String, file: OutputFile) {
         (base, StallingFile(directory: self))
