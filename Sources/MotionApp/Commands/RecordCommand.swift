@@ -16,7 +16,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let log = Logging.motionlogLogger()
         var setup = try RecordingSetup.resolve(options)
-        let sensor = try SensorFactory.makeSensor(setup)
+        let sensor = try SensorFactory.makeSensor(setup, log: log)
         let location = SensorFactory.makeLocation(setup, log: log)
         setup.configuration.gpsDescription = location?.1
         let estimator = SensorFactory.makeEstimator(setup)

@@ -1,4 +1,5 @@
 import Foundation
+import IMUDrivers
 import Logging
 import MotionConfig
 import MotionCore
@@ -12,6 +13,8 @@ struct RecordingSetup {
     var fast: Bool
     /// True when the user named the sources (then a missing one is worth a warning).
     var sourcesExplicit: Bool
+    /// `--imu`: the chip whose driver runs against a register-level fake on the simulator board.
+    var simulatedChip: IMUModel? = nil
 
     /// Resolves the setup; every problem becomes a usage failure with a clear message.
     static func resolve(_ o: RecordingOptions) throws(CommandFailure) -> RecordingSetup {
@@ -68,13 +71,22 @@ struct RecordingSetup {
         if o.fast && duration == nil {
             throw .usage("--fast needs --duration (a simulated recording runs as fast as the machine allows)")
         }
+        var simulatedChip: IMUModel?
+        if let chip = o.imu {
+            guard let model = IMUModel(rawValue: chip) else { throw .usage("--imu \"\(chip)\": use mpu9250, icm20948 or lsm9ds1") }
+            guard simulated else {
+                throw .usage("--imu chooses the chip simulated on the simulator board; board \(board.name) names its IMU in its board file (imu: model:)")
+            }
+            simulatedChip = model
+        }
         let out = o.out ?? settings.out ?? board.output ?? "./recordings"
         let configuration = RecorderConfiguration(
             rateHz: rate, sources: sources, label: label, whenMode: when, duration: duration, rotation: rotation,
             fsyncIntervalSeconds: fsync, bufferRows: bufferRows, boardName: board.name,
             boardDescription: board.description, softwareVersion: MotionLogCommand.version)
         return RecordingSetup(board: board, configuration: configuration, settings: settings, outputPath: out,
-                              fast: o.fast, sourcesExplicit: o.sources != nil || settings.sources != nil)
+                              fast: o.fast, sourcesExplicit: o.sources != nil || settings.sources != nil,
+                              simulatedChip: simulatedChip)
     }
 
     static func resolveBoard(_ o: RecordingOptions, _ settings: RecorderSettings) throws(CommandFailure) -> BoardDefinition {
