@@ -26,13 +26,17 @@ enum TickCostFigure {
 
     struct Callgrind: Codable, Sendable {
         var ticks: [Int]
-        /// Totals with the simulated IMU, and with the replayed readings.
+        /// Totals with the simulated IMU, with replayed readings, and with the MPU-9250 driver.
         var instructions: [Int64]
         var replayInstructions: [Int64]
-        /// Everything per tick, simulator physics included.
+        var mpu9250Instructions: [Int64]
+        /// Everything per tick with the simulator board's IMU, its physics included.
         var instructionsPerTick: Double
         /// The pipeline alone (rows, estimator, queue, encoding, writing, GPS poll).
         var pipelineInstructionsPerTick: Double
+        /// The MPU-9250 driver reading a register-level fake over a fake I2C bus (the fake's
+        /// physics and register encoding included).
+        var mpu9250InstructionsPerTick: Double
     }
 
     struct Result: Codable, Sendable {
@@ -80,7 +84,7 @@ enum TickCostFigure {
         let strip = try ChildProcess.run("strip", ["-g", "-o", stripped, ctx.selfPath], scratch: ctx.work)
         guard strip.succeeded else { throw BenchError("cannot make a copy without debug info: \(strip.failure) — install binutils") }
         var totals: [String: [Int64]] = [:]
-        for sensor in ["simulated", "replay"] {
+        for sensor in ["simulated", "replay", "mpu9250"] {
             for n in ctx.plan.callgrindTicks {
                 totals[sensor, default: []].append(try instructions(ctx, program: stripped, sensor: sensor, ticks: n))
             }
@@ -88,10 +92,13 @@ enum TickCostFigure {
         ctx.remove(stripped)
         let n = ctx.plan.callgrindTicks
         guard n.count == 2, n[1] > n[0], let sim = totals["simulated"], let replay = totals["replay"],
-              sim.count == 2, replay.count == 2 else { throw BenchError("callgrind needs two increasing tick counts") }
-        return Callgrind(ticks: n, instructions: sim, replayInstructions: replay,
-                         instructionsPerTick: Double(sim[1] - sim[0]) / Double(n[1] - n[0]),
-                         pipelineInstructionsPerTick: Double(replay[1] - replay[0]) / Double(n[1] - n[0]))
+              let chip = totals["mpu9250"], sim.count == 2, replay.count == 2, chip.count == 2 else {
+            throw BenchError("callgrind needs two increasing tick counts")
+        }
+        func perTick(_ t: [Int64]) -> Double { Double(t[1] - t[0]) / Double(n[1] - n[0]) }
+        return Callgrind(ticks: n, instructions: sim, replayInstructions: replay, mpu9250Instructions: chip,
+                         instructionsPerTick: perTick(sim), pipelineInstructionsPerTick: perTick(replay),
+                         mpu9250InstructionsPerTick: perTick(chip))
     }
 
     /// Total instructions callgrind counts for one `tick-loop` run.

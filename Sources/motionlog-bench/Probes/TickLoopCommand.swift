@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import IMUDrivers
 import MotionCore
+import MotionSimulator
 
 /// `motionlog-bench tick-loop`: N ticks of the full pipeline (all sources, simulator
 /// sensors, writer thread) on the simulated clock into /dev/null, as fast as the machine
@@ -12,7 +14,7 @@ struct TickLoopCommand: ParsableCommand {
 
     @Option(help: "Ticks to run.") var ticks: Int
     @Option(help: "Tick rate, Hz.") var rate: Int = 1000
-    @Option(help: "simulated (the scripted ride's physics per tick) or replay (readings recorded beforehand).")
+    @Option(help: "simulated (the scripted ride's physics per tick), replay (readings recorded beforehand), or a chip (mpu9250, icm20948, lsm9ds1: the real driver against a register-level fake).")
     var sensor = "simulated"
 
     func run() throws {
@@ -21,7 +23,11 @@ struct TickLoopCommand: ParsableCommand {
         switch sensor {
         case "simulated": imu = BenchParts.makeSensor()
         case "replay": imu = ReplaySensor(recordedFrom: BenchParts.makeSensor(), rateHz: rate)
-        default: throw ValidationError("--sensor must be simulated or replay")
+        default:
+            guard let chip = IMUModel(rawValue: sensor) else {
+                throw ValidationError("--sensor must be simulated, replay, mpu9250, icm20948 or lsm9ds1")
+            }
+            imu = SimulatedChipIMU(model: chip)
         }
         let clock = SimulatedClock(start: 1_000_000_000, epoch: BenchParts.simulatedEpochNanos)
         let directory = NullDirectory()

@@ -42,7 +42,7 @@ enum ReportTable {
                 out.append("  simulated clock: \(Fmt.f(sc.cpuMicrosPerTick, 2)) µs CPU per tick (\(Fmt.f(sc.ticksPerSecond / 1000, 0)) k ticks/s)")
             }
             if let cg = c.callgrind {
-                out.append("  callgrind: \(Fmt.f(cg.instructionsPerTick, 0)) instructions per tick with the simulated IMU, \(Fmt.f(cg.pipelineInstructionsPerTick, 0)) for the pipeline alone (replayed readings); ticks \(cg.ticks.map(String.init).joined(separator: " vs "))")
+                out.append("  callgrind: \(Fmt.f(cg.instructionsPerTick, 0)) instructions per tick with the simulated IMU, \(Fmt.f(cg.pipelineInstructionsPerTick, 0)) for the pipeline alone (replayed readings), \(Fmt.f(cg.mpu9250InstructionsPerTick, 0)) with the MPU-9250 driver on a fake chip; ticks \(cg.ticks.map(String.init).joined(separator: " vs "))")
             }
             for (k, v) in c.unavailable.sorted(by: { $0.key < $1.key }) { out.append("  \(k) unavailable: \(v)") }
         }
