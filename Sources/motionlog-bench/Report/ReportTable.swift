@@ -15,7 +15,15 @@ enum ReportTable {
                 out.append(side("\(rate.rateHz) Hz", "motionlog", rate.motionlog, Fmt.opt(rate.p99Ratio, 2) + "×"))
                 if let c = rate.cFloor { out.append(side("", "C floor", c, "")) }
             }
+            for rate in s.oneCPU {
+                out.append(side("\(rate.rateHz) Hz 1 CPU", "motionlog", rate.motionlog, Fmt.opt(rate.p99Ratio, 2) + "×"))
+                if let c = rate.cFloor { out.append(side("", "C floor", c, "")) }
+            }
+            if !s.oneCPU.isEmpty {
+                out.append("  (1 CPU: both pinned with taskset to one CPU for \(Fmt.f(s.oneCPUSecondsPerSide, 0)) s per side, as on a single-core board)")
+            }
             if let why = s.cFloorUnavailable { out.append("  C floor unavailable: \(why)") }
+            if let why = s.oneCPUUnavailable { out.append("  1 CPU variant unavailable: \(why)") }
         }
         if let f = r.format {
             out.append("")
@@ -84,7 +92,7 @@ enum ReportTable {
 
     private static func row(_ cells: [String]) -> String {
         "  " + cells.enumerated().map { i, c in
-            let width = i == 1 ? 24 : 12
+            let width = i == 0 ? 15 : i == 1 ? 24 : 12
             return c.count >= width ? c + " " : c + String(repeating: " ", count: width - c.count)
         }.joined()
     }

@@ -6,6 +6,9 @@ struct BenchPlan: Codable, Sendable {
     /// Seconds per side (motionlog and the C floor) per rate, split into alternating segments.
     var schedulerSeconds = 60.0
     var schedulerSegments = 4
+    /// Rates measured again with both sides pinned to one CPU, and seconds per side.
+    var oneCPURates = [1000]
+    var oneCPUSeconds = 20.0
     /// Ticks of rows (1 kHz, all sources) for the format figure, and rounds per writer.
     var formatTicks = 100_000
     var formatRounds = 5
@@ -29,6 +32,7 @@ struct BenchPlan: Codable, Sendable {
         var p = BenchPlan(quick: true)
         p.schedulerSeconds = 4
         p.schedulerSegments = 2
+        p.oneCPUSeconds = 4
         p.formatTicks = 20_000
         p.formatRounds = 3
         p.simulatedTicks = 50_000
