@@ -65,7 +65,7 @@ enum MemoryFigure {
                             wallSeconds: r.wallSeconds, cpuSeconds: r.userSeconds + r.systemSeconds,
                             bytesWritten: Int64(bytes),
                             summary: r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                                .filter { !$0.hasPrefix(out) && !$0.hasPrefix("/") }))
+                                .filter { !$0.hasPrefix(out) }.map { $0.replacingOccurrences(of: out, with: "<out>") }))
         }
         let growth = runs.count >= 2 ? runs[runs.count - 1].peakRSSKB - runs[0].peakRSSKB : nil
         let anon = runs.count >= 2 ? runs[runs.count - 1].peakAnonKB - runs[0].peakAnonKB : nil
