@@ -29,6 +29,7 @@ struct RecordCommand: ParsableCommand {
         do { directory = try DiskDirectory(path: setup.outputPath) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
+        StartupRecovery.run(folder: setup.outputPath, log: log)
         let clock: TickClock = setup.fast
             ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
             : SystemClock()
@@ -36,6 +37,7 @@ struct RecordCommand: ParsableCommand {
                                 location: location?.0, estimator: estimator, directory: directory, log: log)
         let stop = recorder.stop
         SignalWatcher.install { _ in stop.request() }
+        let freeSpace = try RecordGuards.startFreeSpaceMonitor(setup, stop: stop)
         let status = options.quiet || !Console.stderrIsTerminal ? nil
             : StatusLine(counters: recorder.counters, rateHz: setup.configuration.rateHz)
         status?.start()
@@ -46,6 +48,7 @@ struct RecordCommand: ParsableCommand {
         }
         status?.stop()
         Console.out(Self.describe(summary, setup: setup))
+        try RecordGuards.finish(freeSpace, summary: summary)
     }
 
     static func describe(_ s: RecordingSummary, setup: RecordingSetup) -> String {

@@ -100,8 +100,10 @@ struct RecordingSetup {
             }
             do { return try catalog.load(name) } catch { throw .usage("\(error)") }
         }
-        let modelPath = "/proc/device-tree/model"
-        if let catalog, let data = FileManager.default.contents(atPath: modelPath) {
+        // /proc/device-tree links to /sys/firmware/devicetree/base (the service hides /proc's non-process files).
+        let modelData = ["/proc/device-tree/model", "/sys/firmware/devicetree/base/model"].lazy
+            .compactMap { FileManager.default.contents(atPath: $0) }.first
+        if let catalog, let data = modelData {
             let model = String(decoding: data.filter { $0 != 0 }, as: UTF8.self)
             if let b = catalog.match(deviceTreeModel: model) { return b }
             throw .usage("this board (\"\(model)\") matches no board file: choose one with --board NAME (see `motionlog boards`) or add model_match to a board file")

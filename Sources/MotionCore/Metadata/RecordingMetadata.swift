@@ -11,7 +11,7 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
     public var counters: CounterSnapshot
     /// False while the file is being written and after a crash or power cut.
     public var endedCleanly: Bool
-    /// `recording` (still open), `rotated`, `stopped`, `duration`, or `recovered`.
+    /// `recording` (still open), `rotated`, `stopped`, `duration`, `low-disk-space`, or `recovered`.
     public var endReason: String
     /// ISO 8601 wall-clock time the file was closed.
     public var ended: String?

@@ -105,7 +105,7 @@ public final class Recorder {
         let writerThread = WriterThread(queue: queue, writer: writer, spare: writerBlock,
                                         fsyncIntervalSeconds: cfg.fsyncIntervalSeconds)
         let stop = self.stop
-        writerThread.start { stop.isRequested ? "stopped" : "duration" }
+        writerThread.start { stop.isRequested ? (stop.reason ?? "stopped") : "duration" }
         location?.start()
 
         var loop = SamplingLoop(configuration: cfg, timeline: timeline, sensor: sensor, location: location,
@@ -124,14 +124,22 @@ public final class Recorder {
         return RecordingSummary(directory: directory.path, files: writer.files, rowsWritten: counters.written.all,
                                 counters: counters.snapshot(), ticks: scheduler.statistics.ticks,
                                 startEpoch: timeline.startEpochSeconds,
-                                endReason: stop.isRequested ? "stopped" : "duration")
+                                endReason: stop.isRequested ? (stop.reason ?? "stopped") : "duration")
     }
 }
 
 /// A stop request that any thread may raise and the sampling thread polls once per tick.
 public final class StopSignal: Sendable {
     private let flag = Atomic<Bool>(false)
+    private let why = Mutex<String?>(nil)
     public init() {}
     public func request() { flag.store(true, ordering: .relaxed) }
+    /// Stops with an end reason for the metadata (e.g. `low-disk-space`); the first reason wins.
+    public func request(reason: String) {
+        why.withLock { if $0 == nil { $0 = reason } }
+        flag.store(true, ordering: .releasing)
+    }
     public var isRequested: Bool { flag.load(ordering: .relaxed) }
+    /// The reason given to `request(reason:)`, if any.
+    public var reason: String? { why.withLock { $0 } }
 }

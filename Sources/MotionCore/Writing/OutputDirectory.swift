@@ -86,6 +86,8 @@ public final class DiskDirectory: OutputDirectory {
                 let fd = try FileDescriptor.open(FilePath(full), .writeOnly,
                                                  options: [.create, .exclusiveCreate, .closeOnExec],
                                                  permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                // Held until close (or process death): tells power-loss recovery the file is live.
+                _ = flock(fd.rawValue, LOCK_EX | LOCK_NB)
                 return (name, DiskFile(fd: fd, path: full))
             } catch let e as Errno where e == .fileExists {
                 suffix += 1
