@@ -1,4 +1,5 @@
 import Foundation
+import LinuxHardware
 import Logging
 import MotionCore
 import Synchronization
@@ -131,7 +132,7 @@ struct SetupLauncher: RecordingLauncher {
         do { directory = try DiskDirectory(path: setup.outputPath) } catch { throw CommandFailure("\(error)", code: 1) }
         let recorder = Recorder(configuration: setup.configuration, clock: SystemClock(), sensor: sensor,
                                 location: location?.0, estimator: estimator, directory: directory, log: log,
-                                timeBase: RecordCommand.timeBase(location: location?.0, realClock: true, log: log))
+                                timeBase: GPSTimeBase.forRecording(location: location?.0, realClock: true, log: log))
         return RecordingSession(recorder: recorder, freeSpace: freeSpace, locationDescription: location?.1, clockSource: "system")
     }
 }
