@@ -8,7 +8,7 @@ public struct MotionLogCommand: ParsableCommand {
         commandName: "motionlog",
         abstract: "Record IMU and GPS sensors to MotionCollector CSV files.",
         version: version,
-        subcommands: [RecordCommand.self, CheckCommand.self, BoardsCommand.self, FuseCommand.self])
+        subcommands: [RecordCommand.self, CheckCommand.self, BoardsCommand.self, FuseCommand.self, CalibrateCommand.self])
 
     public init() {}
 }

@@ -52,15 +52,19 @@ public struct OrientationFilter: Sendable {
     private var sinceMagnetometer = 0.0
     private var started = false
     private(set) public var headingFromMagnetometer = false
+    /// The calibrated bias: subtracted first; the filter estimates what remains (within
+    /// `biasClip`), so a large but calibrated bias is not clipped.
+    private let baselineBias: Vector3
 
     /// A filter with `parameters`, starting its bias estimate at `initialBias` (rad/s).
     public init(parameters: FusionParameters = FusionParameters(), initialBias: Vector3 = .zero) {
         self.parameters = parameters
+        baselineBias = initialBias
         accelLowPass = ButterworthLowPass(tau: parameters.accelTimeConstant)
         rotationLowPass = ButterworthLowPass(tau: parameters.accelTimeConstant)
         biasLowPass = ButterworthLowPass(tau: parameters.accelTimeConstant)
         rest = RestDetector(parameters)
-        bias = GyroBiasEstimator(parameters, initialBias: initialBias)
+        bias = GyroBiasEstimator(parameters, initialBias: .zero)
         magnetic = MagneticDisturbanceDetector(parameters)
     }
 
@@ -71,20 +75,21 @@ public struct OrientationFilter: Sendable {
 
     /// The current estimate.
     public var estimate: OrientationEstimate {
-        OrientationEstimate(attitude: attitude, gyroBias: bias.bias, atRest: rest.atRest,
+        OrientationEstimate(attitude: attitude, gyroBias: gyroBias, atRest: rest.atRest,
                             magneticDisturbance: magnetic.disturbed || !headingFromMagnetometer,
                             headingFromMagnetometer: headingFromMagnetometer)
     }
 
     /// The gyroscope bias estimate, rad/s.
-    public var gyroBias: Vector3 { bias.bias }
+    public var gyroBias: Vector3 { baselineBias + bias.bias }
 
     /// Processes one sample: `specificForce` in g (+Z up when face up at rest), `gyro` rad/s
     /// (raw, bias included), `mag` µT or nil, `dt` seconds since the previous sample.
     /// Samples with a non-finite value, or a non-positive `dt` after the first, leave the
     /// state unchanged. A `dt` above `maxGap` restarts the attitude.
-    public mutating func update(specificForce f: Vector3, gyro: Vector3, mag: Vector3?, dt: Double) {
-        guard isFinite(f), isFinite(gyro), f.norm > 0 else { return }
+    public mutating func update(specificForce f: Vector3, gyro rawGyro: Vector3, mag: Vector3?, dt: Double) {
+        guard isFinite(f), isFinite(rawGyro), f.norm > 0 else { return }
+        let gyro = rawGyro - baselineBias
         let m = mag.flatMap { isFinite($0) && $0.norm > 0 ? $0 : nil }
         if !started || dt > parameters.maxGap {
             start(specificForce: f, gyro: gyro, mag: m)
