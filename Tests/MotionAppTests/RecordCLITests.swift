@@ -1,0 +1,124 @@
+import Foundation
+import MotionCore
+import Testing
+
+@Suite("motionlog record and check, as a user runs them")
+struct RecordCLITests {
+    @Test func tenMinutesFastWithOneMinuteRotationGivesTenExactFiles() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "600", "--rate", "100",
+                                "--rotate-time", "60", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = Binary.csvFiles(in: out)
+        #expect(files.count == 10)
+        var lastWhen: [Source: Double] = [:]
+        var aRows = 0
+        for f in files {
+            let text = try String(contentsOfFile: f, encoding: .utf8)
+            #expect(text.hasPrefix(CSVFormat.headerLine + "\n"))
+            var fileA = 0
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+                let source = try #require(Source(letter: fields[0].first ?? "?"))
+                let when = try #require(Double(fields[2]))
+                // Every number is exactly Swift's text for its value.
+                for (i, field) in fields.enumerated().dropFirst(2) where !(source == .location && i == 11) {
+                    #expect(Double(field)?.description == String(field), "\(field)")
+                }
+                if let prev = lastWhen[source] {
+                    #expect(when > prev)
+                    if source == .accelerometer { #expect(abs(when - prev - 0.01) < 1e-6) }
+                }
+                lastWhen[source] = when
+                if source == .accelerometer { fileA += 1 }
+            }
+            #expect(fileA == 6000)
+            aRows += fileA
+            let check = try Binary.run(["check", f])
+            #expect(check.status == 0, "\(check.stdout)")
+        }
+        #expect(aRows == 60_000)
+    }
+
+    @Test func fastRunsHaveTheSameContentEveryTime() throws {
+        // The simulator is a function of time: two relative-time runs produce identical files.
+        let a = Binary.temporaryDirectory(), b = Binary.temporaryDirectory()
+        for dir in [a, b] {
+            let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "30", "--when", "relative",
+                                    "--sources", "AGM", "--out", dir, "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let fa = Binary.csvFiles(in: a), fb = Binary.csvFiles(in: b)
+        #expect(fa.count == 1 && fb.count == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: fa[0])) == Data(contentsOf: URL(fileURLWithPath: fb[0])))
+    }
+
+    @Test func checkExitsOneAndNamesLinesOfADamagedCopy() throws {
+        let out = Binary.temporaryDirectory()
+        #expect(try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "2", "--out", out, "--quiet"]).status == 0)
+        let file = try #require(Binary.csvFiles(in: out).first)
+        var lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[4] = "A,W,notanumber,1,2,3"
+        lines[9] = lines[9] + ",7"
+        let damaged = out + "/damaged.csv"
+        try lines.joined(separator: "\n").write(toFile: damaged, atomically: false, encoding: .utf8)
+        let r = try Binary.run(["check", damaged])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("damaged.csv:5: error:"))
+        #expect(r.stdout.contains("damaged.csv:10: error:"))
+        #expect(try Binary.run(["check", out + "/missing.csv"]).status == 2)
+        #expect(try Binary.run(["check"]).status == 2)
+    }
+
+    @Test func usageErrorsExitTwoWithAClearMessage() throws {
+        let r = try Binary.run(["record", "--board", "simulator", "--sources", "AGX", "--duration", "1"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("unknown source 'X'"))
+        let fast = try Binary.run(["record", "--board", "simulator", "--fast"])
+        #expect(fast.status == 2 && fast.stderr.contains("--fast needs --duration"))
+        let board = try Binary.run(["record", "--board", "nosuchboard", "--duration", "1"])
+        #expect(board.status == 2 && board.stderr.contains("no such board file"))
+    }
+
+    @Test func metadataDescribesTheRecording() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "5", "--rate", "200",
+                                "--label", "T", "--out", out, "--quiet"])
+        #expect(r.status == 0)
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: String(csv.dropLast(4)) + ".json"))))
+        #expect(meta.endedCleanly && meta.endReason == "duration")
+        #expect(meta.recording.rateHz == 200 && meta.recording.label == "T" && meta.recording.board == "simulator")
+        #expect(meta.file.rows["A"] == 1000)
+        #expect(meta.counters.droppedRows == 0 && meta.counters.overruns == 0)
+        #expect(r.stdout.contains("rows: A 1000"))
+        #expect(try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")[1].hasPrefix("A,T,"))
+    }
+
+    @Test func realTimeRecordingStopsCleanlyOnSIGTERM() throws {
+        let out = Binary.temporaryDirectory()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Binary.path)
+        p.arguments = ["record", "--board", "simulator", "--out", out, "--quiet", "--fsync-interval", "0.2"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait (bounded) until rows reach the file, then ask it to stop.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let f = Binary.csvFiles(in: out).first,
+               let size = try? FileManager.default.attributesOfItem(atPath: f)[.size] as? Int, size > 2000 { break }
+            usleep(20_000)
+        }
+        p.terminate()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: String(csv.dropLast(4)) + ".json"))))
+        #expect(meta.endedCleanly && meta.endReason == "stopped")
+        let check = try Binary.run(["check", csv])
+        #expect(check.status == 0)
+        // Every A row the recorder produced is in the file (nothing lost at stop).
+        #expect(meta.file.rows["A"] ?? 0 > 0)
+    }
+}

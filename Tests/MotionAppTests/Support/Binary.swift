@@ -1,0 +1,59 @@
+import Foundation
+
+/// Runs the built `motionlog` binary (next to the test bundle) and captures its output.
+struct Binary {
+    static var path: String {
+        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [here, here.deletingLastPathComponent()] {
+            let p = candidate.appendingPathComponent("motionlog").path
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/motionlog").path
+    }
+
+    struct Result { var status: Int32; var stdout: String; var stderr: String }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Read both pipes to the end before waiting, so a full pipe never blocks the child.
+        let outBox = DataBox(), errBox = DataBox()
+        let group = DispatchGroup()
+        for (pipe, box) in [(out, outBox), (err, errBox)] {
+            group.enter()
+            DispatchQueue.global().async {
+                box.set(pipe.fileHandleForReading.readDataToEndOfFile())
+                group.leave()
+            }
+        }
+        group.wait()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: outBox.get(), as: UTF8.self),
+                      stderr: String(decoding: errBox.get(), as: UTF8.self))
+    }
+
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "motionlog-cli-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func csvFiles(in dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".csv") }.sorted()
+            .map { dir + "/" + $0 }
+    }
+}
+
+final class DataBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+    func set(_ d: Data) { lock.lock(); data = d; lock.unlock() }
+    func get() -> Data { lock.lock(); defer { lock.unlock() }; return data }
+}

@@ -1,0 +1,58 @@
+import MotionCore
+import Testing
+
+@Suite("check finds every defect with its line")
+struct CheckTests {
+    func check(_ text: String) throws -> CheckReport {
+        let path = temporaryDirectory() + "/damaged.csv"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return try RecordingCheck.check(path: path)
+    }
+
+    let good = """
+        Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw
+        A,W,1763735405.01,0.206573,-0.479309,-0.807968
+        G,W,1763735405.01,0.025971,-0.395466,0.020199
+        M,W,1763735405.01,98.820877,-193.85347,-79.649658
+        D,W,1763735405.01,0.025971,-0.395466,0.020199,-0.000315,0.000571,0.042486,0.489558,0.217993,-0.054655
+        L,W,1763735405.0,52.520008,13.404954,34.2,5.12,87.5,0.0,3.1,4.6,3
+        A,W,1763735405.02,0.2,-0.4,-0.8
+
+        """
+
+    @Test func theFormatExampleIsValidWithStatistics() throws {
+        let r = try check(good)
+        #expect(r.isValid && r.problems.isEmpty)
+        #expect(r.sources[.accelerometer]?.rows == 2)
+        #expect(r.sources[.accelerometer]?.measuredRate.map { abs($0 - 100) < 1e-3 } == true)
+        #expect(r.sources[.location]?.rows == 1)
+    }
+
+    @Test func eachDefectIsNamedWithItsLine() throws {
+        var lines = good.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[0] = "Source,Label,When,X,Y,Z,UA_X,UA_Y,UA_Z,Pitch,Roll,Yaw"   // line 1: header without spaces
+        lines[2] = "G,W,1763735405.01,0.025971,-0.395466"                 // line 3: 5 fields
+        lines[3] = "M,W,1763735405.01,98.8,abc,-79.6"                     // line 4: not a number
+        lines[4] = "X,W,1763735405.01,1,2,3"                              // line 5: unknown source
+        lines[5] = "L,w,1763735405.0,52.5,13.4,34.2,5.12,87.5,0.0,3.1,4.6,3"  // line 6: bad label
+        lines[6] = "A,W,1763735405.00,0.2,-0.4,-0.8"                      // line 7: When not increasing (and not shortest form)
+        lines[7] = "A,W,1763735405.03,0.1"                                // line 8: torn (no LF at the end)
+        let r = try check(lines.joined(separator: "\n"))
+        let errors = r.problems.filter { $0.severity == .error }.map(\.line)
+        #expect(errors == [1, 3, 4, 5, 6, 7])
+        #expect(r.problems.contains { $0.line == 7 && $0.severity == .warning && $0.message.contains("shortest") })
+        #expect(r.problems.contains { $0.line == 8 && $0.severity == .warning && $0.message.contains("incomplete") })
+        #expect(!r.isValid)
+    }
+
+    @Test func aTornLastLineAloneIsOnlyAWarning() throws {
+        let r = try check(good + "A,W,1763735405.03,0.1,0.")
+        #expect(r.isValid)
+        #expect(r.warnings == 1 && r.problems.first?.line == 8)
+    }
+
+    @Test func crlfAndEmptyFileAreErrors() throws {
+        #expect(try check(good.replacingOccurrences(of: "\n", with: "\r\n")).errors > 0)
+        #expect(try check("").errors == 1)
+    }
+}
