@@ -67,11 +67,66 @@ public struct FusionParameters: Sendable, Equatable {
     /// After the longest rejection, the heading correction is this many times slower.
     public var magRejectionFactor: Double = 2
 
+    /// Acceleration rejection: the part of a specific-force sample that differs from the
+    /// estimated gravity by more than this (g) is clipped before the low-pass filter, so
+    /// a bump, braking or a turn moves the estimate at most as much as this much
+    /// acceleration would. 0 disables it (pure low-pass, as VQF).
+    public var accelRejectionThreshold: Double = 0.1
+    /// Seconds at the start over which the field's norm and dip are averaged into a
+    /// provisional reference for disturbance detection, confirmed once the field stays
+    /// consistent with it through `magProvisionalConfirmAngle` of rotation. 0: none (as VQF).
+    public var magProvisionalReferenceTime: Double = 2
+    /// Rotation (radians) through which the field must stay consistent with the
+    /// provisional reference to confirm it.
+    public var magProvisionalConfirmAngle: Double = 90 * deg
+
     /// A gap between samples longer than this (seconds) restarts the attitude from the
     /// accelerometer and magnetometer (the bias estimate and field reference are kept).
     public var maxGap: Double = 1.0
 
     public init() {}
+
+    /// The tunable numbers by name (for `motionlog fuse --parameter NAME=VALUE`).
+    public static var numericNames: [String: WritableKeyPath<FusionParameters, Double>] { [
+        "accelTimeConstant": \.accelTimeConstant, "magTimeConstant": \.magTimeConstant,
+        "biasSigmaInitial": \.biasSigmaInitial, "biasForgettingTime": \.biasForgettingTime, "biasClip": \.biasClip,
+        "biasSigmaMotion": \.biasSigmaMotion, "biasVerticalForgettingFactor": \.biasVerticalForgettingFactor,
+        "biasSigmaRest": \.biasSigmaRest, "restMinTime": \.restMinTime,
+        "restFilterTimeConstant": \.restFilterTimeConstant, "restGyroThreshold": \.restGyroThreshold,
+        "restAccelThreshold": \.restAccelThreshold, "magCurrentTimeConstant": \.magCurrentTimeConstant,
+        "magReferenceTimeConstant": \.magReferenceTimeConstant, "magNormThreshold": \.magNormThreshold,
+        "magDipThreshold": \.magDipThreshold, "magNewTime": \.magNewTime, "magNewFirstTime": \.magNewFirstTime,
+        "magNewMinGyro": \.magNewMinGyro, "magMinUndisturbedTime": \.magMinUndisturbedTime,
+        "magMaxRejectionTime": \.magMaxRejectionTime, "magRejectionFactor": \.magRejectionFactor,
+        "accelRejectionThreshold": \.accelRejectionThreshold,
+        "magProvisionalReferenceTime": \.magProvisionalReferenceTime,
+        "magProvisionalConfirmAngle": \.magProvisionalConfirmAngle, "maxGap": \.maxGap,
+    ] }
+
+    /// The switches by name.
+    public static var flagNames: [String: WritableKeyPath<FusionParameters, Bool>] { [
+        "motionBiasEstimation": \.motionBiasEstimation, "restBiasEstimation": \.restBiasEstimation,
+        "magDisturbanceRejection": \.magDisturbanceRejection, "useMagnetometer": \.useMagnetometer,
+    ] }
+
+    /// Sets one parameter from `NAME=VALUE` text (angles and rates in SI units: radians,
+    /// rad/s); an error message when the name or value is not understood.
+    public mutating func set(_ assignment: String) -> String? {
+        let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return "\"\(assignment)\": use NAME=VALUE" }
+        if let path = Self.numericNames[parts[0]] {
+            guard let v = Double(parts[1]), v.isFinite else { return "\(parts[0]): \"\(parts[1])\" is not a number" }
+            self[keyPath: path] = v
+            return nil
+        }
+        if let path = Self.flagNames[parts[0]] {
+            guard let v = Bool(parts[1]) else { return "\(parts[0]): use true or false" }
+            self[keyPath: path] = v
+            return nil
+        }
+        let known = (Array(Self.numericNames.keys) + Array(Self.flagNames.keys)).sorted().joined(separator: ", ")
+        return "unknown fusion parameter \"\(parts[0])\": known are \(known)"
+    }
 
     /// One degree in radians.
     public static let degree = Double.pi / 180
@@ -90,6 +145,12 @@ public struct FusionParameters: Sendable, Equatable {
             ("magNormThreshold", magNormThreshold), ("magDipThreshold", magDipThreshold),
             ("magRejectionFactor", magRejectionFactor), ("maxGap", maxGap),
         ]
+        if !(accelRejectionThreshold.isFinite && accelRejectionThreshold >= 0) {
+            return "fusion parameter accelRejectionThreshold must be 0 (off) or positive (is \(accelRejectionThreshold))"
+        }
+        if !(magProvisionalReferenceTime.isFinite && magProvisionalReferenceTime >= 0) {
+            return "fusion parameter magProvisionalReferenceTime must be 0 (off) or positive"
+        }
         for (name, v) in positive where !(v.isFinite && v > 0) {
             return "fusion parameter \(name) must be a positive number (is \(v))"
         }

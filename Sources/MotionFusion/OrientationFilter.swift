@@ -9,6 +9,9 @@ public struct OrientationEstimate: Sendable, Equatable {
     public var gyroBias: Vector3
     /// True while the device is detected at rest.
     public var atRest: Bool
+    /// True when the last accelerometer sample differed from gravity by more than the
+    /// rejection threshold (its excess was clipped).
+    public var accelerationRejected: Bool
     /// True while the magnetic field is regarded as disturbed (or no magnetometer is used).
     public var magneticDisturbance: Bool
     /// True once a magnetometer sample has set the heading.
@@ -51,6 +54,8 @@ public struct OrientationFilter: Sendable {
     private var headingInitialGain = 1.0
     private var sinceMagnetometer = 0.0
     private var started = false
+    /// True when the last accelerometer sample was clipped by the acceleration rejection.
+    public private(set) var accelClipped = false
     private(set) public var headingFromMagnetometer = false
     /// The calibrated bias: subtracted first; the filter estimates what remains (within
     /// `biasClip`), so a large but calibrated bias is not clipped.
@@ -76,7 +81,7 @@ public struct OrientationFilter: Sendable {
     /// The current estimate.
     public var estimate: OrientationEstimate {
         OrientationEstimate(attitude: attitude, gyroBias: gyroBias, atRest: rest.atRest,
-                            magneticDisturbance: magnetic.disturbed || !headingFromMagnetometer,
+                            accelerationRejected: accelClipped, magneticDisturbance: magnetic.disturbed || !headingFromMagnetometer,
                             headingFromMagnetometer: headingFromMagnetometer)
     }
 
@@ -102,8 +107,20 @@ public struct OrientationFilter: Sendable {
         let rate = gyro - bias.bias
         gyroQuaternion = (gyroQuaternion * Quaternion(rotationVector: rate * dt)).normalized
 
-        // 2. Inclination correction from the filtered specific force.
-        let filtered = accelLowPass.filter(gyroQuaternion.rotate(f), dt: dt)
+        // 2. Inclination correction from the filtered specific force, with the part that
+        //    differs from the estimated gravity by more than the threshold clipped off.
+        var inertial = gyroQuaternion.rotate(f)
+        accelClipped = false
+        if parameters.accelRejectionThreshold > 0 {
+            let up = inclinationQuaternion.inverseRotate(Vector3(0, 0, 1))
+            let deviation = inertial - up
+            let n = deviation.norm
+            if n > parameters.accelRejectionThreshold {
+                inertial = up + deviation * (parameters.accelRejectionThreshold / n)
+                accelClipped = true
+            }
+        }
+        let filtered = accelLowPass.filter(inertial, dt: dt)
         let upEstimate = inclinationQuaternion.rotate(filtered).normalized
         correctInclination(upEstimate)
 

@@ -306,6 +306,8 @@ def main():
     p.add_argument('--motionlog', default=os.path.join(REPO, '.build', 'release', 'motionlog'))
     p.add_argument('--json', default=os.path.join(REPO, 'bench', 'fusion', 'results.json'))
     p.add_argument('--only-motionlog', action='store_true', help='skip the other filters (quick checks)')
+    p.add_argument('--fuse-arg', action='append', default=[], metavar='ARG',
+                   help='extra argument for motionlog fuse (repeatable), e.g. --fuse-arg=--parameter=accelTimeConstant=2')
     args = p.parse_args()
     trials = args.trials or sorted(glob.glob(os.path.join(REPO, '..', 'shared', 'testdata', 'imu', 'broad', '*.csv*')))
     if not trials:
@@ -327,7 +329,7 @@ def main():
             per = {}
             for name, fn in filters:
                 if fn is None:
-                    q, elapsed = run_motionlog(trial, args.motionlog, work)
+                    q, elapsed = run_motionlog(trial, args.motionlog, work, args.fuse_arg)
                 else:
                     start = time.time()
                     q = fn(trial)

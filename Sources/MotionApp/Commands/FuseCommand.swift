@@ -38,6 +38,9 @@ struct FuseCommand: ParsableCommand {
     @Option(name: .long, help: "Magnetic declination in degrees (east positive): yaw referenced to true north.")
     var declination: Double?
 
+    @Option(name: .customLong("parameter"), help: ArgumentHelp("Advanced: set a fusion parameter, NAME=VALUE (SI units; repeatable; see docs/FUSION.md).", valueName: "NAME=VALUE"))
+    var parameterAssignments: [String] = []
+
     @Flag(name: .long, help: "Overwrite the output files if they exist.")
     var force = false
 
@@ -54,6 +57,9 @@ struct FuseCommand: ParsableCommand {
         var parameters = FusionParameters()
         parameters.useMagnetometer = !noMagnetometer
         parameters.declination = declination.map { $0 * Double.pi / 180 }
+        for a in parameterAssignments {
+            if let problem = parameters.set(a) { throw CommandFailure.usage("--parameter \(problem)") }
+        }
         let filter: DeviceMotionFilter
         do { filter = try DeviceMotionFilter(calibration: calibration, parameters: parameters) } catch {
             throw CommandFailure.usage("\(error)")

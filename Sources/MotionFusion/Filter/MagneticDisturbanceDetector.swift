@@ -11,18 +11,27 @@ import MotionMath
 ///   `magNewMinGyro`) for `magNewTime` seconds (`magNewFirstTime` while there is no
 ///   reference yet) becomes the new reference: a homogeneous field is consistent under
 ///   rotation, a nearby magnet or steel is not.
+/// - The field of the first `magProvisionalReferenceTime` seconds is a provisional
+///   reference. It is confirmed (becomes the reference) once the field has stayed
+///   consistent with it while the device turned through `magProvisionalConfirmAngle` —
+///   so disturbances are rejected from early on, without waiting for fast rotation, while
+///   a device that started next to a magnet is never confirmed in that field.
 /// - While disturbed the heading correction is off for up to `magMaxRejectionTime`, then
 ///   `magRejectionFactor` times slower. Time in an undisturbed field earns that allowance
-///   back `magRejectionFactor` times faster than it was used.
+///   back `magRejectionFactor` times faster than it was used. Until a reference exists
+///   the correction is `magRejectionFactor` times slower.
 struct MagneticDisturbanceDetector: Sendable {
     private let p: FusionParameters
     private var current: ButterworthLowPass<Vector3>
     /// Reference norm (µT) and dip (rad); nil until one has been accepted.
     private(set) var referenceNorm: Double?
     private(set) var referenceDip = 0.0
-    private var candidateNorm: Double?
-    private var candidateDip = 0.0
+    private var candidate: (norm: Double, dip: Double)?
     private var candidateTime = 0.0
+    private var provisional: (norm: Double, dip: Double)?
+    private var provisionalSum = Vector3.zero
+    private var provisionalTime = 0.0
+    private var provisionalAngle = 0.0
     private var undisturbedTime = 0.0
     private var rejectionTime = 0.0
     /// True while the field is regarded as disturbed (also before a reference exists).
@@ -45,8 +54,10 @@ struct MagneticDisturbanceDetector: Sendable {
         let n = value.x, d = value.y
         let refK = 1 - exp(-dt / p.magReferenceTimeConstant)
 
+        if referenceNorm == nil { updateProvisional(norm: n, dip: d, rotationRate: rotationRate, dt: dt) }
+
         if let refNorm = referenceNorm {
-            if abs(n - refNorm) < p.magNormThreshold * refNorm && abs(d - referenceDip) < p.magDipThreshold {
+            if matches(n, d, refNorm, referenceDip) {
                 undisturbedTime += dt
                 if undisturbedTime >= p.magMinUndisturbedTime {
                     disturbed = false
@@ -59,26 +70,25 @@ struct MagneticDisturbanceDetector: Sendable {
             }
         }
 
-        if let cand = candidateNorm, abs(n - cand) < p.magNormThreshold * cand,
-           abs(d - candidateDip) < p.magDipThreshold {
+        if let c = candidate, matches(n, d, c.norm, c.dip) {
             if rotationRate >= p.magNewMinGyro {
                 candidateTime += dt
-                candidateNorm = cand + refK * (n - cand)
-                candidateDip += refK * (d - candidateDip)
+                let updated = (norm: c.norm + refK * (n - c.norm), dip: c.dip + refK * (d - c.dip))
+                candidate = updated
                 let needed = referenceNorm == nil ? p.magNewFirstTime : p.magNewTime
-                if disturbed && candidateTime >= needed, let accepted = candidateNorm {
-                    referenceNorm = accepted
-                    referenceDip = candidateDip
-                    disturbed = false
-                    undisturbedTime = p.magMinUndisturbedTime
+                if disturbed && candidateTime >= needed {
+                    accept(updated)
                 }
             }
         } else {
             candidateTime = 0
-            candidateNorm = n
-            candidateDip = d
+            candidate = (n, d)
         }
 
+        if referenceNorm == nil {
+            // Never seen a field proven undisturbed: correct, but slowly.
+            return 1 / p.magRejectionFactor
+        }
         if disturbed {
             if rejectionTime <= p.magMaxRejectionTime {
                 rejectionTime += dt
@@ -88,5 +98,39 @@ struct MagneticDisturbanceDetector: Sendable {
         }
         rejectionTime = max(rejectionTime - p.magRejectionFactor * dt, 0)
         return 1
+    }
+
+    private func matches(_ n: Double, _ d: Double, _ refNorm: Double, _ refDip: Double) -> Bool {
+        abs(n - refNorm) < p.magNormThreshold * refNorm && abs(d - refDip) < p.magDipThreshold
+    }
+
+    private mutating func accept(_ field: (norm: Double, dip: Double)) {
+        referenceNorm = field.norm
+        referenceDip = field.dip
+        disturbed = false
+        undisturbedTime = p.magMinUndisturbedTime
+        provisional = nil
+    }
+
+    /// Averages the first seconds into the provisional reference, then confirms it once the
+    /// field stayed consistent with it through enough rotation.
+    private mutating func updateProvisional(norm n: Double, dip d: Double, rotationRate: Double, dt: Double) {
+        guard p.magProvisionalReferenceTime > 0 else { return }
+        guard let prov = provisional else {
+            if provisionalTime < 0 { return }
+            provisionalSum += Vector3(n, d, 1)
+            provisionalTime += dt
+            if provisionalTime >= p.magProvisionalReferenceTime {
+                provisional = (provisionalSum.x / provisionalSum.z, provisionalSum.y / provisionalSum.z)
+                provisionalTime = -1
+            }
+            return
+        }
+        if matches(n, d, prov.norm, prov.dip) {
+            provisionalAngle += rotationRate * dt
+            if provisionalAngle >= p.magProvisionalConfirmAngle { accept(prov) }
+        } else {
+            provisionalAngle = 0
+        }
     }
 }
