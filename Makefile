@@ -7,7 +7,7 @@ APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy
 BENCH_APT_PACKAGES := valgrind python3
 DEMO_OUT := ./recordings
 
-.PHONY: all deps build demo test bench install uninstall clean
+.PHONY: all deps build demo test bench install install-poweroff-rule uninstall clean
 
 all: build
 
@@ -46,14 +46,64 @@ bench: deps
 	$(SWIFT) build -c release
 	./.build/release/motionlog-bench $(BENCH_ARGS)
 
-install: build
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/motionlog/boards
-	install -m 0755 .build/release/motionlog $(DESTDIR)$(PREFIX)/bin/motionlog
-	install -m 0644 boards/*.yaml $(DESTDIR)$(PREFIX)/share/motionlog/boards/
+# Install locations (PREFIX and DESTDIR as usual; system paths below are where systemd,
+# udev, sysusers and polkit look for administrator-installed files).
+BINDIR      ?= $(PREFIX)/bin
+SHAREDIR    ?= $(PREFIX)/share/motionlog
+DOCDIR      ?= $(PREFIX)/share/doc/motionlog
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+UDEVDIR     ?= /etc/udev/rules.d
+SYSUSERSDIR ?= /etc/sysusers.d
+POLKITDIR   ?= /etc/polkit-1/rules.d
+CONFDIR     ?= /etc/motionlog
+STATEDIR    ?= /var/lib/motionlog
 
+# Binary, board files, systemd unit (ExecStart pointed at BINDIR), udev rules, the service
+# user and groups (sysusers), docs, and the default config (never overwritten). With an
+# empty DESTDIR it also creates the user and reloads udev and systemd; it does not enable
+# the service (see docs/DAEMON.md).
+install: build
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/boards $(DESTDIR)$(DOCDIR) $(DESTDIR)$(UNITDIR) \
+	  $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR)
+	install -m 0755 .build/release/motionlog $(DESTDIR)$(BINDIR)/motionlog
+	install -m 0644 boards/*.yaml $(DESTDIR)$(SHAREDIR)/boards/
+	install -m 0644 docs/DAEMON.md $(DESTDIR)$(DOCDIR)/DAEMON.md
+	sed 's#/usr/local/bin/motionlog#$(BINDIR)/motionlog#' systemd/motionlog.service > $(DESTDIR)$(UNITDIR)/motionlog.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/motionlog.service
+	install -m 0644 udev/60-motionlog.rules udev/61-motionlog-gps.rules $(DESTDIR)$(UDEVDIR)/
+	install -m 0644 systemd/motionlog.sysusers $(DESTDIR)$(SYSUSERSDIR)/motionlog.conf
+	@if [ -e $(DESTDIR)$(CONFDIR)/config.yaml ]; then \
+	  echo "Keeping the existing $(DESTDIR)$(CONFDIR)/config.yaml (the shipped one is config/config.yaml)"; \
+	else install -m 0644 config/config.yaml $(DESTDIR)$(CONFDIR)/config.yaml; fi
+	@if [ -z "$(DESTDIR)" ]; then \
+	  if command -v systemd-sysusers >/dev/null; then systemd-sysusers $(SYSUSERSDIR)/motionlog.conf; fi; \
+	  if command -v udevadm >/dev/null; then udevadm control --reload && udevadm trigger --subsystem-match=i2c-dev --subsystem-match=gpio || true; fi; \
+	  if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+	  echo "Installed. Start at boot: sudo systemctl enable --now motionlog; control: motionlog status (group motionlog)"; \
+	fi
+
+# Optional: lets the service user power off after a long press (daemon.shutdown_command).
+install-poweroff-rule:
+	install -d $(DESTDIR)$(POLKITDIR)
+	install -m 0644 systemd/motionlog-poweroff.rules $(DESTDIR)$(POLKITDIR)/50-motionlog-poweroff.rules
+
+# Removes what install put there. Recordings in $(STATEDIR) are never deleted; the config
+# is removed only when unchanged.
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/motionlog
-	rm -rf $(DESTDIR)$(PREFIX)/share/motionlog
+	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now motionlog 2>/dev/null || true; fi
+	rm -f $(DESTDIR)$(BINDIR)/motionlog
+	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(UNITDIR)/motionlog.service
+	rm -f $(DESTDIR)$(UDEVDIR)/60-motionlog.rules $(DESTDIR)$(UDEVDIR)/61-motionlog-gps.rules
+	rm -f $(DESTDIR)$(SYSUSERSDIR)/motionlog.conf $(DESTDIR)$(POLKITDIR)/50-motionlog-poweroff.rules
+	@if cmp -s config/config.yaml $(DESTDIR)$(CONFDIR)/config.yaml; then \
+	  rm -f $(DESTDIR)$(CONFDIR)/config.yaml; rmdir $(DESTDIR)$(CONFDIR) 2>/dev/null || true; \
+	elif [ -e $(DESTDIR)$(CONFDIR)/config.yaml ]; then echo "Kept $(DESTDIR)$(CONFDIR)/config.yaml (changed locally)"; fi
+	@if [ -z "$(DESTDIR)" ]; then \
+	  if [ -d /run/systemd/system ]; then systemctl daemon-reload; fi; \
+	  if command -v udevadm >/dev/null; then udevadm control --reload || true; fi; \
+	fi
+	@echo "Recordings in $(STATEDIR) and the user motionlog were kept."
 
 clean:
 	rm -rf .build

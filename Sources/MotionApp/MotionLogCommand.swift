@@ -8,7 +8,9 @@ public struct MotionLogCommand: ParsableCommand {
         commandName: "motionlog",
         abstract: "Record IMU and GPS sensors to MotionCollector CSV files.",
         version: version,
-        subcommands: [RecordCommand.self, CheckCommand.self, BoardsCommand.self, FuseCommand.self, CalibrateCommand.self])
+        subcommands: [RecordCommand.self, CheckCommand.self, ExportCommand.self, BoardsCommand.self, ProbeCommand.self,
+                      DaemonCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, LabelCommand.self,
+                      FuseCommand.self, CalibrateCommand.self])
 
     public init() {}
 }

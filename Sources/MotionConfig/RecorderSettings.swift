@@ -16,6 +16,10 @@ public struct RecorderSettings: Sendable, Equatable {
     public var bufferRows: Int?
     public var gpsd: String?
     public var calibration: CalibrationSettings?
+    /// Stop recording while this many bytes are still free (`min_free_space`; 0 disables).
+    public var minFreeSpace: Int64?
+    /// `motionlog daemon` settings (`daemon:` section).
+    public var daemon: DaemonSettings?
     public var file: String?
 
     public init() {}
@@ -47,6 +51,12 @@ public struct RecorderSettings: Sendable, Equatable {
         s.gpsd = try doc.parsed("gpsd", expected: "host:port (e.g. localhost:2947)", HostPort.validate)
         if let c = try doc.section("calibration") {
             s.calibration = try CalibrationSettings.parse(c)
+        }
+        s.minFreeSpace = try doc.parsed("min_free_space", expected: "a size such as 100M or 1G (0 disables the guard)") {
+            $0 == "0" ? 0 : QuantityText.bytes($0)
+        }
+        if let d = try doc.section("daemon") {
+            s.daemon = try DaemonSettings.parse(d)
         }
         try doc.rejectUnknownKeys()
         return s

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MotionConfig
 import MotionCore
 import MotionFusion
@@ -119,7 +120,8 @@ struct CalibrateCommand: ParsableCommand {
         let setup = try RecordingSetup.resolve(options)
         let simulated = setup.board.imu.model == "simulated"
         if fast && !simulated { throw .usage("--fast needs the simulator board (--board simulator)") }
-        let sensor: MotionSensor = simulated ? SimulatedTurningIMU() : try SensorFactory.makeSensor(setup)
+        let sensor: MotionSensor = simulated ? SimulatedTurningIMU()
+            : try SensorFactory.makeSensor(setup, log: Logging.motionlogLogger())
         do { try sensor.start(rateHz: rate) } catch { throw CommandFailure("cannot start the IMU: \(error)", code: 2) }
         let clock: TickClock = fast
             ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MotionConfig
+import LinuxHardware
 import MotionCore
 
 /// `motionlog record`: records a board's sensors until the duration or Ctrl-C.
@@ -16,7 +17,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let log = Logging.motionlogLogger()
         var setup = try RecordingSetup.resolve(options)
-        let sensor = try SensorFactory.makeSensor(setup)
+        let sensor = try SensorFactory.makeSensor(setup, log: log)
         let location = SensorFactory.makeLocation(setup, log: log)
         setup.configuration.gpsDescription = location?.1
         let estimator = try SensorFactory.makeEstimator(setup)
@@ -29,13 +30,17 @@ struct RecordCommand: ParsableCommand {
         do { directory = try DiskDirectory(path: setup.outputPath) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
+        StartupRecovery.run(folder: setup.outputPath, log: log)
         let clock: TickClock = setup.fast
             ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
             : SystemClock()
+        let timeBase = Self.timeBase(location: location?.0, realClock: !setup.fast, log: log)
         let recorder = Recorder(configuration: setup.configuration, clock: clock, sensor: sensor,
-                                location: location?.0, estimator: estimator, directory: directory, log: log)
+                                location: location?.0, estimator: estimator, directory: directory, log: log,
+                                timeBase: timeBase)
         let stop = recorder.stop
         SignalWatcher.install { _ in stop.request() }
+        let freeSpace = try RecordGuards.startFreeSpaceMonitor(setup, stop: stop)
         let status = options.quiet || !Console.stderrIsTerminal ? nil
             : StatusLine(counters: recorder.counters, rateHz: setup.configuration.rateHz)
         status?.start()
@@ -46,6 +51,19 @@ struct RecordCommand: ParsableCommand {
         }
         status?.stop()
         Console.out(Self.describe(summary, setup: setup))
+        try RecordGuards.finish(freeSpace, summary: summary)
+    }
+
+    /// With gpsd on the real clock: checks whether the system clock is synchronised; if not,
+    /// When and file names wait for GPS time (docs/GPS.md).
+    static func timeBase(location: LocationSource?, realClock: Bool, log: Logger) -> GPSTimeBase? {
+        guard realClock, location is GPSTimeSource else { return nil }
+        let status = SystemClockStatus.current()
+        if !status.synchronised {
+            log.warning("system clock not synchronised (\(status.detail)): When is anchored to GPS time once known; files are named \(BootID.provisionalPrefix)-<uptime> until then")
+        }
+        return GPSTimeBase(systemClockSynchronised: status.synchronised, detail: status.detail,
+                           provisionalPrefix: BootID.provisionalPrefix)
     }
 
     static func describe(_ s: RecordingSummary, setup: RecordingSetup) -> String {

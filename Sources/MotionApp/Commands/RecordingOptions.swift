@@ -40,6 +40,14 @@ struct RecordingOptions: ParsableArguments {
     @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows.")
     var fast = false
 
+    @Option(name: .long, help: ArgumentHelp("Simulator only: run the real chip driver against a register-level fake of this chip.",
+                                            valueName: "mpu9250|icm20948|lsm9ds1"))
+    var imu: String?
+
+    @Option(name: .long, help: ArgumentHelp("gpsd to read GPS fixes from (default: the board's gps.gpsd, else localhost:2947). On the simulator board it replaces the scripted route with a real gpsd.",
+                                            valueName: "host:port"))
+    var gpsd: String?
+
     @Option(name: .long, help: "Config file (default /etc/motionlog/config.yaml if present).")
     var config: String?
 

@@ -1,6 +1,8 @@
 import Foundation
+import IMUDrivers
 import Logging
 import MotionConfig
+import LinuxHardware
 import MotionCore
 
 /// Everything a recording needs, resolved from options, config file and board file.
@@ -12,6 +14,10 @@ struct RecordingSetup {
     var fast: Bool
     /// True when the user named the sources (then a missing one is worth a warning).
     var sourcesExplicit: Bool
+    /// `--imu`: the chip whose driver runs against a register-level fake on the simulator board.
+    var simulatedChip: IMUModel? = nil
+    /// The gpsd to read fixes from; nil: no gpsd (the simulator's scripted route, or no GPS).
+    var gpsdAddress: GPSDAddress? = nil
 
     /// Resolves the setup; every problem becomes a usage failure with a clear message.
     static func resolve(_ o: RecordingOptions) throws(CommandFailure) -> RecordingSetup {
@@ -68,13 +74,33 @@ struct RecordingSetup {
         if o.fast && duration == nil {
             throw .usage("--fast needs --duration (a simulated recording runs as fast as the machine allows)")
         }
+        var simulatedChip: IMUModel?
+        if let chip = o.imu {
+            guard let model = IMUModel(rawValue: chip) else { throw .usage("--imu \"\(chip)\": use mpu9250, icm20948 or lsm9ds1") }
+            guard simulated else {
+                throw .usage("--imu chooses the chip simulated on the simulator board; board \(board.name) names its IMU in its board file (imu: model:)")
+            }
+            simulatedChip = model
+        }
+        // gpsd: --gpsd, else the config file, else the board; the simulator board only with --gpsd.
+        var gpsdAddress: GPSDAddress?
+        if let text = o.gpsd ?? (simulated ? nil : settings.gpsd ?? board.gpsd) {
+            guard let address = GPSDAddress(parsing: text) else {
+                throw .usage("gpsd address \"\(text)\": use host:port, e.g. localhost:2947 or [::1]:2947")
+            }
+            gpsdAddress = address
+        }
+        if o.fast && o.gpsd != nil {
+            throw .usage("--fast runs on the simulated clock and cannot read a real gpsd: drop --fast or --gpsd")
+        }
         let out = o.out ?? settings.out ?? board.output ?? "./recordings"
         let configuration = RecorderConfiguration(
             rateHz: rate, sources: sources, label: label, whenMode: when, duration: duration, rotation: rotation,
             fsyncIntervalSeconds: fsync, bufferRows: bufferRows, boardName: board.name,
             boardDescription: board.description, softwareVersion: MotionLogCommand.version)
         return RecordingSetup(board: board, configuration: configuration, settings: settings, outputPath: out,
-                              fast: o.fast, sourcesExplicit: o.sources != nil || settings.sources != nil)
+                              fast: o.fast, sourcesExplicit: o.sources != nil || settings.sources != nil,
+                              simulatedChip: simulatedChip, gpsdAddress: gpsdAddress)
     }
 
     static func resolveBoard(_ o: RecordingOptions, _ settings: RecorderSettings) throws(CommandFailure) -> BoardDefinition {
@@ -88,8 +114,10 @@ struct RecordingSetup {
             }
             do { return try catalog.load(name) } catch { throw .usage("\(error)") }
         }
-        let modelPath = "/proc/device-tree/model"
-        if let catalog, let data = FileManager.default.contents(atPath: modelPath) {
+        // /proc/device-tree links to /sys/firmware/devicetree/base (the service hides /proc's non-process files).
+        let modelData = ["/proc/device-tree/model", "/sys/firmware/devicetree/base/model"].lazy
+            .compactMap { FileManager.default.contents(atPath: $0) }.first
+        if let catalog, let data = modelData {
             let model = String(decoding: data.filter { $0 != 0 }, as: UTF8.self)
             if let b = catalog.match(deviceTreeModel: model) { return b }
             throw .usage("this board (\"\(model)\") matches no board file: choose one with --board NAME (see `motionlog boards`) or add model_match to a board file")

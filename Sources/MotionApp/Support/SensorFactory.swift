@@ -1,3 +1,5 @@
+import IMUDrivers
+import LinuxHardware
 import Logging
 import MotionConfig
 import MotionCore
@@ -7,17 +9,53 @@ import MotionSimulator
 /// Builds the parts a board needs: the IMU, the GPS source and the device-motion
 /// estimator. The one place that knows which implementation serves which board.
 enum SensorFactory {
-    static func makeSensor(_ setup: RecordingSetup) throws(CommandFailure) -> MotionSensor {
-        switch setup.board.imu.model {
-        case "simulated":
-            return SimulatedIMU()
-        default:
-            throw CommandFailure("IMU model \"\(setup.board.imu.model)\" of board \(setup.board.name) is not supported by this build yet", code: 2)
+    static func makeSensor(_ setup: RecordingSetup, log: Logger) throws(CommandFailure) -> MotionSensor {
+        let board = setup.board
+        var options = IMUOptions()
+        do { options.mount = try MountOrientation(board.imu.mount) } catch {
+            throw CommandFailure("\(board.file): imu.mount: \(error)", code: 2)
         }
+        let onEvent: (IMUEvent) -> Void = { event in
+            switch event {
+            case .gapStarted, .magnetometerStalled: log.warning("\(event)")
+            case .gapEnded, .magnetometerResumed: log.notice("\(event)")
+            }
+        }
+        if board.imu.model == "simulated" {
+            guard let chip = setup.simulatedChip else { return SimulatedIMU() }
+            return SimulatedChipIMU(model: chip, options: options, onEvent: onEvent)
+        }
+        options.address = board.imu.address.map { UInt8($0) }
+        options.magAddress = board.imu.magAddress.map { UInt8($0) }
+        let busNumber = board.imu.bus ?? 1
+        let bus: LinuxI2CBus
+        do { bus = try LinuxI2CBus(bus: busNumber) } catch {
+            throw CommandFailure("the IMU of board \(board.name) (\(board.file)): \(error)", code: 2)
+        }
+        let model: IMUModel
+        if board.imu.model == "auto" {
+            let found = probe(bus: bus)
+            guard let detected = DetectedIMU(found) else {
+                let seen = found.isEmpty ? "nothing answered" : "found " + found.map(\.description).joined(separator: "; ")
+                throw CommandFailure("imu: auto: no supported IMU on \(bus.name) (\(seen)); check the wiring or set imu: model: and address: in \(board.file)", code: 2)
+            }
+            log.info("imu: auto found the \(detected.model.displayName) at \(Hex.byte(detected.address)) on \(bus.name)")
+            model = detected.model
+            options.address = detected.address
+            options.magAddress = options.magAddress ?? detected.magAddress
+        } else if let m = IMUModel(rawValue: board.imu.model) {
+            model = m
+        } else {
+            throw CommandFailure("IMU model \"\(board.imu.model)\" of board \(board.name) is not supported", code: 2)
+        }
+        return IMUDriver(model: model, bus: bus, options: options, onEvent: onEvent)
     }
 
     static func makeLocation(_ setup: RecordingSetup, log: Logger) -> (LocationSource, String)? {
         guard setup.configuration.sources.contains(.location) else { return nil }
+        if let address = setup.gpsdAddress {
+            return (GPSDClient(address: address, log: log), "gpsd \(address)")
+        }
         if setup.board.imu.model == "simulated" {
             return (SimulatedGPS(), "simulated route (1 Hz)")
         }

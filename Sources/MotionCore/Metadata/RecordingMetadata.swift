@@ -11,7 +11,7 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
     public var counters: CounterSnapshot
     /// False while the file is being written and after a crash or power cut.
     public var endedCleanly: Bool
-    /// `recording` (still open), `rotated`, `stopped`, `duration`, or `recovered`.
+    /// `recording` (still open), `rotated`, `stopped`, `duration`, `low-disk-space`, or `recovered`.
     public var endReason: String
     /// ISO 8601 wall-clock time the file was closed.
     public var ended: String?
@@ -33,6 +33,8 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
         public var lastWhen: Double?
         /// Local time of the first sample, ISO 8601 with offset.
         public var startLocal: String?
+        /// The provisional name the file had before GPS time was known (docs/GPS.md).
+        public var renamedFrom: String?
         /// Rows in the file per source letter.
         public var rows: [String: Int]
         public var bytes: Int64
@@ -123,6 +125,8 @@ public struct CounterSnapshot: Codable, Sendable, Equatable {
     public var fsyncs: Int64 = 0
     public var sensorHealth = SensorHealth()
     public var locationHealth: LocationHealth?
+    /// Which clock When is based on and the GPS time correction (nil without a time base).
+    public var time: GPSTimeRecord?
 
     public init() {}
 }

@@ -37,13 +37,15 @@ public final class Recorder {
     private let estimator: DeviceMotionEstimator?
     private let directory: OutputDirectory
     private let log: Logger
+    private let timeBase: GPSTimeBase?
     /// Raise it from any thread (signal handler, button, control socket) to stop.
     public let stop = StopSignal()
     private let started = Mutex<TickTimeline?>(nil)
 
     public init(configuration: RecorderConfiguration, clock: TickClock, sensor: MotionSensor,
                 location: LocationSource?, estimator: DeviceMotionEstimator?, directory: OutputDirectory,
-                log: Logger) {
+                log: Logger, timeBase: GPSTimeBase? = nil) {
+        self.timeBase = timeBase
         self.configuration = configuration
         self.counters = RecorderCounters(bufferCapacity: configuration.bufferRows)
         self.labels = LabelState(configuration.label)
@@ -101,15 +103,23 @@ public final class Recorder {
 
         let writer = RotatingWriter(directory: directory, description: description,
                                     configuration: .init(rotation: cfg.rotation, softwareVersion: cfg.softwareVersion),
-                                    counters: counters, whenOffset: timeline.whenOffset, log: log)
+                                    counters: counters, whenOffset: timeline.whenOffset, log: log,
+                                    timeBase: timeBase)
         let writerThread = WriterThread(queue: queue, writer: writer, spare: writerBlock,
                                         fsyncIntervalSeconds: cfg.fsyncIntervalSeconds)
         let stop = self.stop
-        writerThread.start { stop.isRequested ? "stopped" : "duration" }
+        writerThread.start { stop.isRequested ? (stop.reason ?? "stopped") : "duration" }
         location?.start()
 
+        // GPS time: applied to When when the system clock is unsynchronised, else only measured.
+        let corrector = timeBase.flatMap { base in
+            (location as? GPSTimeSource).map {
+                GPSTimeCorrector(source: $0, base: base, timeline: timeline, applies: base.isProvisional)
+            }
+        }
         var loop = SamplingLoop(configuration: cfg, timeline: timeline, sensor: sensor, location: location,
-                                estimator: estimator, queue: queue, counters: counters, labels: labels)
+                                estimator: estimator, queue: queue, counters: counters, labels: labels,
+                                timeCorrector: corrector)
         while !stop.isRequested, let tick = scheduler.waitForNextTick(clock: clock) {
             loop.sample(tick)
             loop.publish(scheduler.statistics)
@@ -124,14 +134,22 @@ public final class Recorder {
         return RecordingSummary(directory: directory.path, files: writer.files, rowsWritten: counters.written.all,
                                 counters: counters.snapshot(), ticks: scheduler.statistics.ticks,
                                 startEpoch: timeline.startEpochSeconds,
-                                endReason: stop.isRequested ? "stopped" : "duration")
+                                endReason: stop.isRequested ? (stop.reason ?? "stopped") : "duration")
     }
 }
 
 /// A stop request that any thread may raise and the sampling thread polls once per tick.
 public final class StopSignal: Sendable {
     private let flag = Atomic<Bool>(false)
+    private let why = Mutex<String?>(nil)
     public init() {}
     public func request() { flag.store(true, ordering: .relaxed) }
+    /// Stops with an end reason for the metadata (e.g. `low-disk-space`); the first reason wins.
+    public func request(reason: String) {
+        why.withLock { if $0 == nil { $0 = reason } }
+        flag.store(true, ordering: .releasing)
+    }
     public var isRequested: Bool { flag.load(ordering: .relaxed) }
+    /// The reason given to `request(reason:)`, if any.
+    public var reason: String? { why.withLock { $0 } }
 }

@@ -11,6 +11,8 @@ struct SamplingLoop {
     let queue: DoubleBufferedQueue
     let counters: RecorderCounters
     let labels: LabelState
+    /// Anchors When to GPS time when the system clock is unsynchronised (nil: no GPS time).
+    var timeCorrector: GPSTimeCorrector?
 
     private let wantA: Bool, wantG: Bool, wantM: Bool, wantD: Bool, wantL: Bool
     private var rows: UnsafeMutableBufferPointer<Row>
@@ -23,8 +25,9 @@ struct SamplingLoop {
 
     init(configuration: RecorderConfiguration, timeline: TickTimeline, sensor: MotionSensor,
          location: LocationSource?, estimator: DeviceMotionEstimator?, queue: DoubleBufferedQueue,
-         counters: RecorderCounters, labels: LabelState) {
+         counters: RecorderCounters, labels: LabelState, timeCorrector: GPSTimeCorrector? = nil) {
         self.configuration = configuration; self.timeline = timeline; self.sensor = sensor
+        self.timeCorrector = timeCorrector
         self.location = location; self.estimator = estimator; self.queue = queue
         self.counters = counters; self.labels = labels
         let s = configuration.sources
@@ -40,7 +43,8 @@ struct SamplingLoop {
         count += 1
     }
 
-    mutating func sample(_ tick: Tick) {
+    mutating func sample(_ scheduled: Tick) {
+        let tick = timeCorrector?.adjust(scheduled) ?? scheduled
         count = 0
         let label = labels.current
         let reading = sensor.read(at: tick)
@@ -53,7 +57,7 @@ struct SamplingLoop {
             let motion = estimator.update(accel: a, gyro: g, mag: reading.mag, dt: dt)
             add(Row(deviceMotion: motion, label: label, when: tick.when))
         }
-        if wantL, let location {
+        if wantL, let location, !holdLocationRows {
             location.poll(at: tick) { fix in addFix(fix, label: label) }
         }
         hand()
@@ -63,7 +67,20 @@ struct SamplingLoop {
         // Defence in depth: When strictly increases per source, whatever the source does.
         guard fix.when > lastLocationWhen else { return }
         lastLocationWhen = fix.when
-        add(Row(fix: fix, label: label, whenOffset: timeline.whenOffset))
+        add(Row(fix: fix, label: label, whenOffset: locationWhenOffset))
+    }
+
+    /// Subtracted from fix times: 0 in epoch mode; in relative mode the first tick's epoch,
+    /// corrected to GPS time when that applies.
+    private var locationWhenOffset: Double {
+        guard timeline.whenMode == .relative, let c = timeCorrector, c.applies else { return timeline.whenOffset }
+        return timeline.whenOffset + c.correctionSeconds
+    }
+
+    /// Relative When on an unsynchronised clock: fixes wait in the source until GPS time is
+    /// known, so their When is measured from the true start.
+    private var holdLocationRows: Bool {
+        timeline.whenMode == .relative && timeCorrector?.applies == true && timeCorrector?.base.isProvisional == true
     }
 
     private mutating func hand() {

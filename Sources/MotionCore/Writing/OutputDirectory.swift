@@ -51,6 +51,21 @@ public protocol OutputDirectory: AnyObject {
     func createExclusive(base: String, ext: String) throws(OutputError) -> (base: String, file: OutputFile)
     /// Replaces a small file atomically (write a temporary, fsync, rename): metadata.
     func replace(name: String, contents: [UInt8]) throws(OutputError)
+    /// Renames `from` (a full name) to `base + suffix + ext`, never over an existing file
+    /// (`-1`, `-2`, ... as `createExclusive`); returns the base used. Open files stay valid.
+    func rename(_ from: String, toBase base: String, ext: String) throws(OutputError) -> String
+    /// Removes a file (a metadata file left under an old name).
+    func remove(name: String) throws(OutputError)
+}
+
+extension OutputDirectory {
+    /// Directories that cannot rename keep provisional names (docs/GPS.md).
+    public func rename(_ from: String, toBase base: String, ext: String) throws(OutputError) -> String {
+        throw OutputError(operation: "rename", path: path + "/" + from, errno: .notSupported)
+    }
+    public func remove(name: String) throws(OutputError) {
+        throw OutputError(operation: "remove", path: path + "/" + name, errno: .notSupported)
+    }
 }
 
 /// A real folder on disk, written with plain syscalls through swift-system.
@@ -86,6 +101,8 @@ public final class DiskDirectory: OutputDirectory {
                 let fd = try FileDescriptor.open(FilePath(full), .writeOnly,
                                                  options: [.create, .exclusiveCreate, .closeOnExec],
                                                  permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                // Held until close (or process death): tells power-loss recovery the file is live.
+                _ = flock(fd.rawValue, LOCK_EX | LOCK_NB)
                 return (name, DiskFile(fd: fd, path: full))
             } catch let e as Errno where e == .fileExists {
                 suffix += 1
@@ -93,6 +110,32 @@ public final class DiskDirectory: OutputDirectory {
             } catch {
                 throw OutputError(operation: "create", path: full, errno: error as? Errno)
             }
+        }
+    }
+
+    public func rename(_ from: String, toBase base: String, ext: String) throws(OutputError) -> String {
+        let source = path + "/" + from
+        var suffix = 0
+        while true {
+            let name = suffix == 0 ? base : "\(base)-\(suffix)"
+            let target = path + "/" + name + ext
+            var st = stat()
+            if lstat(target, &st) == 0 {
+                suffix += 1
+                if suffix > 10_000 { throw OutputError(operation: "find a free name for", path: target, errno: .fileExists) }
+                continue
+            }
+            if Glibc.rename(source, target) != 0 {
+                throw OutputError(operation: "rename \(source) to", path: target, errno: Errno(rawValue: Glibc.errno))
+            }
+            return name
+        }
+    }
+
+    public func remove(name: String) throws(OutputError) {
+        let full = path + "/" + name
+        if unlink(full) != 0 && Glibc.errno != ENOENT {
+            throw OutputError(operation: "remove", path: full, errno: Errno(rawValue: Glibc.errno))
         }
     }
 
@@ -121,7 +164,7 @@ public final class DiskDirectory: OutputDirectory {
             try? file.close()
             throw failure
         }
-        if rename(temp, full) != 0 {
+        if Glibc.rename(temp, full) != 0 {
             throw OutputError(operation: "rename \(temp) to", path: full, errno: Errno(rawValue: Glibc.errno))
         }
     }

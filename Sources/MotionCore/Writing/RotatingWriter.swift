@@ -24,8 +24,12 @@ public final class RotatingWriter {
     private let whenOffset: Double
     private let nowNanos: @Sendable () -> Int64
     private let log: Logger
+    /// GPS time: names files provisionally until it is known (nil: the system clock names them).
+    private let timeBase: GPSTimeBase?
 
     private var file: OutputFile?
+    /// True while the current file has a provisional name (see docs/GPS.md).
+    private var provisionalFile = false
     private var meta: RecordingMetadata.FileSection?
     private var fileIndex = 0
     private var previousName: String?
@@ -45,7 +49,9 @@ public final class RotatingWriter {
 
     public init(directory: OutputDirectory, description: RecordingDescription, configuration: Configuration,
                 counters: RecorderCounters, whenOffset: Double, log: Logger,
-                nowNanos: @escaping @Sendable () -> Int64 = { SystemClock.monotonicNanos() }) {
+                nowNanos: @escaping @Sendable () -> Int64 = { SystemClock.monotonicNanos() },
+                timeBase: GPSTimeBase? = nil) {
+        self.timeBase = timeBase
         self.directory = directory; self.description = description; self.configuration = configuration
         self.counters = counters; self.whenOffset = whenOffset; self.log = log; self.nowNanos = nowNanos
         chunk.reserveCapacity(configuration.chunkBytes + CSVFormat.maxRowBytes)
@@ -53,6 +59,7 @@ public final class RotatingWriter {
 
     /// Encodes and writes a batch of rows (one drained buffer).
     public func write(_ rows: UnsafeBufferPointer<Row>) {
+        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase) }
         for row in rows {
             if recordingFirstWhen == nil {
                 recordingFirstWhen = row.when
@@ -160,6 +167,8 @@ public final class RotatingWriter {
         flushChunk()
         closeFile(reason: "rotated")
         if let s = configuration.rotation.maxSeconds, var b = nextTimeBoundary {
+            // Arithmetic, not a loop: When may have stepped forward by years (GPS time).
+            if row.when >= b - 1e-6 { b += ((row.when - b + 1e-6) / s).rounded(.down) * s + s }
             while row.when >= b - 1e-6 { b += s }
             nextTimeBoundary = b
         }
@@ -167,8 +176,11 @@ public final class RotatingWriter {
     }
 
     private func openFile(startingWith row: Row) {
-        let epoch = row.when + whenOffset
-        let base = TimeText.fileBase(epochSeconds: epoch)
+        // Rows sampled before GPS time was applied name the file by their true time.
+        let epoch = timeBase?.namingEpoch(when: row.when, whenOffset: whenOffset, whenMode: description.whenMode)
+            ?? row.when + whenOffset
+        provisionalFile = timeBase?.isProvisional == true
+        let base = provisionalFile ? provisionalBase() : TimeText.fileBase(epochSeconds: epoch)
         do {
             let (name, newFile) = try directory.createExclusive(base: base, ext: ".csv")
             let header = CSVFormat.headerBytes
@@ -191,6 +203,36 @@ public final class RotatingWriter {
         }
     }
 
+    /// `<prefix>-<seconds since boot>`: never a date from an unsynchronised clock.
+    private func provisionalBase() -> String {
+        let uptime = String(max(0, nowNanos()) / 1_000_000_000)
+        return (timeBase?.provisionalPrefix ?? "unsynced") + "-" + String(repeating: "0", count: max(0, 7 - uptime.count)) + uptime
+    }
+
+    /// GPS time is known now: gives the current file (CSV and metadata) the name of its
+    /// first sample's true local time. On failure the provisional name stays (logged).
+    private func renameProvisionalFile(_ timeBase: GPSTimeBase) {
+        guard var m = meta, let firstWhen = m.firstWhen ?? chunkFirstWhen else { return }
+        provisionalFile = false
+        // Its rows were written before the correction: add it to get true UTC.
+        let epoch = firstWhen + whenOffset + timeBase.correctionSeconds
+        let oldName = m.name
+        do {
+            let newBase = try directory.rename(oldName, toBase: TimeText.fileBase(epochSeconds: epoch), ext: ".csv")
+            m.name = newBase + ".csv"
+            m.renamedFrom = oldName
+            m.startLocal = TimeText.isoLocal(epochSeconds: epoch)
+            meta = m
+            if let i = files.lastIndex(of: oldName) { files[i] = m.name }
+            counters.currentFile.withLock { $0 = directory.path + "/" + m.name }
+            writeMetadata(endedCleanly: false, reason: "recording")
+            try? directory.remove(name: String(oldName.dropLast(4)) + ".json")
+            log.notice("GPS time is known: \(oldName) renamed to \(m.name)")
+        } catch {
+            log.warning("GPS time is known but \(oldName) could not be renamed: \(error); it keeps its provisional name")
+        }
+    }
+
     private func closeFile(reason: String) {
         guard let current = file else { return }
         sync()
@@ -206,9 +248,11 @@ public final class RotatingWriter {
 
     private func writeMetadata(endedCleanly: Bool, reason: String) {
         guard let section = meta else { return }
+        var snapshot = counters.snapshot()
+        snapshot.time = timeBase?.snapshot
         let doc = RecordingMetadata(
             software: .init(version: configuration.softwareVersion), recording: description, file: section,
-            counters: counters.snapshot(), endedCleanly: endedCleanly, endReason: reason,
+            counters: snapshot, endedCleanly: endedCleanly, endReason: reason,
             ended: endedCleanly ? TimeText.isoLocal(epochSeconds: Double(SystemClock.realtimeNanos()) / 1e9) : nil)
         let jsonName = String(section.name.dropLast(4)) + ".json"
         do { try directory.replace(name: jsonName, contents: doc.encoded()) } catch {

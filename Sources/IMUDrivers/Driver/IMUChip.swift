@@ -1,0 +1,70 @@
+import MotionMath
+
+/// One accelerometer + gyroscope sample in the CHIP frame, in physical units: specific
+/// force in g (what the chip measures: +1 on the up axis at rest) and angular rate in rad/s.
+struct InertialSample {
+    var specificForce: Vector3
+    var rate: Vector3
+}
+
+/// The result of one accelerometer/gyroscope burst read.
+enum InertialRead {
+    case sample(InertialSample)
+    /// The read-back configuration is not what was written: the chip was reset.
+    case configurationLost
+}
+
+/// The result of one magnetometer burst read.
+enum MagneticRead {
+    /// Field in µT, already turned into the accelerometer/gyroscope chip frame.
+    case sample(Vector3)
+    /// No new sample since the last read (data-ready clear).
+    case notReady
+    /// The chip flagged magnetic overflow: the sample is not valid and is discarded.
+    case overflow
+}
+
+/// Progress of a set-up procedure run in phases, so waits (after a reset, a mode change)
+/// can be slept at start and spread over ticks during recovery.
+enum PhaseResult: Equatable {
+    case next(afterSeconds: Double)
+    case done
+}
+
+/// What the chip was configured to: ranges and rates, for `SensorInfo` and the metadata.
+struct ChipSettings {
+    var accelRangeG: Double
+    var gyroRangeDegPerSec: Double
+    var magRangeMicroTesla: Double
+    var accelRateHz: Double
+    var gyroRateHz: Double
+    var magRateHz: Double
+    var notes: [String]
+}
+
+/// A chip family behind the generic `IMUDriver`: register-level bring-up, burst reads and
+/// conversion to physical units. The driver owns retries, gaps, recovery and mounting.
+protocol IMUChip: AnyObject {
+    /// E.g. `MPU-9250`.
+    var model: String { get }
+    /// E.g. `MPU-9250 (AK8963 magnetometer) at 0x68 on /dev/i2c-1`.
+    var placement: String { get }
+    var maxRateHz: Int { get }
+    /// Transfers that failed during bring-up (the driver adds them to `busErrors`).
+    var failures: FailureCounter { get }
+    /// Valid after bring-up.
+    var settings: ChipSettings { get }
+
+    /// Identity, reset, ranges, ODR and filter for `rateHz`. Phase 0 first.
+    func bringUpInertial(phase: Int, rateHz: Int) throws(IMUError) -> PhaseResult
+    /// Magnetometer identity, reset and continuous mode (after the inertial part is up).
+    func bringUpMagnetometer(phase: Int) throws(IMUError) -> PhaseResult
+    /// One burst read of accelerometer and gyroscope.
+    func readInertial() throws(I2CError) -> InertialRead
+    /// One burst read of the magnetometer (status, data and the status that ends the read).
+    func readMagnetometer() throws(I2CError) -> MagneticRead
+    /// Reads back the accelerometer/gyroscope configuration; false when it is not what was written.
+    func inertialConfigurationIntact() throws(I2CError) -> Bool
+    /// Reads back the magnetometer mode; false when it is not what was written.
+    func magnetometerConfigurationIntact() throws(I2CError) -> Bool
+}

@@ -1,0 +1,51 @@
+import CGPS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether the system clock (CLOCK_REALTIME) is synchronised to a time source, as the
+/// kernel's NTP state says: `ntp_adjtime` with no modes only reads the state. The kernel
+/// keeps `STA_UNSYNC` set until a time service (chrony, systemd-timesyncd, ntpd, gpsd via
+/// chrony) disciplines the clock, and `ntp_adjtime` returns `TIME_ERROR` while unsynchronised.
+/// A Raspberry Pi has no real-time clock: booted without network its clock starts from
+/// the last shutdown (fake-hwclock) or 1970, and reads as unsynchronised here.
+public struct SystemClockStatus: Sendable, Equatable, CustomStringConvertible {
+    /// True when the kernel considers the clock synchronised.
+    public var synchronised: Bool
+    /// The kernel's estimated maximum error, µs (when reported).
+    public var maxErrorMicroseconds: Int?
+    /// Why, in words (for the log and the metadata).
+    public var detail: String
+
+    public init(synchronised: Bool, maxErrorMicroseconds: Int? = nil, detail: String) {
+        self.synchronised = synchronised; self.maxErrorMicroseconds = maxErrorMicroseconds; self.detail = detail
+    }
+
+    /// Reads the kernel's state now. If the call itself fails (it should not), the clock is
+    /// reported as unsynchronised: GPS time is then preferred, which is the safe side.
+    public static func current() -> SystemClockStatus {
+        var tx = timex()
+        tx.modes = 0
+        let state = ntp_adjtime(&tx)
+        if state < 0 {
+            return SystemClockStatus(synchronised: false,
+                                     detail: "ntp_adjtime failed (\(String(cString: strerror(errno)))): treated as unsynchronised")
+        }
+        return interpret(state: state, status: Int32(tx.status), maxError: Int(tx.maxerror))
+    }
+
+    /// The decision, separated from the syscall so it can be tested: synchronised unless the
+    /// call returned `TIME_ERROR` or the status has `STA_UNSYNC`.
+    public static func interpret(state: Int32, status: Int32, maxError: Int) -> SystemClockStatus {
+        let unsyncFlag = status & Int32(STA_UNSYNC) != 0
+        if state == TIME_ERROR || unsyncFlag {
+            let why = unsyncFlag ? "the kernel flags the clock unsynchronised (STA_UNSYNC)" : "ntp_adjtime reports TIME_ERROR"
+            return SystemClockStatus(synchronised: false, maxErrorMicroseconds: maxError,
+                                     detail: "\(why): no time service has set it")
+        }
+        return SystemClockStatus(synchronised: true, maxErrorMicroseconds: maxError,
+                                 detail: "synchronised by a time service (max error \(maxError) µs)")
+    }
+
+    public var description: String { detail }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LinuxHardware
+import Logging
+import MotionConfig
+import MotionCore
+
+/// `motionlog daemon`: the headless logger for a bike. Waits; the button (or `motionlog
+/// start`) starts a recording, the next press (or `motionlog stop`) stops it; a long press
+/// stops and runs the shutdown command; SIGTERM stops cleanly and exits.
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Run headless: a button or `motionlog start|stop` controls recordings; an LED shows the state.",
+        discussion: """
+            Takes the recording options of `record`. Buttons and LED come from the board file's gpio \
+            section; control also works through the socket (`motionlog start`, `stop`, `status`, `label`). \
+            At start, unfinished recordings in the output folder are recovered. A recording stops by \
+            itself before the card is full (min_free_space, default 100M). SIGTERM stops cleanly and \
+            exits 0. See docs/DAEMON.md.
+            """)
+
+    @OptionGroup var options: RecordingOptions
+
+    @Option(name: .long, help: "Control socket path (default: config daemon.socket, else \(ControlClient.defaultSocket)).")
+    var socket: String?
+
+    @Option(name: .customLong("socket-group"), help: "Group allowed to use the control socket (mode 0660).")
+    var socketGroup: String?
+
+    @Option(name: .customLong("long-press"), help: "Hold the button this long to stop and shut down (default 3s).")
+    var longPress: String?
+
+    @Option(name: .customLong("shutdown-command"), help: "Command run after a long press (default none), e.g. \"systemctl poweroff\".")
+    var shutdownCommand: String?
+
+    @Option(name: .customLong("min-free-space"), help: "Stop recording while this much space is still free (default 100M; 0 disables).")
+    var minFreeSpace: String?
+
+    @Flag(name: .customLong("no-gpio"), help: "Ignore the board's buttons and LED (socket control only).")
+    var noGPIO = false
+
+    func run() throws {
+        if options.fast { throw CommandFailure.usage("the daemon records in real time: --fast is for `record` only") }
+        let log = Logging.motionlogLogger()
+        let setup = try RecordingSetup.resolve(options)
+        let config = try DaemonConfiguration.resolve(
+            socket: socket, socketGroup: socketGroup, longPress: longPress, shutdownCommand: shutdownCommand,
+            minFreeSpace: minFreeSpace, noGPIO: noGPIO, settings: setup.settings, board: setup.board)
+        // Before any thread starts, so every thread inherits the blocked signals.
+        let exitRequested = DispatchSemaphore(value: 0)
+        SignalWatcher.install { _ in exitRequested.signal() }
+
+        do { _ = try DiskDirectory(path: setup.outputPath) } catch { throw CommandFailure("\(error)", code: 2) }
+        StartupRecovery.run(folder: setup.outputPath, log: log)
+
+        var gpio: GPIOLines?
+        var gpioProblem: String?
+        if let wiring = config.wiring {
+            do { gpio = try LinuxGPIOLines(wiring: wiring) } catch {
+                gpioProblem = "\(error)"
+                log.error("GPIO: \(error); the daemon runs without buttons and LED (use `motionlog start|stop`)")
+            }
+        } else if !noGPIO {
+            log.notice("board \(setup.board.name) has no buttons or LED in its gpio section: control with `motionlog start|stop`")
+        }
+
+        let freeSpace = config.minFreeSpaceBytes > 0
+            ? FreeSpaceGuard(path: setup.outputPath, minimumFreeBytes: config.minFreeSpaceBytes) : nil
+        let launcher = SetupLauncher(setup: setup, freeSpace: freeSpace, log: log)
+        var settings = Daemon.Settings()
+        settings.core.longPressNanos = Int64(config.longPressSeconds * 1e9)
+        settings.core.shutdownCommand = config.shutdownCommand
+        settings.core.baseLabel = setup.configuration.label
+        settings.ledShowsGPS = config.ledShowsGPS
+        let daemon = Daemon(launcher: launcher, settings: settings, shutdown: ShellShutdownRunner(), log: log)
+        daemon.noteGPIOProblem(gpioProblem)
+
+        let server: ControlServer
+        do {
+            server = try ControlServer(path: config.socket, group: config.socketGroup, log: log) { request in
+                daemon.answer(request)
+            }
+        } catch {
+            gpio?.close()
+            throw CommandFailure(error.description, code: 2)
+        }
+        server.start()
+        let loop = DaemonLoop(daemon: daemon, gpio: gpio, log: log)
+        loop.start()
+        let hint = gpio != nil ? "; press the button to start" : "; run `motionlog start` to record"
+        log.notice("ready: board \(setup.board.name), \(setup.configuration.rateHz) Hz into \(setup.outputPath); control socket \(config.socket)\(hint)")
+
+        exitRequested.wait()
+        log.notice("signal received: stopping")
+        daemon.stopForExit()
+        server.close()
+        loop.stop()
+        gpio?.close()
+    }
+}

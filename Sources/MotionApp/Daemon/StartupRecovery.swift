@@ -1,0 +1,21 @@
+import Logging
+import MotionCore
+
+/// Power-loss recovery at the start of `record` and `daemon`: repairs the recordings of
+/// the output folder that did not end cleanly, and says what it did.
+enum StartupRecovery {
+    @discardableResult
+    static func run(folder: String, log: Logger) -> RecoveryReport {
+        let report = RecordingRecovery.recover(folder: folder, softwareVersion: MotionLogCommand.version)
+        for f in report.recovered {
+            log.notice("recovered an unfinished recording: \(f)", metadata: ["folder": "\(folder)"])
+        }
+        for f in report.failures {
+            log.warning("could not recover \(f)")
+        }
+        for name in report.inUse {
+            log.info("\(name) is being written by another recording; left alone", metadata: ["folder": "\(folder)"])
+        }
+        return report
+    }
+}

@@ -1,0 +1,34 @@
+/// Writes a track as a GPX 1.1 document (https://www.topografix.com/GPX/1/1/): one `trk`
+/// with a `trkseg` per segment; each `trkpt` has lat/lon (plain decimals that read back
+/// to the recorded Doubles), `ele` (altitude MSL, when known), `time` (UTC) and `fix`.
+public enum GPXWriter {
+    public static func document(_ track: LocationTrack, name: String, creator: String) -> String {
+        var out = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="\(ExportText.xml(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
+        xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+        xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+
+        """
+        out += "  <metadata>\n    <name>\(ExportText.xml(name))</name>\n"
+        if let first = track.points.first { out += "    <time>\(ExportText.utc(first.time))</time>\n" }
+        out += "  </metadata>\n"
+        out += "  <trk>\n    <name>\(ExportText.xml(name))</name>\n"
+        for segment in track.segments {
+            out += "    <trkseg>\n"
+            for p in segment { out += point(p) }
+            out += "    </trkseg>\n"
+        }
+        out += "  </trk>\n</gpx>\n"
+        return out
+    }
+
+    /// One `trkpt`; children in the order the GPX 1.1 schema requires (ele, time, ..., fix).
+    static func point(_ p: TrackPoint) -> String {
+        var out = "      <trkpt lat=\"\(ExportText.decimal(p.latitude) ?? "0")\" lon=\"\(ExportText.decimal(p.longitude) ?? "0")\">"
+        if let ele = ExportText.decimal(p.altitudeMSL) { out += "<ele>\(ele)</ele>" }
+        out += "<time>\(ExportText.utc(p.time))</time>"
+        if p.mode == 2 { out += "<fix>2d</fix>" } else if p.mode == 3 { out += "<fix>3d</fix>" }
+        return out + "</trkpt>\n"
+    }
+}

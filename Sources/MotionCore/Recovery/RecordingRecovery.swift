@@ -1,0 +1,173 @@
+import Foundation
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Power-loss recovery of an output folder, run when `record` or `daemon` starts.
+///
+/// A recording that did not end cleanly (power cut, SIGKILL, crash) leaves a CSV whose
+/// metadata says `endedCleanly: false` with end reason `recording`, or no metadata at all.
+/// For each such file (named like the writer names them, `yyyyMMddHHmmss[-N].csv`, and not
+/// held open by a running recording — the writer holds an exclusive `flock` on its CSV):
+/// the torn last line and any debris after the last complete row are cut, the rows per
+/// source are counted with the shared format parser, and the metadata is completed (or
+/// rebuilt) with `endedCleanly: false` and end reason `recovered`. Files already recovered
+/// are left alone, so recovery is idempotent.
+public enum RecordingRecovery {
+    /// The end reason of a recovered file.
+    public static let endReason = "recovered"
+
+    /// Recovers every unclean recording in `folder`. Never throws: problems are reported
+    /// per file. A missing folder is simply nothing to recover.
+    public static func recover(folder: String, softwareVersion: String) -> RecoveryReport {
+        var report = RecoveryReport(folder: folder)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return report }
+        for name in names.sorted() where isRecordingName(name) {
+            let base = String(name.dropLast(4))
+            let metadata = loadMetadata(folder + "/" + base + ".json")
+            if case .valid(let m) = metadata, m.endedCleanly || m.endReason == endReason { continue }
+            do {
+                if let done = try recoverFile(folder: folder, name: name, metadata: metadata, softwareVersion: softwareVersion) {
+                    report.recovered.append(done)
+                } else {
+                    report.inUse.append(name)
+                }
+            } catch {
+                report.failures.append(error)
+            }
+        }
+        return report
+    }
+
+    /// `yyyyMMddHHmmss.csv` or `yyyyMMddHHmmss-N.csv`.
+    public static func isRecordingName(_ name: String) -> Bool {
+        guard name.hasSuffix(".csv") else { return false }
+        let base = name.dropLast(4)
+        let parts = base.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts[0].count == 14, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        if parts.count == 2 { return !parts[1].isEmpty && parts[1].allSatisfy { $0.isASCII && $0.isNumber } }
+        return true
+    }
+
+    enum LoadedMetadata {
+        case missing
+        case unreadable
+        case valid(RecordingMetadata)
+    }
+
+    static func loadMetadata(_ path: String) -> LoadedMetadata {
+        guard let data = FileManager.default.contents(atPath: path) else { return .missing }
+        guard let m = try? RecordingMetadata.decode(Array(data)) else { return .unreadable }
+        return .valid(m)
+    }
+
+    /// Repairs one file; nil when a running recording holds it.
+    static func recoverFile(folder: String, name: String, metadata: LoadedMetadata,
+                            softwareVersion: String) throws(RecoveryFailure) -> RecoveredFile? {
+        let path = folder + "/" + name
+        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        if fd < 0 { throw RecoveryFailure(path: path, message: "cannot open for repair: \(Errno(rawValue: errno))") }
+        defer { Glibc.close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EWOULDBLOCK { return nil }
+            throw RecoveryFailure(path: path, message: "cannot lock: \(Errno(rawValue: errno))")
+        }
+        var scan = try RecoveryScan.scan(fd: fd, path: path)
+        var headerRewritten = false
+        if !scan.headerValid {
+            guard scan.headerTorn else {
+                throw RecoveryFailure(path: path, message: "the first line is not the format's header; not a recording this program can repair, left unchanged")
+            }
+            try rewriteHeader(fd: fd, path: path)
+            headerRewritten = true
+            scan.fileBytes = 0
+            scan.keepBytes = Int64(CSVFormat.headerBytes.count)
+        } else if scan.bytesToCut > 0 {
+            if ftruncate(fd, off_t(scan.keepBytes)) != 0 {
+                throw RecoveryFailure(path: path, message: "cannot cut the torn end: \(Errno(rawValue: errno))")
+            }
+        }
+        if fsync(fd) != 0 { throw RecoveryFailure(path: path, message: "cannot fsync: \(Errno(rawValue: errno))") }
+
+        let rebuilt: Bool
+        var doc: RecordingMetadata
+        if case .valid(let old) = metadata {
+            doc = old
+            rebuilt = false
+        } else {
+            doc = rebuiltMetadata(name: name, scan: scan, softwareVersion: softwareVersion,
+                                  unreadable: { if case .unreadable = metadata { return true } else { return false } }())
+            rebuilt = true
+        }
+        complete(&doc, scan: scan, headerRewritten: headerRewritten)
+        let base = String(name.dropLast(4))
+        do {
+            let directory = try DiskDirectory(path: folder)
+            try directory.replace(name: base + ".json", contents: doc.encoded())
+        } catch {
+            throw RecoveryFailure(path: path, message: "repaired, but the metadata could not be written: \(error)")
+        }
+        unlink(folder + "/" + base + ".json.tmp")
+        return RecoveredFile(name: name, bytesCut: headerRewritten ? 0 : scan.bytesToCut, rows: doc.file.rows,
+                             metadataRebuilt: rebuilt, headerRewritten: headerRewritten)
+    }
+
+    private static func rewriteHeader(fd: Int32, path: String) throws(RecoveryFailure) {
+        if ftruncate(fd, 0) != 0 { throw RecoveryFailure(path: path, message: "cannot reset the torn file: \(Errno(rawValue: errno))") }
+        let header = CSVFormat.headerBytes
+        let n = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        if n != header.count { throw RecoveryFailure(path: path, message: "cannot write the header: \(Errno(rawValue: errno))") }
+    }
+
+    /// Fills the file section from the scan and marks the end as recovered.
+    static func complete(_ doc: inout RecordingMetadata, scan: RecoveryScan, headerRewritten: Bool) {
+        var rows: [String: Int] = [:]
+        for (s, n) in scan.rows { rows[String(s.letter)] = n }
+        doc.file.rows = rows
+        doc.file.firstWhen = scan.firstWhen
+        doc.file.lastWhen = scan.lastWhen
+        doc.file.bytes = scan.keepBytes
+        doc.endedCleanly = false
+        doc.endReason = endReason
+        let epochOffset = doc.recording.whenMode == .relative ? doc.recording.startEpoch : 0
+        doc.ended = scan.lastWhen.map { TimeText.isoLocal(epochSeconds: $0 + epochOffset) }
+        var note = "recovered after an unclean end (power cut or crash): "
+        if headerRewritten {
+            note += "the file had no complete header and was reset to the header alone"
+        } else if scan.bytesToCut > 0 {
+            note += "\(scan.bytesToCut) bytes after the last complete row were cut"
+        } else {
+            note += "the file ended on a complete row"
+        }
+        note += "; rows counted from the file; `ended` is the time of the last row; counters are as of the last metadata update"
+        doc.recording.notes.append(note)
+    }
+
+    /// Metadata for a CSV whose JSON never reached the disk (or was damaged).
+    static func rebuiltMetadata(name: String, scan: RecoveryScan, softwareVersion: String, unreadable: Bool) -> RecordingMetadata {
+        let whenMode: WhenMode = (scan.firstWhen ?? 0) > 1e8 ? .epoch : .relative
+        let nameEpoch = FileNameTime.epoch(fileBase: String(name.prefix(14)))
+        let startEpoch = whenMode == .epoch ? (scan.firstWhen ?? nameEpoch ?? 0) : (nameEpoch ?? 0)
+        let sources = Source.canonicalOrder.filter { (scan.rows[$0] ?? 0) > 0 }
+        let busiest = sources.max { (scan.rows[$0] ?? 0) < (scan.rows[$1] ?? 0) }
+        let label = scan.firstLabel.map { String(UnicodeScalar($0)) } ?? String(UnicodeScalar(Label.defaultLetter))
+        let description = RecordingDescription(
+            id: UUID().uuidString, board: "unknown", boardDescription: nil, sensor: SensorInfo(model: "unknown"),
+            gps: nil, deviceMotion: nil, rateHz: busiest.map { estimatedRate(scan, $0) } ?? 0,
+            sources: String(sources.map(\.letter)), label: label, whenMode: whenMode, startEpoch: startEpoch,
+            started: TimeText.isoLocal(epochSeconds: startEpoch), clock: "unknown", rotateBytes: nil, rotateSeconds: nil,
+            fsyncIntervalSeconds: 0, bufferRows: 0,
+            notes: ["metadata was \(unreadable ? "unreadable" : "missing") after an unclean end and was rebuilt from the CSV: board, sensor and settings are unknown, rateHz is estimated from the rows, file index and previous file are unknown"])
+        var section = RecordingMetadata.FileSection(name: name, index: 1, previous: nil)
+        section.startLocal = nameEpoch.map { TimeText.isoLocal(epochSeconds: $0) }
+        return RecordingMetadata(software: .init(version: softwareVersion), recording: description, file: section,
+                                 counters: CounterSnapshot(), endedCleanly: false, endReason: endReason, ended: nil)
+    }
+
+    /// Rows per second of one source over the file (MotionCollector records every source at one rate).
+    static func estimatedRate(_ scan: RecoveryScan, _ source: Source) -> Int {
+        guard let n = scan.rows[source], n > 1, let first = scan.firstWhen, let last = scan.lastWhen, last > first else { return 0 }
+        return Int((Double(n - 1) / (last - first)).rounded())
+    }
+}

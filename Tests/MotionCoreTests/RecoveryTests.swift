@@ -1,0 +1,202 @@
+import Foundation
+import Logging
+import MotionCore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Power-loss recovery: files left by a recording that never finished are cut back to their
+/// last complete row and get completed metadata; everything else is left alone.
+@Suite("Power-loss recovery")
+struct RecoveryTests {
+    static let start = 1_763_735_405.0
+
+    /// Writes `seconds` of A/G/M rows at `rate` Hz through the real writer and abandons it
+    /// without `finish`, as a killed process would: the metadata still says `recording`.
+    func interruptedRecording(in dir: String, seconds: Int = 2, rate: Int = 100) throws -> String {
+        let description = RecordingDescription(
+            id: "test", board: "test-board", boardDescription: nil, sensor: SensorInfo(model: "scripted"), gps: nil,
+            deviceMotion: nil, rateHz: rate, sources: "AGM", label: "W", whenMode: .epoch, startEpoch: Self.start,
+            started: "", clock: "simulated", rotateBytes: nil, rotateSeconds: nil, fsyncIntervalSeconds: 1,
+            bufferRows: 1024, notes: [])
+        let writer = RotatingWriter(directory: try DiskDirectory(path: dir), description: description,
+                                    configuration: .init(rotation: .none, softwareVersion: "t"),
+                                    counters: RecorderCounters(bufferCapacity: 1024), whenOffset: 0,
+                                    log: Logger(label: "test"))
+        var rows: [Row] = []
+        for k in 0..<(seconds * rate) {
+            let when = (Self.start * Double(rate) + Double(k)) / Double(rate)
+            rows.append(Row(source: .accelerometer, label: Label.defaultLetter, when: when, 0.01 * Double(k), 0, -1))
+            rows.append(Row(source: .gyroscope, label: Label.defaultLetter, when: when, 0, 0.5, 0))
+            rows.append(Row(source: .magnetometer, label: Label.defaultLetter, when: when, 20, 0, -40))
+        }
+        rows.withUnsafeBufferPointer { writer.write($0) }
+        writer.flushChunk()
+        writer.sync()
+        return writer.files[0]
+    }
+
+    func metadata(_ dir: String, _ csv: String) throws -> RecordingMetadata {
+        try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + csv.dropLast(4) + ".json"))))
+    }
+
+    func append(_ dir: String, _ csv: String, _ bytes: [UInt8]) throws {
+        let h = try FileHandle(forWritingTo: URL(fileURLWithPath: dir + "/" + csv))
+        try h.seekToEnd()
+        try h.write(contentsOf: Data(bytes))
+        try h.close()
+    }
+
+    func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1
+    }
+
+    @Test func aTornLastLineIsCutAndTheMetadataCompleted() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir)
+        let before = try metadata(dir, csv)
+        #expect(!before.endedCleanly && before.endReason == "recording")
+        let intact = size(dir + "/" + csv)
+        let torn = Array("A,W,1763735407.01,0.0".utf8)
+        try append(dir, csv, torn)
+
+        let report = RecordingRecovery.recover(folder: dir, softwareVersion: "t")
+        #expect(report.recovered.count == 1 && report.failures.isEmpty && report.inUse.isEmpty)
+        let file = try #require(report.recovered.first)
+        #expect(file.name == csv && file.bytesCut == Int64(torn.count) && !file.metadataRebuilt)
+        #expect(size(dir + "/" + csv) == intact)
+
+        let check = try RecordingCheck.check(path: dir + "/" + csv)
+        #expect(check.problems.isEmpty)
+        let after = try metadata(dir, csv)
+        #expect(!after.endedCleanly && after.endReason == "recovered")
+        #expect(after.file.rows == ["A": 200, "G": 200, "M": 200])
+        #expect(after.file.bytes == Int64(intact))
+        #expect(after.file.firstWhen == Self.start && after.file.lastWhen == (Self.start * 100 + 199) / 100)
+        #expect(after.recording.board == "test-board")
+        #expect(after.ended != nil)
+        #expect(after.recording.notes.last?.contains("bytes after the last complete row were cut") == true)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/" + csv.dropLast(4) + ".json.tmp"))
+    }
+
+    @Test func recoveryIsIdempotentAndLeavesCleanFilesAlone() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir)
+        try append(dir, csv, Array("G,W,17637".utf8))
+        #expect(RecordingRecovery.recover(folder: dir, softwareVersion: "t").recovered.count == 1)
+        let json = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + csv.dropLast(4) + ".json"))
+        let second = RecordingRecovery.recover(folder: dir, softwareVersion: "t")
+        #expect(second.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/" + csv.dropLast(4) + ".json")) == json)
+
+        // A cleanly finished recording is never touched.
+        var clean = try metadata(dir, csv)
+        clean.endedCleanly = true
+        clean.endReason = "stopped"
+        try Data(clean.encoded()).write(to: URL(fileURLWithPath: dir + "/" + csv.dropLast(4) + ".json"))
+        try append(dir, csv, Array("odd".utf8))
+        let sizeBefore = size(dir + "/" + csv)
+        #expect(RecordingRecovery.recover(folder: dir, softwareVersion: "t").isEmpty)
+        #expect(size(dir + "/" + csv) == sizeBefore)
+    }
+
+    @Test func missingMetadataIsRebuiltFromTheRows() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir, seconds: 3, rate: 50)
+        try FileManager.default.removeItem(atPath: dir + "/" + csv.dropLast(4) + ".json")
+        let report = RecordingRecovery.recover(folder: dir, softwareVersion: "9.9")
+        let file = try #require(report.recovered.first)
+        #expect(file.metadataRebuilt && file.bytesCut == 0)
+        let m = try metadata(dir, csv)
+        #expect(!m.endedCleanly && m.endReason == "recovered")
+        #expect(m.file.rows == ["A": 150, "G": 150, "M": 150])
+        #expect(m.recording.rateHz == 50 && m.recording.sources == "AGM" && m.recording.whenMode == .epoch)
+        #expect(m.recording.startEpoch == Self.start && m.software.version == "9.9")
+        #expect(m.recording.notes.first?.contains("rebuilt from the CSV") == true)
+    }
+
+    @Test func debrisAfterTheLastRowIsCutButDamageInsideIsKept() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir, seconds: 1)
+        let intact = size(dir + "/" + csv)
+        // What a power cut on a card can leave: a torn row, NUL-filled blocks, a stray line end.
+        try append(dir, csv, Array("M,W,1763735406.0,2".utf8) + [UInt8](repeating: 0, count: 5000) + [0x0A] + [UInt8](repeating: 0, count: 300))
+        let report = RecordingRecovery.recover(folder: dir, softwareVersion: "t")
+        #expect(report.recovered.first?.bytesCut == Int64(18 + 5000 + 1 + 300))
+        #expect(size(dir + "/" + csv) == intact)
+        #expect(try RecordingCheck.check(path: dir + "/" + csv).problems.isEmpty)
+
+        // A damaged line in the middle followed by valid rows is not the tail: nothing is cut.
+        let dir2 = temporaryDirectory()
+        let csv2 = try interruptedRecording(in: dir2, seconds: 1)
+        var text = try String(contentsOfFile: dir2 + "/" + csv2, encoding: .utf8)
+        text = text.replacingOccurrences(of: "G,W,1763735405.5,0.0,0.5,0.0\n", with: "G,W,garbage\n")
+        try text.write(toFile: dir2 + "/" + csv2, atomically: false, encoding: .utf8)
+        let sizeBefore = size(dir2 + "/" + csv2)
+        let report2 = RecordingRecovery.recover(folder: dir2, softwareVersion: "t")
+        #expect(report2.recovered.first?.bytesCut == 0)
+        #expect(size(dir2 + "/" + csv2) == sizeBefore)
+        #expect(try metadata(dir2, csv2).file.rows == ["A": 100, "G": 99, "M": 100])
+    }
+
+    @Test func aFileTornRightAfterCreationGetsItsHeader() throws {
+        for content in [[], Array("Source, Lab".utf8), [UInt8](repeating: 0, count: 4096)] {
+            let dir = temporaryDirectory()
+            let name = "20261121143005.csv"
+            #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data(content)))
+            let report = RecordingRecovery.recover(folder: dir, softwareVersion: "t")
+            let file = try #require(report.recovered.first)
+            #expect(file.headerRewritten && file.metadataRebuilt && file.rows.isEmpty)
+            #expect(try String(contentsOfFile: dir + "/" + name, encoding: .utf8) == CSVFormat.headerLine + "\n")
+            #expect(try RecordingCheck.check(path: dir + "/" + name).isValid)
+            #expect(try metadata(dir, name).endReason == "recovered")
+        }
+    }
+
+    @Test func aFileHeldByARunningRecordingIsLeftAlone() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir)
+        try append(dir, csv, Array("A,W,1".utf8))
+        // The writer holds an exclusive flock on its CSV for as long as it writes.
+        let fd = open(dir + "/" + csv, O_RDONLY)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let sizeBefore = size(dir + "/" + csv)
+        let report = RecordingRecovery.recover(folder: dir, softwareVersion: "t")
+        #expect(report.inUse == [csv] && report.recovered.isEmpty)
+        #expect(size(dir + "/" + csv) == sizeBefore)
+    }
+
+    @Test func theWriterLocksTheFileItIsWriting() throws {
+        let dir = temporaryDirectory()
+        let directory = try DiskDirectory(path: dir)
+        let (base, file) = try directory.createExclusive(base: "20261121143005", ext: ".csv")
+        let fd = open(dir + "/" + base + ".csv", O_RDONLY)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX | LOCK_NB) != 0)
+        try file.close()
+        #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+    }
+
+    @Test func foreignFilesAreIgnoredOrReportedNeverChanged() throws {
+        let dir = temporaryDirectory()
+        try "a,b\n1,2".write(toFile: dir + "/notes.csv", atomically: false, encoding: .utf8)
+        try "a,b\n1,2".write(toFile: dir + "/20261121143005-2.csv", atomically: false, encoding: .utf8)
+        let report = RecordingRecovery.recover(folder: dir, softwareVersion: "t")
+        #expect(report.recovered.isEmpty)
+        #expect(report.failures.count == 1 && report.failures[0].message.contains("not the format's header"))
+        #expect(try String(contentsOfFile: dir + "/20261121143005-2.csv", encoding: .utf8) == "a,b\n1,2")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/notes.json"))
+        #expect(RecordingRecovery.recover(folder: dir + "/missing", softwareVersion: "t").isEmpty)
+    }
+
+    @Test func recordingNamesAreRecognised() {
+        #expect(RecordingRecovery.isRecordingName("20261121143005.csv"))
+        #expect(RecordingRecovery.isRecordingName("20261121143005-12.csv"))
+        #expect(!RecordingRecovery.isRecordingName("20261121143005-.csv"))
+        #expect(!RecordingRecovery.isRecordingName("2026112114300.csv"))
+        #expect(!RecordingRecovery.isRecordingName("20261121143005.json"))
+        #expect(!RecordingRecovery.isRecordingName("ride.csv"))
+    }
+}
