@@ -26,7 +26,7 @@ struct FuseCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Output file (default: IN-fused.csv beside the input).")
     var output: String?
 
-    @Option(name: .long, help: "Config file whose `calibration:` section to use (default: /etc/motionlog/config.yaml if present).")
+    @Option(name: .long, help: "Config file whose `calibration:` section to use (default: /etc/motionlog/config.yaml if present, for recordings with motionlog metadata).")
     var config: String?
 
     @Flag(name: .long, help: "Ignore any calibration: raw accelerometer and magnetometer.")
@@ -53,7 +53,8 @@ struct FuseCommand: ParsableCommand {
     func run() throws {
         let out = output ?? Self.defaultOutput(for: input)
         let metadataPath = try Self.checkPaths(input: input, output: out, force: force)
-        let calibration = try loadCalibration()
+        let inputMetadata = RecordingFiles.readMetadata(besides: input)
+        let calibration = try loadCalibration(hasMetadata: inputMetadata != nil)
         var parameters = FusionParameters()
         parameters.useMagnetometer = !noMagnetometer
         parameters.declination = declination.map { $0 * Double.pi / 180 }
@@ -64,7 +65,6 @@ struct FuseCommand: ParsableCommand {
         do { filter = try DeviceMotionFilter(calibration: calibration, parameters: parameters) } catch {
             throw CommandFailure.usage("\(error)")
         }
-        let inputMetadata = RecordingFiles.readMetadata(besides: input)
         let rate = inputMetadata?.recording.rateHz
         let result = try RecordingFiles.rewrite(input: input, output: out, estimator: filter,
                                                 firstPeriod: rate.map { 1 / Double($0) } ?? 0)
@@ -96,8 +96,17 @@ struct FuseCommand: ParsableCommand {
         }
     }
 
-    func loadCalibration() throws(CommandFailure) -> FusionCalibration {
+    /// The calibration to apply: none with --no-calibration; the --config file's; else the
+    /// system config's — but only for a recording motionlog made (with its metadata): a
+    /// file from elsewhere was not recorded by this machine's IMU.
+    func loadCalibration(hasMetadata: Bool) throws(CommandFailure) -> FusionCalibration {
         if noCalibration { return .none }
+        if config == nil && !hasMetadata {
+            if FileManager.default.fileExists(atPath: RecorderSettings.defaultPath) {
+                Console.error("\(input) has no motionlog metadata beside it: the system calibration is not applied (pass --config FILE to apply one)")
+            }
+            return .none
+        }
         let settings: RecorderSettings
         do { settings = try ConfigLoader.load(explicit: config) } catch { throw .usage("\(error)") }
         guard let c = settings.calibration else { return .none }
