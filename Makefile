@@ -4,7 +4,11 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 # System packages: I2C and gpsd client libraries to build; gpsd and a GPX parser for tests.
 APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy
-BENCH_APT_PACKAGES := valgrind python3
+# Benchmarks (make bench): C baselines are compiled with gcc, callgrind needs valgrind and
+# strip (binutils), the csv.writer baseline python3. BENCH_ARGS go to motionlog-bench,
+# e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only format --json /tmp/r.json".
+BENCH_APT_PACKAGES := valgrind python3 gcc binutils
+BENCH_ARGS ?=
 DEMO_OUT := ./recordings
 
 .PHONY: all deps build demo test bench install install-poweroff-rule uninstall clean
@@ -40,9 +44,18 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
+# Builds release and runs every benchmark next to its baseline (about 15 minutes; timings
+# never run in make test). Prints a table and writes bench/results.json (--json PATH).
 bench: deps
 	@missing=""; for p in $(BENCH_APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; fi
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing benchmark packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "Missing benchmark packages:$$missing (sudo apt-get install$$missing); figures needing them are reported as not measured"; \
+	  fi; \
+	fi
 	$(SWIFT) build -c release
 	./.build/release/motionlog-bench $(BENCH_ARGS)
 

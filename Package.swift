@@ -58,8 +58,9 @@ let package = Package(
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
         // Benchmarks (make bench); never part of make test's assertions.
         .executableTarget(name: "motionlog-bench",
-                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionMath"], swiftSettings: strict),
@@ -70,5 +71,7 @@ let package = Package(
                     resources: [], swiftSettings: strict),
         .testTarget(name: "MotionSimulatorTests", dependencies: ["MotionSimulator", "MotionCore"], swiftSettings: strict),
         .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
+        // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
+        .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),
     ]
 )

@@ -26,13 +26,25 @@ enum GPSDFixtures {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 
-    /// Every JSON TPV report in a `.chk`, parsed with Foundation's JSONSerialization.
-    static func tpvReports(_ chk: String) throws -> [[String: Any]] {
-        var reports: [[String: Any]] = []
+    /// The fields of a gpsd TPV report the `L` rows use (absent: nil).
+    struct TPV: Decodable {
+        var `class`: String
+        var mode: Int?
+        var time: String?
+        var lat: Double?, lon: Double?, altMSL: Double?, speed: Double?, track: Double?
+        var climb: Double?, eph: Double?, epv: Double?
+    }
+
+    /// Every JSON TPV report in a `.chk`, parsed with Foundation's JSONDecoder (exact for
+    /// every number; corelibs' JSONSerialization can miss the 17th digit).
+    static func tpvReports(_ chk: String) throws -> [TPV] {
+        struct Class: Decodable { var `class`: String }
+        var reports: [TPV] = []
+        let decoder = JSONDecoder()
         for line in try text(chk).split(whereSeparator: \.isNewline) where line.hasPrefix("{") {
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
-            guard let dict = object as? [String: Any], dict["class"] as? String == "TPV" else { continue }
-            reports.append(dict)
+            let data = Data(line.utf8)
+            guard try decoder.decode(Class.self, from: data).class == "TPV" else { continue }
+            reports.append(try decoder.decode(TPV.self, from: data))
         }
         return reports
     }
@@ -43,26 +55,22 @@ enum GPSDFixtures {
         var order: [String] = []
         var byTime: [String: LocationFix] = [:]
         for r in try tpvReports(chk) {
-            let mode = (r["mode"] as? NSNumber)?.intValue ?? 0
-            guard mode >= 2, let time = r["time"] as? String, let lat = number(r["lat"]), let lon = number(r["lon"]) else {
-                continue
-            }
+            let mode = r.mode ?? 0
+            guard mode >= 2, let time = r.time, let lat = r.lat, let lon = r.lon else { continue }
             guard let when = try? isoEpochSeconds(time) else { throw GPSDHarnessError("bad time \(time) in \(chk)") }
             var fix = byTime[time] ?? LocationFix(when: when, latitude: lat, longitude: lon, mode: mode)
             if byTime[time] == nil { order.append(time) }
             fix.latitude = lat; fix.longitude = lon; fix.mode = mode
-            if let v = number(r["altMSL"]) { fix.altitudeMSL = v }
-            if let v = number(r["speed"]) { fix.speed = v }
-            if let v = number(r["track"]) { fix.course = v }
-            if let v = number(r["climb"]) { fix.climb = v }
-            if let v = number(r["eph"]) { fix.eph = v }
-            if let v = number(r["epv"]) { fix.epv = v }
+            if let v = r.altMSL { fix.altitudeMSL = v }
+            if let v = r.speed { fix.speed = v }
+            if let v = r.track { fix.course = v }
+            if let v = r.climb { fix.climb = v }
+            if let v = r.eph { fix.eph = v }
+            if let v = r.epv { fix.epv = v }
             byTime[time] = fix
         }
         return order.compactMap { byTime[$0] }
     }
-
-    private static func number(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
 
     /// `2034-11-27T20:26:40.120Z` → epoch seconds: whole seconds with timegm, the fraction
     /// from its own digits (the Double nearest the decimal text).

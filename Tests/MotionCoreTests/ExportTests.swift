@@ -87,26 +87,35 @@ struct ExportTests {
         }
     }
 
-    @Test func geoJSONReadsBackWithJSONSerializationPointForPoint() throws {
+    /// A GeoJSON Feature as Foundation's JSONDecoder reads it (exact numbers).
+    struct FeatureJSON: Decodable {
+        struct Geometry: Decodable { var type: String; var coordinates: [[Double]] }
+        struct Properties: Decodable {
+            var times: [Double]; var coordTimes: [String]; var altitudeMSL: [Double?]; var speed: [Double?]
+            var course: [Double?]; var mode: [Int]; var segmentStarts: [Int]
+        }
+        var type: String
+        var geometry: Geometry
+        var properties: Properties
+    }
+
+    @Test func geoJSONReadsBackWithAJSONParserPointForPoint() throws {
         let (track, rows) = try Self.track()
         let bytes = try #require(try GeoJSONWriter.document(track, name: "ride", creator: "motionlog test"))
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
-        #expect(object["type"] as? String == "Feature")
-        let geometry = try #require(object["geometry"] as? [String: Any])
-        #expect(geometry["type"] as? String == "LineString")
-        let coordinates = try #require(geometry["coordinates"] as? [[NSNumber]])
-        let properties = try #require(object["properties"] as? [String: Any])
-        let times = try #require(properties["times"] as? [NSNumber])
-        let coordTimes = try #require(properties["coordTimes"] as? [String])
-        let altitudes = try #require(properties["altitudeMSL"] as? [Any])
-        #expect(properties["segmentStarts"] as? [Int] == [0, 3])
-        #expect(coordinates.count == rows.count && times.count == rows.count)
+        #expect((try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["type"] as? String == "Feature")
+        let f = try JSONDecoder().decode(FeatureJSON.self, from: Data(bytes))
+        #expect(f.type == "Feature" && f.geometry.type == "LineString")
+        #expect(f.properties.segmentStarts == [0, 3])
+        #expect(f.geometry.coordinates.count == rows.count && f.properties.times.count == rows.count)
         for (i, row) in rows.enumerated() {
             // [lon, lat]: a position without altitude, because not every point has one.
-            #expect(coordinates[i].map(\.doubleValue) == [row[1], row[0]])
-            #expect(times[i].doubleValue == row.when)
-            #expect(coordTimes[i] == ExportText.utc(row.when))
-            if row[2].isFinite { #expect((altitudes[i] as? NSNumber)?.doubleValue == row[2]) } else { #expect(altitudes[i] is NSNull) }
+            #expect(f.geometry.coordinates[i] == [row[1], row[0]])
+            #expect(f.properties.times[i] == row.when)
+            #expect(f.properties.coordTimes[i] == ExportText.utc(row.when))
+            #expect(f.properties.altitudeMSL[i] == (row[2].isFinite ? row[2] : nil))
+            #expect(f.properties.speed[i] == (row[3].isFinite ? row[3] : nil))
+            #expect(f.properties.course[i] == (row[4].isFinite ? row[4] : nil))
+            #expect(f.properties.mode[i] == Int(row[8]))
         }
     }
 
@@ -162,12 +171,11 @@ struct ExportTests {
         guard process.terminationStatus == 0 else {
             throw ExportTestError("gpxpy could not read the GPX (is python3-gpxpy installed? sudo make deps): \(errors)")
         }
-        guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let segments = json["segments"] as? [[[Any]]] else { throw ExportTestError("unexpected gpxpy output") }
-        return ParsedGPX(name: json["name"] as? String, segments: segments.map { seg in
+        struct Output: Decodable { var name: String?; var segments: [[[Double?]]] }
+        let json = try JSONDecoder().decode(Output.self, from: data)
+        return ParsedGPX(name: json.name, segments: json.segments.map { seg in
             seg.map { p in
-                ParsedGPX.Point(lat: (p[0] as? NSNumber)?.doubleValue ?? .nan, lon: (p[1] as? NSNumber)?.doubleValue ?? .nan,
-                                ele: (p[2] as? NSNumber)?.doubleValue, time: (p[3] as? NSNumber)?.doubleValue ?? .nan)
+                ParsedGPX.Point(lat: p[0] ?? .nan, lon: p[1] ?? .nan, ele: p[2], time: p[3] ?? .nan)
             }
         })
     }

@@ -52,6 +52,20 @@ struct GPSTimeTests {
         #expect(try #require(e.estimate).offsetNanos == Self.theta - 100_000_000)
     }
 
+    @Test func fixTimesNotAdvancingWithRealTimeGiveNoEstimate() {
+        // A log replayed 100 times faster than recorded: 1 s of fix time every 10 ms.
+        var e = GPSTimeEstimator()
+        for k in Int64(0)..<50 {
+            e.add(fixEpochNanos: Self.theta + k * 1_000_000_000, arrivalNanos: 5_000_000_000 + k * 10_000_000)
+            #expect(e.estimate == nil, "fix \(k)")
+        }
+        // Delays varying by up to 900 ms are still one consistent clock.
+        var live = GPSTimeEstimator()
+        Self.feed(&live, 0..<10) { k in k % 2 == 0 ? 50_000_000 : 950_000_000 }
+        #expect(live.estimate?.offsetNanos == Self.theta - 50_000_000)
+        #expect(live.jumps == 0)
+    }
+
     @Test func aLargeForwardCorrectionIsOneStep() {
         var m = SlewingEpochMapper()
         #expect(m.correction(at: 0) == 0)

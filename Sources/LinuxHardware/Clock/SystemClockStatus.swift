@@ -21,15 +21,25 @@ public struct SystemClockStatus: Sendable, Equatable, CustomStringConvertible {
         self.synchronised = synchronised; self.maxErrorMicroseconds = maxErrorMicroseconds; self.detail = detail
     }
 
-    /// Reads the kernel's state now. If the call itself fails (it should not), the clock is
-    /// reported as unsynchronised: GPS time is then preferred, which is the safe side.
+    /// Created by systemd-timesyncd while it keeps the clock synchronised.
+    public static let timesyncMarker = "/run/systemd/timesync/synchronized"
+
+    /// Reads the kernel's state now. Where the call is refused (a service with systemd's
+    /// `ProtectClock=yes` may forbid even the read-only call), systemd-timesyncd's marker
+    /// file decides; without it the clock is reported unsynchronised, so GPS time is
+    /// preferred — the safe side.
     public static func current() -> SystemClockStatus {
         var tx = timex()
         tx.modes = 0
         let state = ntp_adjtime(&tx)
         if state < 0 {
+            let reason = String(cString: strerror(errno))
+            if access(timesyncMarker, F_OK) == 0 {
+                return SystemClockStatus(synchronised: true,
+                                         detail: "ntp_adjtime refused (\(reason)); systemd-timesyncd reports the clock synchronised")
+            }
             return SystemClockStatus(synchronised: false,
-                                     detail: "ntp_adjtime failed (\(String(cString: strerror(errno)))): treated as unsynchronised")
+                                     detail: "ntp_adjtime refused (\(reason)) and no time service reports synchronisation: treated as unsynchronised")
         }
         return interpret(state: state, status: Int32(tx.status), maxError: Int(tx.maxerror))
     }

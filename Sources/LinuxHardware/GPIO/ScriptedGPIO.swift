@@ -1,3 +1,4 @@
+import MotionCore
 import Dispatch
 import Synchronization
 
@@ -14,7 +15,7 @@ public final class ScriptedGPIO: GPIOLines {
     }
 
     private let state = Mutex(State())
-    private let signal = DispatchSemaphore(value: 0)
+    private let signal = WakeSignal()
     public let hasLED: Bool
 
     public init(hasLED: Bool = true) { self.hasLED = hasLED }
@@ -50,7 +51,7 @@ public final class ScriptedGPIO: GPIOLines {
 
     public func nextEvent(timeoutNanos: Int64) throws(GPIOError) -> ButtonEvent? {
         if let e = take() { return e }
-        _ = signal.wait(timeout: .now() + .nanoseconds(Int(clamping: max(0, timeoutNanos))))
+        _ = signal.wait(timeout: Double(max(0, timeoutNanos)) / 1e9)
         return take()
     }
 

@@ -46,9 +46,9 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
     private let stopFlag = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     /// Signalled to cut a backoff sleep short at stop.
-    private let wake = DispatchSemaphore(value: 0)
+    private let wake = WakeSignal()
     /// Signalled when the reader thread has finished.
-    private let exited = DispatchSemaphore(value: 0)
+    private let exited = WakeSignal()
 
     struct State: Sendable {
         var assembler: FixAssembler
@@ -88,7 +88,7 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
             self.sleep = sleep
         } else {
             let wake = self.wake
-            self.sleep = { nanos in _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(0, nanos)))) }
+            self.sleep = { nanos in _ = wake.wait(timeout: Double(max(0, nanos)) / 1e9) }
         }
     }
 
@@ -145,7 +145,7 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
         stopFlag.store(true, ordering: .releasing)
         wake.signal()
         if started.load(ordering: .acquiring) {
-            if exited.wait(timeout: .now() + .seconds(2)) == .success { exited.signal() }
+            if exited.wait(timeout: 2) { exited.signal() }
         }
     }
 

@@ -59,7 +59,7 @@ func pad(_ s: String, _ width: Int) -> String { String(repeating: " ", count: ma
 
 /// Fixed-point text for summaries (not for the data files).
 func fixed(_ v: Double, _ digits: Int) -> String {
-    guard v.isFinite else { return "\(v)" }
+    guard v.isFinite, abs(v) < 1e12 else { return "\(v)" }
     var scale = 1.0
     for _ in 0..<digits { scale *= 10 }
     let r = (abs(v) * scale).rounded()

@@ -49,7 +49,7 @@ struct DaemonCommand: ParsableCommand {
             socket: socket, socketGroup: socketGroup, longPress: longPress, shutdownCommand: shutdownCommand,
             minFreeSpace: minFreeSpace, noGPIO: noGPIO, settings: setup.settings, board: setup.board)
         // Before any thread starts, so every thread inherits the blocked signals.
-        let exitRequested = DispatchSemaphore(value: 0)
+        let exitRequested = WakeSignal()
         SignalWatcher.install { _ in exitRequested.signal() }
 
         do { _ = try DiskDirectory(path: setup.outputPath) } catch { throw CommandFailure("\(error)", code: 2) }

@@ -34,7 +34,7 @@ struct RecordCommand: ParsableCommand {
         let clock: TickClock = setup.fast
             ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
             : SystemClock()
-        let timeBase = Self.timeBase(location: location?.0, realClock: !setup.fast, log: log)
+        let timeBase = GPSTimeBase.forRecording(location: location?.0, realClock: !setup.fast, log: log)
         let recorder = Recorder(configuration: setup.configuration, clock: clock, sensor: sensor,
                                 location: location?.0, estimator: estimator, directory: directory, log: log,
                                 timeBase: timeBase)
@@ -52,18 +52,6 @@ struct RecordCommand: ParsableCommand {
         status?.stop()
         Console.out(Self.describe(summary, setup: setup))
         try RecordGuards.finish(freeSpace, summary: summary)
-    }
-
-    /// With gpsd on the real clock: checks whether the system clock is synchronised; if not,
-    /// When and file names wait for GPS time (docs/GPS.md).
-    static func timeBase(location: LocationSource?, realClock: Bool, log: Logger) -> GPSTimeBase? {
-        guard realClock, location is GPSTimeSource else { return nil }
-        let status = SystemClockStatus.current()
-        if !status.synchronised {
-            log.warning("system clock not synchronised (\(status.detail)): When is anchored to GPS time once known; files are named \(BootID.provisionalPrefix)-<uptime> until then")
-        }
-        return GPSTimeBase(systemClockSynchronised: status.synchronised, detail: status.detail,
-                           provisionalPrefix: BootID.provisionalPrefix)
     }
 
     static func describe(_ s: RecordingSummary, setup: RecordingSetup) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 import Logging
 import Synchronization
 import SystemPackage
@@ -24,7 +25,7 @@ final class ControlServer: Sendable {
     private let handler: @Sendable (ControlRequest) -> ControlReply
     private let log: Logger
     private let stopped = Atomic<Bool>(false)
-    private let done = DispatchSemaphore(value: 0)
+    private let done = WakeSignal()
     private let active = Atomic<Int>(0)
     private static let maxConnections = 16
 

@@ -14,8 +14,8 @@ final class DaemonLoop: Sendable {
     private let clock: @Sendable () -> Int64
     private let log: Logger
     private let stopped = Atomic<Bool>(false)
-    private let wake = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    private let wake = WakeSignal()
+    private let done = WakeSignal()
 
     /// `clock` must be the clock of the GPIO timestamps (CLOCK_MONOTONIC on Linux).
     init(daemon: Daemon, gpio: GPIOLines?, log: Logger,
@@ -78,7 +78,7 @@ final class DaemonLoop: Sendable {
                     gpioFailed = true
                 }
             } else {
-                _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: timeout)))
+                _ = wake.wait(timeout: Double(max(0, timeout)) / 1e9)
             }
             now = clock()
             if let d = daemon.nextDeadline, now >= d { daemon.handle(.tick(now)) }

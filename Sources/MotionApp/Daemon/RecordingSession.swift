@@ -15,7 +15,7 @@ final class RecordingSession: Sendable {
     private let stopSignal: StopSignal
     private let recorder: RecorderBox
     private let monitor: FreeSpaceMonitor?
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = WakeSignal()
     private let outcome = Mutex<(end: RecordingEnd, summary: RecordingSummary?)?>(nil)
 
     init(recorder: Recorder, freeSpace: FreeSpaceGuard?, locationDescription: String?, clockSource: String) {
@@ -130,7 +130,8 @@ struct SetupLauncher: RecordingLauncher {
         let directory: DiskDirectory
         do { directory = try DiskDirectory(path: setup.outputPath) } catch { throw CommandFailure("\(error)", code: 1) }
         let recorder = Recorder(configuration: setup.configuration, clock: SystemClock(), sensor: sensor,
-                                location: location?.0, estimator: estimator, directory: directory, log: log)
+                                location: location?.0, estimator: estimator, directory: directory, log: log,
+                                timeBase: RecordCommand.timeBase(location: location?.0, realClock: true, log: log))
         return RecordingSession(recorder: recorder, freeSpace: freeSpace, locationDescription: location?.1, clockSource: "system")
     }
 }

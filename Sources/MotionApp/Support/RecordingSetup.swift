@@ -48,7 +48,9 @@ struct RecordingSetup {
         }
         var duration: Double?
         if let d = o.duration {
-            guard let s = QuantityText.seconds(d), s > 0 else { throw .usage("--duration \"\(d)\": use seconds, or a number with s/m/h, e.g. 600 or 10m") }
+            guard let s = QuantityText.seconds(d), s > 0, s <= 100 * 365 * 86_400 else {
+                throw .usage("--duration \"\(d)\": use seconds, or a number with s/m/h, e.g. 600 or 10m (at most 100 years)")
+            }
             duration = s
         }
         var rotation = RotationPolicy(maxBytes: settings.rotateBytes, maxSeconds: settings.rotateSeconds)
@@ -57,7 +59,7 @@ struct RecordingSetup {
             rotation.maxBytes = b
         }
         if let r = o.rotateTime {
-            guard let s = QuantityText.seconds(r), s > 0 else { throw .usage("--rotate-time \"\(r)\": use a duration such as 60, 90s, 10m or 1h") }
+            guard let s = QuantityText.seconds(r), s >= 1 else { throw .usage("--rotate-time \"\(r)\": use a duration of at least 1 s, such as 60, 90s, 10m or 1h") }
             rotation.maxSeconds = s
         }
         var fsync = settings.fsyncInterval ?? 1

@@ -16,9 +16,18 @@ enum SignalWatcher {
         let watched = set
         let thread = Thread {
             var s = watched
+            var received = 0
             while true {
                 var sig: Int32 = 0
-                if sigwait(&s, &sig) == 0 { onSignal(sig) }
+                guard sigwait(&s, &sig) == 0 else { continue }
+                received += 1
+                if received == 1 {
+                    onSignal(sig)
+                } else {
+                    // A second signal while the clean stop is still running: the user wants out now.
+                    Console.error("second \(sig == SIGINT ? "Ctrl-C" : "signal"): exiting without waiting for the clean stop (run `motionlog record` again to recover the files)")
+                    _exit(130)
+                }
             }
         }
         thread.name = "motionlog-signals"

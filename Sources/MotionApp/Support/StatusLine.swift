@@ -7,7 +7,7 @@ final class StatusLine: Sendable {
     private let counters: RecorderCounters
     private let rateHz: Int
     private let running = StopSignal()
-    private let done = DispatchSemaphore(value: 0)
+    private let done = WakeSignal()
 
     init(counters: RecorderCounters, rateHz: Int) { self.counters = counters; self.rateHz = rateHz }
 

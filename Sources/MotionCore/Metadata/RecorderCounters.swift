@@ -12,6 +12,8 @@ public final class RecorderCounters: Sendable {
     /// Rows written per source.
     public let written = PerSourceCounter()
     public let droppedRows = Atomic<Int64>(0)
+    /// GPS fixes refused by the recorder (time not increasing, or no 2-D/3-D fix).
+    public let rejectedFixes = Atomic<Int64>(0)
     public let rowsLostToWriteErrors = Atomic<Int64>(0)
     public let writeErrors = Atomic<Int64>(0)
     public let peakBufferRows = Atomic<Int>(0)
@@ -31,6 +33,7 @@ public final class RecorderCounters: Sendable {
         c.overruns = overruns.load(ordering: .relaxed)
         c.missedTicks = missedTicks.load(ordering: .relaxed)
         c.droppedRows = droppedRows.load(ordering: .relaxed)
+        c.rejectedFixes = rejectedFixes.load(ordering: .relaxed)
         c.rowsLostToWriteErrors = rowsLostToWriteErrors.load(ordering: .relaxed)
         c.writeErrors = writeErrors.load(ordering: .relaxed)
         c.peakBufferRows = peakBufferRows.load(ordering: .relaxed)

@@ -106,7 +106,8 @@ public struct RecordingDescription: Codable, Sendable, Equatable {
     }
 }
 
-/// Recording-wide counters at the moment a metadata file was written.
+/// Recording-wide counters at the moment a metadata file was written: running totals since
+/// the recording started (not per file), so the last file's metadata holds the totals.
 public struct CounterSnapshot: Codable, Sendable, Equatable {
     /// Scheduler wake-ups later than one period.
     public var overruns: Int64 = 0
@@ -114,6 +115,8 @@ public struct CounterSnapshot: Codable, Sendable, Equatable {
     public var missedTicks: Int64 = 0
     /// Rows dropped because both buffers were full.
     public var droppedRows: Int64 = 0
+    /// GPS fixes refused by the recorder (time not increasing, or no 2-D/3-D fix).
+    public var rejectedFixes: Int64 = 0
     /// Rows produced but lost to write errors (e.g. a full card).
     public var rowsLostToWriteErrors: Int64 = 0
     public var writeErrors: Int64 = 0

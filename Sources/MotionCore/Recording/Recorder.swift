@@ -70,16 +70,20 @@ public final class Recorder {
         do { try sensor.start(rateHz: cfg.rateHz) } catch {
             throw RecorderError("the IMU (\(sensor.info.model)) could not be started: \(error)")
         }
-        if clock.isRealTime, let refused = RealtimePriority.request() {
-            log.notice("real-time scheduling not available: \(refused)")
-        }
         // Allocate the buffers before anchoring, so the first tick is not late.
         let queue = DoubleBufferedQueue(blockCapacity: cfg.bufferRows, policy: clock.isRealTime ? .drop : .wait)
         let writerBlock = queue.makeWriterBlock()
         let timeline = TickTimeline.anchored(rateHz: cfg.rateHz, clock: clock, whenMode: cfg.whenMode,
                                              leadNanos: 20_000_000)
         started.withLock { $0 = timeline }
-        let tickLimit = cfg.duration.map { Int64(($0 * Double(cfg.rateHz)).rounded()) }
+        var tickLimit: Int64?
+        if let d = cfg.duration {
+            let ticks = (d * Double(cfg.rateHz)).rounded()
+            guard ticks.isFinite, ticks >= 1, ticks < 1e15 else {
+                throw RecorderError("duration \(d) s at \(cfg.rateHz) Hz is not a usable number of samples")
+            }
+            tickLimit = Int64(ticks)
+        }
         var scheduler = TickScheduler(timeline: timeline, tickLimit: tickLimit)
 
         var notes: [String] = []
@@ -107,8 +111,10 @@ public final class Recorder {
                                     timeBase: timeBase)
         let writerThread = WriterThread(queue: queue, writer: writer, spare: writerBlock,
                                         fsyncIntervalSeconds: cfg.fsyncIntervalSeconds)
+        // The end reason is decided once, when the sampling loop ends, before the final drain.
+        let endReason = EndReason()
         let stop = self.stop
-        writerThread.start { stop.isRequested ? (stop.reason ?? "stopped") : "duration" }
+        writerThread.start { endReason.value.withLock { $0 } }
         location?.start()
 
         // GPS time: applied to When when the system clock is unsynchronised, else only measured.
@@ -120,21 +126,27 @@ public final class Recorder {
         var loop = SamplingLoop(configuration: cfg, timeline: timeline, sensor: sensor, location: location,
                                 estimator: estimator, queue: queue, counters: counters, labels: labels,
                                 timeCorrector: corrector)
+        // Real-time priority for the sampling thread only: asked for after the writer and GPS
+        // threads exist, so they do not inherit SCHED_FIFO (on one core an equal-priority
+        // FIFO writer would hold the sampler off while it encodes a block).
+        if clock.isRealTime, let refused = RealtimePriority.request() {
+            log.notice("real-time scheduling not available: \(refused)")
+        }
         while !stop.isRequested, let tick = scheduler.waitForNextTick(clock: clock) {
             loop.sample(tick)
             loop.publish(scheduler.statistics)
         }
+        let reason = stop.isRequested ? (stop.reason ?? "stopped") : "duration"
+        endReason.value.withLock { $0 = reason }
         loop.publish(scheduler.statistics)
         loop.finish()
         queue.close()
         writerThread.join()
-        _ = counters.droppedRows.exchange(queue.droppedRows, ordering: .relaxed)
-        counters.peakBufferRows.store(queue.peakRows, ordering: .relaxed)
 
         return RecordingSummary(directory: directory.path, files: writer.files, rowsWritten: counters.written.all,
                                 counters: counters.snapshot(), ticks: scheduler.statistics.ticks,
                                 startEpoch: timeline.startEpochSeconds,
-                                endReason: stop.isRequested ? (stop.reason ?? "stopped") : "duration")
+                                endReason: reason)
     }
 }
 
@@ -152,4 +164,9 @@ public final class StopSignal: Sendable {
     public var isRequested: Bool { flag.load(ordering: .relaxed) }
     /// The reason given to `request(reason:)`, if any.
     public var reason: String? { why.withLock { $0 } }
+}
+
+/// The end reason, decided by the sampling thread and read by the writer for the metadata.
+private final class EndReason: Sendable {
+    let value = Mutex("duration")
 }

@@ -38,7 +38,9 @@ struct SamplingLoop {
     }
 
     private mutating func add(_ row: Row) {
-        guard count < Self.capacity else { return }
+        // More rows than the tick buffer holds (e.g. many GPS fixes after a pause): hand
+        // over what is there and go on; nothing is discarded here.
+        if count == Self.capacity { hand(); count = 0 }
         rows[count] = row
         count += 1
     }
@@ -65,7 +67,10 @@ struct SamplingLoop {
 
     private mutating func addFix(_ fix: LocationFix, label: UInt8) {
         // Defence in depth: When strictly increases per source, whatever the source does.
-        guard fix.when > lastLocationWhen else { return }
+        guard fix.when > lastLocationWhen, fix.mode == 2 || fix.mode == 3 else {
+            _ = counters.rejectedFixes.add(1, ordering: .relaxed)
+            return
+        }
         lastLocationWhen = fix.when
         add(Row(fix: fix, label: label, whenOffset: locationWhenOffset))
     }

@@ -168,6 +168,8 @@ public enum RecordingRecovery {
     /// Rows per second of one source over the file (MotionCollector records every source at one rate).
     static func estimatedRate(_ scan: RecoveryScan, _ source: Source) -> Int {
         guard let n = scan.rows[source], n > 1, let first = scan.firstWhen, let last = scan.lastWhen, last > first else { return 0 }
-        return Int((Double(n - 1) / (last - first)).rounded())
+        let rate = (Double(n - 1) / (last - first)).rounded()
+        // A nonsensical span (e.g. rows microseconds apart) must not trap: no estimate then.
+        return rate.isFinite && rate <= 1_000_000 ? Int(rate) : 0
     }
 }

@@ -43,7 +43,10 @@ public enum Source: UInt8, CaseIterable, Sendable, Codable, Comparable, CustomSt
     public static func parseSet(_ text: String) -> Result<Set<Source>, SourceSetError> {
         var set = Set<Source>()
         for ch in text where ch != "," && ch != " " {
-            guard let s = Source(letter: Character(ch.uppercased())) else { return .failure(.unknownLetter(ch)) }
+            let upper = ch.uppercased()
+            guard upper.count == 1, let letter = upper.first, let s = Source(letter: letter) else {
+                return .failure(.unknownLetter(ch))
+            }
             set.insert(s)
         }
         if set.isEmpty { return .failure(.empty) }

@@ -12,8 +12,8 @@ public final class FreeSpaceMonitor: Sendable {
     private let intervalSeconds: Double
     private let onLow: @Sendable (FreeSpaceVerdict) -> Void
     private let stopped = Atomic<Bool>(false)
-    private let wake = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    private let wake = WakeSignal()
+    private let done = WakeSignal()
     private let latest = Mutex<FreeSpaceVerdict?>(nil)
     private let started = Atomic<Bool>(false)
 
@@ -38,7 +38,7 @@ public final class FreeSpaceMonitor: Sendable {
                     onLow(verdict)
                     break
                 }
-                _ = wake.wait(timeout: .now() + intervalSeconds)
+                _ = wake.wait(timeout: intervalSeconds)
             }
             done.signal()
         }

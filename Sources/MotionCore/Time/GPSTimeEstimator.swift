@@ -30,10 +30,12 @@ public struct GPSTimeEstimate: Sendable, Equatable, Codable {
 /// (an average would carry the mean delay and its jitter).
 ///
 /// The window slides over the last `windowNanos` of arrivals, so a slowly drifting
-/// monotonic clock is followed. A sample whose lag disagrees with the window by more than
-/// `jumpNanos` means GPS time jumped (a receiver's first fixes can carry a wrong date, or
-/// gpsd restarted with another receiver): the window restarts from that sample, and no
-/// estimate is given until `minimumSamples` consistent fixes agree again.
+/// monotonic clock is followed. The lags in the window must agree within `jumpNanos`
+/// (real delays vary by a few hundred ms): a sample that would spread them further means
+/// GPS time jumped (a receiver's first fixes can carry a wrong date, gpsd restarted with
+/// another receiver) or is not advancing with real time (a log replayed faster than it was
+/// recorded); the window restarts from that sample, and no estimate is given until
+/// `minimumSamples` fixes agree again.
 public struct GPSTimeEstimator: Sendable {
     public let windowNanos: Int64
     public let minimumSamples: Int
@@ -43,7 +45,7 @@ public struct GPSTimeEstimator: Sendable {
     /// Times the window was restarted because GPS time jumped.
     public private(set) var jumps = 0
 
-    public init(windowNanos: Int64 = 60_000_000_000, minimumSamples: Int = 3, jumpNanos: Int64 = 2_000_000_000) {
+    public init(windowNanos: Int64 = 60_000_000_000, minimumSamples: Int = 3, jumpNanos: Int64 = 1_000_000_000) {
         self.windowNanos = max(1, windowNanos)
         self.minimumSamples = max(1, minimumSamples)
         self.jumpNanos = max(1, jumpNanos)
@@ -55,7 +57,7 @@ public struct GPSTimeEstimator: Sendable {
     public mutating func add(fixEpochNanos: Int64, arrivalNanos: Int64) {
         let (lag, overflow) = arrivalNanos.subtractingReportingOverflow(fixEpochNanos)
         guard !overflow else { return }
-        if let (best, worst) = lagRange, lag < best - jumpNanos || lag > worst + jumpNanos {
+        if let (best, worst) = lagRange, lag < worst - jumpNanos || lag > best + jumpNanos {
             jumps += 1
             samples.removeAll(keepingCapacity: true)
         }

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// What the producer does when both buffers are full.
@@ -30,8 +29,8 @@ public final class DoubleBufferedQueue: Sendable {
     public let blockCapacity: Int
     public let policy: OverflowPolicy
     private let state: Mutex<State>
-    private let writerWake = DispatchSemaphore(value: 0)
-    private let spaceAvailable = DispatchSemaphore(value: 0)
+    private let writerWake = WakeSignal()
+    private let spaceAvailable = WakeSignal()
 
     /// Creates the front block; the writer brings the second one (`makeWriterBlock`).
     public init(blockCapacity: Int, policy: OverflowPolicy) {
@@ -93,7 +92,7 @@ public final class DoubleBufferedQueue: Sendable {
     /// Writer side: waits until the producer asks for a swap, the queue closes, or `timeout`
     /// (seconds of real time) passes.
     public func waitForWork(timeout seconds: Double) {
-        _ = writerWake.wait(timeout: .now() + seconds)
+        writerWake.wait(timeout: seconds)
     }
 
     /// Producer side: no more rows will come. Wakes the writer for the final drain.

@@ -99,7 +99,7 @@ public final class DiskDirectory: OutputDirectory {
             let full = path + "/" + name + ext
             do {
                 let fd = try FileDescriptor.open(FilePath(full), .writeOnly,
-                                                 options: [.create, .exclusiveCreate, .closeOnExec],
+                                                 options: [.create, .exclusiveCreate, .append, .closeOnExec],
                                                  permissions: [.ownerReadWrite, .groupRead, .otherRead])
                 // Held until close (or process death): tells power-loss recovery the file is live.
                 _ = flock(fd.rawValue, LOCK_EX | LOCK_NB)

@@ -44,6 +44,14 @@ public final class RotatingWriter {
     private var nextTimeBoundary: Double?
     private var recordingFirstWhen: Double?
     private var inErrorEpisode = false
+    /// After a failed open, no new attempt before this time (monotonic ns): a full card must
+    /// not make the writer create a file per row.
+    private var nextOpenAttempt: Int64 = .min
+    /// The current file's fsync failed: its metadata will say it did not end cleanly.
+    private var syncFailed = false
+    private var lastMetadataWrite: Int64 = 0
+    /// How often the open file's metadata is refreshed, so a power cut keeps recent counters.
+    public var metadataRefreshNanos: Int64 = 5_000_000_000
     /// Every file this writer created, in order.
     public private(set) var files: [String] = []
 
@@ -66,7 +74,12 @@ public final class RotatingWriter {
                 if let s = configuration.rotation.maxSeconds { nextTimeBoundary = row.when + s }
             }
             if file == nil {
-                openFile(startingWith: row)
+                if nowNanos() >= nextOpenAttempt {
+                    // Rows while no file could be opened are counted as lost at the next flush.
+                    flushChunk()
+                    advanceTimeBoundary(past: row.when)
+                    openFile(startingWith: row)
+                }
             } else if let boundary = nextTimeBoundary, row.when >= boundary - 1e-6 {
                 rotate(startingWith: row)
             }
@@ -83,7 +96,7 @@ public final class RotatingWriter {
             }
             chunkRows[RecorderCountersIndex.of(row.source)] += 1
             if chunkFirstWhen == nil { chunkFirstWhen = row.when }
-            chunkLastWhen = row.when
+            chunkLastWhen = max(chunkLastWhen ?? row.when, row.when)
             if chunk.count >= configuration.chunkBytes { flushChunk() }
         }
     }
@@ -102,9 +115,14 @@ public final class RotatingWriter {
         }
         noteLatency(since: t0)
         if let error = result {
-            // Never leave a partial row: cut the file back to the last complete one.
-            if error.bytesWritten > 0 { try? file.truncate(to: fileBytes) }
+            // Never leave a partial row: cut the file back to the last complete one. If even
+            // that fails, give the file up (its metadata says so) and start a new one later.
+            var cutFailed = false
+            if error.bytesWritten > 0 {
+                do { try file.truncate(to: fileBytes) } catch { cutFailed = true }
+            }
             loseChunk(error)
+            if cutFailed { abandonFile() }
             return
         }
         if inErrorEpisode {
@@ -119,7 +137,7 @@ public final class RotatingWriter {
                 counters.written.add(s, Int64(chunkRows[i]))
             }
             if m.firstWhen == nil { m.firstWhen = chunkFirstWhen }
-            m.lastWhen = chunkLastWhen
+            if let last = chunkLastWhen { m.lastWhen = max(m.lastWhen ?? last, last) }
             m.bytes = fileBytes
             meta = m
         }
@@ -153,10 +171,42 @@ public final class RotatingWriter {
             _ = counters.fsyncs.add(1, ordering: .relaxed)
             unsyncedBytes = false
         } catch {
+            // The kernel may have dropped the unsynced pages: the file cannot be trusted to be
+            // complete, so its metadata will not claim a clean end.
+            syncFailed = true
             _ = counters.writeErrors.add(1, ordering: .relaxed)
             if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
         }
         noteLatency(since: t0)
+        if !syncFailed && nowNanos() - lastMetadataWrite >= metadataRefreshNanos {
+            writeMetadata(endedCleanly: false, reason: "recording")
+        }
+    }
+
+    /// Publishes the most rows the producer's buffer held (called by the writer thread).
+    public func notePeakBufferRows(_ rows: Int) {
+        if rows > counters.peakBufferRows.load(ordering: .relaxed) { counters.peakBufferRows.store(rows, ordering: .relaxed) }
+    }
+
+    /// Gives up a file that can no longer be cut back to a row boundary.
+    private func abandonFile() {
+        guard let current = file else { return }
+        try? current.close()
+        writeMetadata(endedCleanly: false, reason: "write-error")
+        previousName = meta?.name
+        file = nil
+        meta = nil
+        nextOpenAttempt = nowNanos() + 1_000_000_000
+    }
+
+    /// Moves the next time-rotation boundary past `when`: boundaries are first + n·interval.
+    private func advanceTimeBoundary(past when: Double) {
+        guard let s = configuration.rotation.maxSeconds, let first = recordingFirstWhen, var b = nextTimeBoundary,
+              when >= b - 1e-6 else { return }
+        let n = ((when - first + 1e-6) / s).rounded(.down) + 1
+        b = first + n * s
+        if when >= b - 1e-6 { b += s }
+        nextTimeBoundary = b
     }
 
     private func noteLatency(since t0: Int64) {
@@ -166,12 +216,8 @@ public final class RotatingWriter {
     private func rotate(startingWith row: Row) {
         flushChunk()
         closeFile(reason: "rotated")
-        if let s = configuration.rotation.maxSeconds, var b = nextTimeBoundary {
-            // Arithmetic, not a loop: When may have stepped forward by years (GPS time).
-            if row.when >= b - 1e-6 { b += ((row.when - b + 1e-6) / s).rounded(.down) * s + s }
-            while row.when >= b - 1e-6 { b += s }
-            nextTimeBoundary = b
-        }
+        // Arithmetic, not a loop: When may have stepped forward by years (GPS time).
+        advanceTimeBoundary(past: row.when)
         openFile(startingWith: row)
     }
 
@@ -184,7 +230,15 @@ public final class RotatingWriter {
         do {
             let (name, newFile) = try directory.createExclusive(base: base, ext: ".csv")
             let header = CSVFormat.headerBytes
-            try header.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws -> Void in try newFile.write(b) }
+            do {
+                try header.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws -> Void in try newFile.write(b) }
+            } catch {
+                // No header, no file: remove it rather than leave a CSV that is not one.
+                try? newFile.close()
+                try? directory.remove(name: name + ".csv")
+                throw error
+            }
+            syncFailed = false
             fileIndex += 1
             file = newFile
             fileBytes = Int64(header.count)
@@ -198,6 +252,7 @@ public final class RotatingWriter {
         } catch {
             file = nil
             meta = nil
+            nextOpenAttempt = nowNanos() + 1_000_000_000
             _ = counters.writeErrors.add(1, ordering: .relaxed)
             if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
         }
@@ -240,7 +295,7 @@ public final class RotatingWriter {
             _ = counters.writeErrors.add(1, ordering: .relaxed)
             log.error("\(error)")
         }
-        writeMetadata(endedCleanly: true, reason: reason)
+        writeMetadata(endedCleanly: !syncFailed, reason: syncFailed ? "\(reason), fsync-failed" : reason)
         previousName = meta?.name
         file = nil
         meta = nil
@@ -255,6 +310,7 @@ public final class RotatingWriter {
             counters: snapshot, endedCleanly: endedCleanly, endReason: reason,
             ended: endedCleanly ? TimeText.isoLocal(epochSeconds: Double(SystemClock.realtimeNanos()) / 1e9) : nil)
         let jsonName = String(section.name.dropLast(4)) + ".json"
+        lastMetadataWrite = nowNanos()
         do { try directory.replace(name: jsonName, contents: doc.encoded()) } catch {
             _ = counters.writeErrors.add(1, ordering: .relaxed)
             log.error("\(error)")

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// The dedicated thread that drains the `DoubleBufferedQueue` into a `RotatingWriter`.
@@ -12,7 +11,7 @@ public final class WriterThread: Sendable {
     private let box: WriterBox
     private let cycleSeconds: Double
     private let spare: BlockBox
-    private let done = DispatchSemaphore(value: 0)
+    private let done = WakeSignal()
 
     /// The writer is used by the new thread only from `start()` on.
     public init(queue: DoubleBufferedQueue, writer: RotatingWriter, spare: RowBlock? = nil, fsyncIntervalSeconds: Double) {
@@ -38,6 +37,7 @@ public final class WriterThread: Sendable {
         while true {
             queue.waitForWork(timeout: cycleSeconds)
             let (block, closed) = queue.exchange(spare)
+            writer.notePeakBufferRows(queue.peakRows)
             writer.write(block.rows)
             writer.flushChunk()
             let now = SystemClock.monotonicNanos()

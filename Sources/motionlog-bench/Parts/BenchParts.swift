@@ -1,0 +1,34 @@
+import Logging
+import MotionCore
+import MotionSimulator
+
+/// The recording setup every benchmark shares: the simulator board's sensors (scripted
+/// ride, IMU with noise and vibration, 1 Hz GPS), a device-motion estimator, all sources.
+enum BenchParts {
+    static let softwareVersion = "motionlog-bench"
+
+    static func makeSensor() -> MotionSensor { SimulatedIMU() }
+    static func makeLocation() -> LocationSource { SimulatedGPS() }
+    /// The estimator behind `D` rows (see `StandInEstimator`).
+    static func makeEstimator() -> DeviceMotionEstimator { StandInEstimator() }
+    static let estimatorName = "bench stand-in attitude filter (MotionFusion not yet on main)"
+
+    /// A configuration recording all sources (A, G, M, D, L) at `rateHz` for `seconds`.
+    static func configuration(rateHz: Int, seconds: Double,
+                              bufferRows: Int = RecorderConfiguration.defaultBufferRows) -> RecorderConfiguration {
+        RecorderConfiguration(rateHz: rateHz, sources: Set(Source.allCases), duration: seconds,
+                              bufferRows: bufferRows, boardName: "simulator",
+                              boardDescription: "benchmark", softwareVersion: softwareVersion,
+                              gpsDescription: "simulated route (1 Hz)")
+    }
+
+    /// Log messages go to stderr, so a probe's stdout carries only its JSON result.
+    static func logger() -> Logger {
+        var log = Logger(label: "motionlog-bench") { StreamLogHandler.standardError(label: $0) }
+        log.logLevel = .notice
+        return log
+    }
+
+    /// A fixed start for simulated-clock runs (20 Nov 2025, 14:30:05 UTC), so they repeat exactly.
+    static let simulatedEpochNanos: Int64 = 1_763_735_405_000_000_000
+}

@@ -1,0 +1,73 @@
+/// Everything one `make bench` run measured: the JSON written to `bench/results.json`.
+struct BenchReport: Codable, Sendable {
+    var tool = "motionlog-bench"
+    var mode: String
+    var started: String
+    var finished: String?
+    var machine: MachineInfo
+    var plan: BenchPlan
+    /// What computes the `D` rows in these runs.
+    var deviceMotionEstimator: String
+    var scheduler: SchedulerFigure.Result?
+    var format: FormatFigure.Result?
+    var tickCost: TickCostFigure.Result?
+    var memory: MemoryFigure.Result?
+    var stalls: StallFigure.Result?
+    var targets: [TargetCheck] = []
+    /// Figures that could not be measured, with the reason.
+    var unavailable: [String: String] = [:]
+}
+
+/// One of issue 7's targets, the measured value, and whether it was met.
+struct TargetCheck: Codable, Sendable {
+    var figure: String
+    var target: String
+    var measured: String
+    var met: Bool
+}
+
+extension BenchReport {
+    /// Checks the issue's targets against whatever figures ran.
+    mutating func evaluateTargets() {
+        var t: [TargetCheck] = []
+        if let s = scheduler {
+            for r in s.rates {
+                if r.rateHz == 1000 {
+                    t.append(TargetCheck(figure: "scheduler", target: "zero overruns at 1 kHz",
+                                         measured: "\(r.motionlog.overruns) overruns in \(r.motionlog.ticks) ticks",
+                                         met: r.motionlog.overruns == 0))
+                }
+                if let ratio = r.p99Ratio, let ours = r.motionlog.lateness, let floor = r.cFloor?.lateness {
+                    t.append(TargetCheck(figure: "scheduler",
+                                         target: "p99 lateness at \(r.rateHz) Hz at most 1.5× the C floor",
+                                         measured: "\(Fmt.f(ours.p99Micros, 1)) µs vs \(Fmt.f(floor.p99Micros, 1)) µs = \(Fmt.f(ratio, 2))×",
+                                         met: ratio <= 1.5))
+                }
+            }
+        }
+        if let f = format {
+            for (name, d) in [("/dev/null", f.devNull), ("a file", f.file)] {
+                if let ratio = d.ratioToC, let c = d.c {
+                    t.append(TargetCheck(figure: "format", target: "rows/s into \(name) at least 1.5× the C snprintf writer",
+                                         measured: "\(Fmt.rate(d.motionlog.rowsPerSecond)) vs \(Fmt.rate(c.rowsPerSecond)) = \(Fmt.f(ratio, 2))×",
+                                         met: ratio >= 1.5))
+                }
+            }
+        }
+        if let m = memory, let growth = m.growthKB, let last = m.runs.last, let first = m.runs.first {
+            t.append(TargetCheck(figure: "memory", target: "flat: peak RSS grows less than 1 MB from \(Int(first.recordingSeconds)) s to \(Int(last.recordingSeconds)) s",
+                                 measured: "\(growth) KiB", met: growth < 1024))
+            let peak = m.runs.map(\.peakRSSKB).max() ?? 0
+            t.append(TargetCheck(figure: "memory", target: "peak RSS under 50 MB",
+                                 measured: "\(Fmt.f(Double(peak) / 1024, 1)) MiB", met: peak < 50 * 1024))
+        }
+        if let s = stalls, let worst = s.motionlog.max(by: { $0.stallSeconds < $1.stallSeconds }) {
+            // Dropped rows are the buffers' doing; missed ticks (scheduler overruns) are
+            // reported beside them but belong to figure 1.
+            t.append(TargetCheck(figure: "stalls", target: "no rows dropped with default buffers at a \(Fmt.f(worst.stallSeconds, 1)) s stall",
+                                 measured: "\(worst.droppedRows) dropped (\(worst.stallsInjected) stalls; \(worst.missedTicks) ticks missed to scheduler overruns)",
+                                 met: worst.droppedRows == 0 && worst.stallsInjected > 0))
+        }
+        targets = t
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a child process ended and what it cost: exit status, output, and CPU time from
+/// `wait4`'s rusage. (Not its peak memory: posix_spawn's child shares this process's memory
+/// until exec, and Linux carries that high-water mark into the child's ru_maxrss; use
+/// bench/tools/peak_rss.c for memory.)
+struct ChildResult: Sendable {
+    var command: String
+    /// Exit code; nil when a signal ended the child.
+    var exitCode: Int32?
+    var signal: Int32?
+    var stdout: String
+    var stderr: String
+    var userSeconds: Double
+    var systemSeconds: Double
+    var wallSeconds: Double
+
+    var succeeded: Bool { exitCode == 0 }
+
+    /// A one-line reason for a failed child, with the tail of its stderr.
+    var failure: String {
+        let how = exitCode.map { "exited with \($0)" } ?? "was killed by signal \(signal ?? 0)"
+        let tail = stderr.split(separator: "\n").suffix(5).joined(separator: " | ")
+        return "`\(command)` \(how)" + (tail.isEmpty ? "" : ": \(tail)")
+    }
+}
+
+/// Runs a program (searched in PATH) to completion with `posix_spawnp` and `wait4`.
+/// Standard output and error go to files in `scratch`, read back when the child ends.
+enum ChildProcess {
+    static func run(_ program: String, _ arguments: [String], scratch: String) throws(BenchError) -> ChildResult {
+        let command = ([program] + arguments).joined(separator: " ")
+        let outPath = scratch + "/child-\(getpid())-stdout.txt"
+        let errPath = scratch + "/child-\(getpid())-stderr.txt"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment
+            .map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        let started = Date()
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, program, &actions, nil, argv, envp)
+        guard rc == 0 else {
+            throw BenchError("cannot start `\(program)`: \(String(cString: strerror(rc))) — is it installed and in PATH?")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else {
+                throw BenchError("waiting for `\(command)` failed: \(String(cString: strerror(errno)))")
+            }
+        }
+        let wall = Date().timeIntervalSince(started)
+        let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        unlink(outPath)
+        unlink(errPath)
+        let termSignal = status & 0x7F
+        return ChildResult(
+            command: command,
+            exitCode: termSignal == 0 ? (status >> 8) & 0xFF : nil,
+            signal: termSignal == 0 ? nil : termSignal,
+            stdout: out, stderr: err,
+            userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
+            systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
+            wallSeconds: wall)
+    }
+
+    /// Runs a child that prints one JSON object on stdout and decodes it.
+    static func runJSON<T: Decodable>(_ type: T.Type, _ program: String, _ arguments: [String],
+                                      scratch: String) throws(BenchError) -> (T, ChildResult) {
+        let result = try run(program, arguments, scratch: scratch)
+        guard result.succeeded else { throw BenchError(result.failure) }
+        let line = result.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        do {
+            return (try JSONDecoder().decode(T.self, from: Data(line.utf8)), result)
+        } catch {
+            throw BenchError("`\(result.command)` printed no readable result (\(error)); its output was: \(line.prefix(300))")
+        }
+    }
+
+    /// The path of the running executable (for re-running the bench as a probe child).
+    static var selfExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}

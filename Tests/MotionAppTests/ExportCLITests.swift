@@ -1,0 +1,146 @@
+import Foundation
+import MotionCore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `motionlog export` and `record --gpsd`, run as a user runs them.
+@Suite("motionlog export and --gpsd")
+struct ExportCLITests {
+    /// L rows of a recording, and its epoch offset (relative When → epoch).
+    static func locationRows(_ csv: String) throws -> [Row] {
+        try RecordingReader(path: csv).readAll().rows.filter { $0.source == .location }
+    }
+
+    static func record(_ extra: [String]) throws -> String {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "45", "--rate", "50",
+                                "--out", out, "--quiet"] + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        return try #require(Binary.csvFiles(in: out).first)
+    }
+
+    @Test func gpxFromARecordingReadsBackWithGpxpy() throws {
+        let csv = try Self.record([])
+        let rows = try Self.locationRows(csv)
+        #expect(rows.count >= 44)
+        let gpx = csv.replacingOccurrences(of: ".csv", with: ".gpx")
+        let r = try Binary.run(["export", csv, "--format", "gpx", "-o", gpx])
+        #expect(r.status == 0, "\(r.stderr)")
+        let script = """
+            import json, sys, gpxpy
+            g = gpxpy.parse(open(sys.argv[1], encoding="utf-8"))
+            print(json.dumps([[p.latitude, p.longitude, p.elevation, p.time.timestamp()]
+                              for t in g.tracks for s in t.segments for p in s.points]))
+            """
+        let parsed = try Binary.python(script, gpx)
+        // JSONDecoder: exact numbers (corelibs' JSONSerialization can miss the 17th digit).
+        let points = try JSONDecoder().decode([[Double]].self, from: Data(parsed.utf8))
+        #expect(points.count == rows.count)
+        for (p, row) in zip(points, rows) {
+            #expect(p == [row[0], row[1], row[2], row.when], "\(p) vs \(RowEncoder.line(row))")
+        }
+    }
+
+    @Test func geoJSONFromARelativeWhenRecordingHasEpochTimes() throws {
+        let csv = try Self.record(["--when", "relative"])
+        let rows = try Self.locationRows(csv)
+        let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: csv.replacingOccurrences(of: ".csv", with: ".json")))))
+        #expect(meta.recording.whenMode == .relative)
+        let r = try Binary.run(["export", csv, "--format", "geojson"])
+        #expect(r.status == 0, "\(r.stderr)")
+        struct Feature: Decodable {
+            struct Geometry: Decodable { var type: String; var coordinates: [[Double]] }
+            struct Properties: Decodable { var times: [Double] }
+            var geometry: Geometry
+            var properties: Properties
+        }
+        let f = try JSONDecoder().decode(Feature.self, from: Data(r.stdout.utf8))
+        #expect(f.geometry.type == "LineString")
+        #expect(f.geometry.coordinates.count == rows.count && f.properties.times.count == rows.count)
+        for (i, row) in rows.enumerated() {
+            #expect(f.geometry.coordinates[i] == [row[1], row[0], row[2]])  // [lon, lat, alt]
+            #expect(f.properties.times[i] == row.when + meta.recording.startEpoch)
+        }
+    }
+
+    @Test func nothingToExportAndUnreadableFilesAreClearErrors() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--sources", "AG",
+                                "--out", out, "--quiet"])
+        #expect(r.status == 0)
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        let none = try Binary.run(["export", csv, "--format", "gpx"])
+        #expect(none.status == 1 && none.stderr.contains("no L rows"), "\(none.stderr)")
+        let missing = try Binary.run(["export", out + "/nope.csv"])
+        #expect(missing.status == 2 && missing.stderr.contains("nope.csv"), "\(missing.stderr)")
+        let badFormat = try Binary.run(["export", csv, "--format", "kml"])
+        #expect(badFormat.status == 2)
+    }
+
+    @Test func gpsdOptionMistakesAreUsageErrors() throws {
+        let fast = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "1", "--gpsd", "localhost:2947"])
+        #expect(fast.status == 2 && fast.stderr.contains("--fast"), "\(fast.stderr)")
+        let bad = try Binary.run(["record", "--board", "simulator", "--duration", "1", "--gpsd", "host:99999"])
+        #expect(bad.status == 2 && bad.stderr.contains("host:port"), "\(bad.stderr)")
+    }
+
+    /// gpsd absent: the simulated IMU records every row anyway; one warning, no L rows.
+    @Test func recordingWithoutGPSDRunning() throws {
+        let port = try Binary.closedPort()
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--duration", "2", "--rate", "50",
+                                "--gpsd", "127.0.0.1:\(port)", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.components(separatedBy: "cannot connect to gpsd").count == 2, "\(r.stderr)")
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        let rows = try RecordingReader(path: csv).readAll().rows
+        #expect(rows.filter { $0.source == .location }.isEmpty)
+        #expect(rows.filter { $0.source == .accelerometer }.count == 100)
+        let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: csv.replacingOccurrences(of: ".csv", with: ".json")))))
+        #expect(meta.recording.gps == "gpsd 127.0.0.1:\(port)")
+        #expect(meta.counters.time?.systemClockSynchronised != nil)
+    }
+}
+
+extension Binary {
+    /// Runs a Python script with Debian's python3 (python3-gpxpy) and returns its stdout.
+    static func python(_ script: String, _ argument: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["-c", script, argument]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw CLITestError("python3 failed (is python3-gpxpy installed? sudo make deps): \(errors)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A loopback TCP port nothing listens on (bound to port 0, then closed).
+    static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw CLITestError("socket failed") }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else { throw CLITestError("bind failed") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
+
+struct CLITestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
