@@ -32,7 +32,7 @@ let package = Package(
                 dependencies: ["MotionCore", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strict),
         // Sensor fusion: attitude, gravity, user acceleration (D rows). Pure Swift.
-        .target(name: "MotionFusion", dependencies: ["MotionMath"], swiftSettings: strict),
+        .target(name: "MotionFusion", dependencies: ["MotionMath", "MotionCore"], swiftSettings: strict),
         // IMU chip drivers over an abstract I2C bus (register maps, conversions).
         .target(name: "IMUDrivers", dependencies: ["MotionMath", "MotionCore"], swiftSettings: strict),
         // System libraries.
@@ -65,7 +65,7 @@ let package = Package(
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionMath"], swiftSettings: strict),
         .testTarget(name: "MotionConfigTests", dependencies: ["MotionConfig"], swiftSettings: strict),
-        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionMath"], swiftSettings: strict),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionMath", "MotionCore"], swiftSettings: strict),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "MotionSimulator"], swiftSettings: strict),
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware"],
                     resources: [], swiftSettings: strict),

@@ -9,7 +9,8 @@ public struct MotionLogCommand: ParsableCommand {
         abstract: "Record IMU and GPS sensors to MotionCollector CSV files.",
         version: version,
         subcommands: [RecordCommand.self, CheckCommand.self, ExportCommand.self, BoardsCommand.self, ProbeCommand.self,
-                      DaemonCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, LabelCommand.self])
+                      DaemonCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, LabelCommand.self,
+                      FuseCommand.self, CalibrateCommand.self])
 
     public init() {}
 }

@@ -20,7 +20,7 @@ struct RecordCommand: ParsableCommand {
         let sensor = try SensorFactory.makeSensor(setup, log: log)
         let location = SensorFactory.makeLocation(setup, log: log)
         setup.configuration.gpsDescription = location?.1
-        let estimator = SensorFactory.makeEstimator(setup)
+        let estimator = try SensorFactory.makeEstimator(setup)
         if !setup.sourcesExplicit {
             // Default sources: everything this board can provide.
             if estimator == nil { setup.configuration.sources.remove(.deviceMotion) }

@@ -123,7 +123,7 @@ struct SetupLauncher: RecordingLauncher {
         let sensor = try SensorFactory.makeSensor(setup, log: log)
         let location = SensorFactory.makeLocation(setup, log: log)
         setup.configuration.gpsDescription = location?.1
-        let estimator = SensorFactory.makeEstimator(setup)
+        let estimator = try SensorFactory.makeEstimator(setup)
         if !setup.sourcesExplicit {
             if estimator == nil { setup.configuration.sources.remove(.deviceMotion) }
             if location == nil { setup.configuration.sources.remove(.location) }

@@ -3,6 +3,7 @@ import LinuxHardware
 import Logging
 import MotionConfig
 import MotionCore
+import MotionFusion
 import MotionSimulator
 
 /// Builds the parts a board needs: the IMU, the GPS source and the device-motion
@@ -61,7 +62,13 @@ enum SensorFactory {
         return nil
     }
 
-    static func makeEstimator(_ setup: RecordingSetup) -> DeviceMotionEstimator? {
-        nil
+    /// The sensor fusion for D rows, with the config file's calibration.
+    static func makeEstimator(_ setup: RecordingSetup) throws(CommandFailure) -> DeviceMotionEstimator? {
+        let calibration = setup.settings.calibration.map {
+            FusionCalibration(settings: $0, origin: setup.settings.file)
+        } ?? .none
+        do { return try DeviceMotionFilter(calibration: calibration) } catch {
+            throw .usage("\(setup.settings.file ?? "config"): \(error)")
+        }
     }
 }

@@ -1,0 +1,250 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MotionConfig
+import MotionCore
+import MotionFusion
+import MotionMath
+import MotionSimulator
+
+/// `motionlog calibrate`: guided magnetometer calibration (hard and soft iron by an
+/// ellipsoid fit) and gyroscope bias, live on a board or the simulator, or from a
+/// recording (`--from FILE`). Writes the config file's `calibration:` section.
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Calibrate the magnetometer (hard and soft iron) and the gyroscope bias.",
+        discussion: """
+            Live: keep the device still on a table for a few seconds (gyroscope bias), then turn \
+            it slowly through all orientations — screen up and down, each edge up and down — \
+            until the coverage reaches 90 % (magnetometer). From a recording (--from FILE): \
+            the M rows are fitted, and the gyroscope bias is taken from the parts where the \
+            device lay still.
+            The result, with its quality (fit residual, coverage), is printed as the config \
+            file's `calibration:` section and written into the config file (--config, default \
+            /etc/motionlog/config.yaml), replacing that section and keeping everything else. \
+            A poor result is not written: do it again.
+            Exit status: 0 calibrated, 1 poor result (nothing written), 2 usage or I/O error.
+            """)
+
+    @Option(name: .long, help: "Calibrate from a recording's A, G and M rows instead of live.")
+    var from: String?
+
+    @Option(name: .long, help: "Board name or file for a live calibration (see `motionlog boards`).")
+    var board: String?
+
+    @Option(name: .long, help: "Config file to write (default /etc/motionlog/config.yaml).")
+    var config: String?
+
+    @Option(name: .customLong("boards-dir"), help: "Folder with board files.")
+    var boardsDir: String?
+
+    @Option(name: .long, help: "Live: sample rate in Hz (default 100).")
+    var rate: Int = 100
+
+    @Option(name: .long, help: "Live: longest time to turn the device, seconds (default 120).")
+    var duration: Double = 120
+
+    @Option(name: .long, help: "Local field strength in µT (e.g. from a geomagnetic model): scales the soft-iron matrix so corrected fields have it. Default: keep the average size.")
+    var field: Double?
+
+    @Flag(name: .customLong("dry-run"), help: "Print the section, do not write the config file.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as possible.")
+    var fast = false
+
+    func validate() throws {
+        if let f = field, !(f.isFinite && f > 0) { throw ValidationError("--field \(f): give the field strength in µT, e.g. 49") }
+        if !(duration.isFinite && duration >= 10) { throw ValidationError("--duration \(duration): give at least 10 seconds") }
+        if from != nil && (board != nil || fast) { throw ValidationError("--from reads a recording: --board and --fast are for live calibration") }
+    }
+
+    func run() throws {
+        var gyro: GyroBiasCalibrator
+        var mag: MagnetometerCalibrator
+        let origin: String
+        if let from {
+            (gyro, mag) = try Self.collect(recording: from)
+            origin = "recording \((from as NSString).lastPathComponent)"
+        } else {
+            (gyro, mag, origin) = try collectLive()
+        }
+        try finish(gyro: gyro, mag: mag, origin: origin)
+    }
+
+    /// Reads a recording: M rows for the fit, A and G rows of the same tick for the bias.
+    static func collect(recording path: String) throws(CommandFailure) -> (GyroBiasCalibrator, MagnetometerCalibrator) {
+        var gyro = GyroBiasCalibrator()
+        var mag = MagnetometerCalibrator()
+        var lastAccel: Row?
+        var lastGyroWhen: Double?
+        var errors = 0
+        do {
+            try RecordingReader(path: path).read { item in
+                switch item {
+                case .problem(let p): if p.severity == .error { errors += 1 }
+                case .row(_, let r):
+                    switch r.source {
+                    case .accelerometer: lastAccel = r
+                    case .gyroscope:
+                        if let a = lastAccel, a.when == r.when {
+                            let dt = lastGyroWhen.map { r.when - $0 } ?? 0
+                            if dt > 0 {
+                                gyro.add(gyro: Vector3(r[0], r[1], r[2]), accel: Vector3(a[0], a[1], a[2]), dt: dt)
+                            }
+                        }
+                        lastGyroWhen = r.when
+                    case .magnetometer: mag.add(Vector3(r[0], r[1], r[2]))
+                    default: break
+                    }
+                }
+            }
+        } catch { throw CommandFailure("\(error)", code: 2) }
+        if errors > 0 { Console.error("\(path): \(errors) damaged lines skipped (see `motionlog check \(path)`)") }
+        if mag.samples.isEmpty {
+            throw CommandFailure("\(path) has no M rows: record with the magnetometer (sources including M) while turning the device", code: 2)
+        }
+        return (gyro, mag)
+    }
+
+    /// Live: still phase, then turning with coverage guidance.
+    func collectLive() throws(CommandFailure) -> (GyroBiasCalibrator, MagnetometerCalibrator, String) {
+        var args: [String] = ["--rate", String(rate)]
+        if let board { args += ["--board", board] }
+        // The config file may not exist yet (calibrate creates it).
+        if let config, FileManager.default.fileExists(atPath: config) { args += ["--config", config] }
+        if let boardsDir { args += ["--boards-dir", boardsDir] }
+        let options: RecordingOptions
+        do { options = try RecordingOptions.parse(args) } catch { throw .usage("\(error)") }
+        let setup = try RecordingSetup.resolve(options)
+        let simulated = setup.board.imu.model == "simulated"
+        if fast && !simulated { throw .usage("--fast needs the simulator board (--board simulator)") }
+        let sensor: MotionSensor = simulated ? SimulatedTurningIMU()
+            : try SensorFactory.makeSensor(setup, log: Logging.motionlogLogger())
+        do { try sensor.start(rateHz: rate) } catch { throw CommandFailure("cannot start the IMU: \(error)", code: 2) }
+        let clock: TickClock = fast
+            ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
+            : SystemClock()
+        if simulated { Console.out("Simulator: a scripted hand keeps the IMU still, then turns it through all orientations.") }
+        let session = LiveCalibration(sensor: sensor, clock: clock, rate: rate, maxTurnSeconds: duration)
+        let (gyro, mag) = session.run { Console.out($0) }
+        return (gyro, mag, "live on board \(setup.board.name)")
+    }
+
+    /// Prints the result and writes the config (unless poor or --dry-run).
+    func finish(gyro: GyroBiasCalibrator, mag: MagnetometerCalibrator, origin: String) throws {
+        var bias: Vector3?
+        switch gyro.result {
+        case .success(let r):
+            bias = r.bias
+            Console.out("Gyroscope bias: \(Self.text(r.bias, 5)) rad/s (\(Self.text(r.bias * (180 / Double.pi), 3)) °/s), "
+                        + "spread \(Self.text(r.spread * (180 / Double.pi), 3)) °/s over \(fixed(gyro.restSeconds, 1)) s at rest")
+        case .failure(let e):
+            Console.out("Gyroscope bias: not measured — \(e)")
+        }
+        let magResult: MagnetometerCalibration
+        switch mag.calibrate(fieldStrength: field) {
+        case .failure(let e):
+            Console.out("Magnetometer: \(e)")
+            Console.out("DO IT AGAIN: nothing was written.")
+            throw CommandFailure("", code: 1)
+        case .success(let m): magResult = m
+        }
+        Console.out("Magnetometer: hard iron \(Self.text(magResult.hardIron, 3)) µT; \(magResult.figure)")
+        if case .poor(let reasons) = magResult.quality {
+            Console.out("Quality: POOR")
+            for r in reasons { Console.out("  - \(r)") }
+            Console.out("DO IT AGAIN: turn the device slowly through all orientations (screen up, screen down, each edge "
+                        + "pointing up and down), away from magnets, steel and running motors. Nothing was written.")
+            throw CommandFailure("", code: 1)
+        }
+        Console.out("Quality: \(magResult.quality == .good ? "good" : "acceptable")")
+        let path = config ?? RecorderSettings.defaultPath
+        let existingText = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        var old: CalibrationSettings?
+        if let existingText {
+            do { old = try RecorderSettings.parse(text: existingText, file: path).calibration } catch {
+                throw CommandFailure("\(error) — fix the config file first; nothing written", code: 2)
+            }
+        }
+        let comment = "motionlog calibrate \(MotionLogCommand.version), \(TimeText.isoLocal(epochSeconds: Date().timeIntervalSince1970)), "
+            + "\(origin): \(magResult.figure)"
+        let section = CalibrateConfigFile.section(gyroBias: bias, mag: magResult, keeping: old, comment: comment)
+        Console.out("")
+        Console.out(String(section.dropLast()))
+        if dryRun { return }
+        let text = CalibrateConfigFile.replacing(in: existingText ?? "", with: section)
+        do { try CalibrateConfigFile.write(text, to: path) } catch {
+            if config == nil {
+                // The default system file is not writable: the result is still printed above.
+                Console.error("\(error.message)\nThe section above was not written; paste it into your config file or pass --config FILE.")
+                return
+            }
+            throw error
+        }
+        Console.out("Written to \(path) (the calibration section was replaced; the rest of the file is unchanged).")
+    }
+
+    static func text(_ v: Vector3, _ digits: Int) -> String {
+        "[\(fixed(v.x, digits)), \(fixed(v.y, digits)), \(fixed(v.z, digits))]"
+    }
+}
+
+/// A live calibration run on the calling thread: `stillSeconds` of rest for the gyroscope
+/// bias, then turning until the coverage is good (or `maxTurnSeconds`), with a progress
+/// line every two seconds.
+struct LiveCalibration {
+    let sensor: MotionSensor
+    let clock: TickClock
+    let rate: Int
+    var stillSeconds = 6.0
+    var maxTurnSeconds = 120.0
+    var minTurnSeconds = 20.0
+    var targetCoverage = 0.9
+
+    func run(_ say: (String) -> Void) -> (GyroBiasCalibrator, MagnetometerCalibrator) {
+        var gyro = GyroBiasCalibrator()
+        var mag = MagnetometerCalibrator()
+        let timeline = TickTimeline.anchored(rateHz: rate, clock: clock, whenMode: .relative)
+        var scheduler = TickScheduler(timeline: timeline)
+        var lastElapsed: Double?
+        say("Step 1/2: put the device down and keep it still for \(Int(stillSeconds)) s...")
+        var turning = false
+        var nextReport = 2.0
+        while let tick = scheduler.waitForNextTick(clock: clock) {
+            let reading = sensor.read(at: tick)
+            let dt = lastElapsed.map { tick.elapsed - $0 } ?? 0
+            lastElapsed = tick.elapsed
+            if !turning {
+                if let g = reading.gyro, let a = reading.accel { gyro.add(gyro: g, accel: a, dt: dt) }
+                if tick.elapsed >= stillSeconds {
+                    turning = true
+                    say("Step 2/2: now turn the device slowly through all orientations: screen up, screen down, each edge up and down.")
+                }
+                continue
+            }
+            if let m = reading.mag { mag.add(m) }
+            let turned = tick.elapsed - stillSeconds
+            if turned >= nextReport {
+                nextReport += 2
+                let coverage = mag.provisionalCoverage
+                var line = "  \(Int(turned)) s: coverage \(Int((coverage.fraction * 100).rounded())) %"
+                if !coverage.missingAxes.isEmpty { line += " — still missing: " + coverage.missingAxes.map(Self.hint).joined(separator: ", ") }
+                say(line)
+                if coverage.fraction >= targetCoverage && turned >= minTurnSeconds { break }
+            }
+            if turned >= maxTurnSeconds { break }
+        }
+        return (gyro, mag)
+    }
+
+    /// What to do for a field direction never seen along a device axis.
+    static func hint(_ axis: String) -> String {
+        switch axis {
+        case "+Z", "-Z": return "field along \(axis) (lay the device flat, screen up and screen down, facing different ways)"
+        case "+Y", "-Y": return "field along \(axis) (stand the device on its top and bottom edges)"
+        default: return "field along \(axis) (stand the device on its left and right edges)"
+        }
+    }
+}

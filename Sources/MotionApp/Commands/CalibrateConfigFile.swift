@@ -1,0 +1,83 @@
+import Foundation
+import MotionConfig
+import MotionFusion
+import MotionMath
+
+/// The config file's `calibration:` section as `motionlog calibrate` writes it: YAML text,
+/// and the edit that replaces the section in an existing file (keeping every other line
+/// and comment) or appends it.
+enum CalibrateConfigFile {
+    /// The section's text (with its trailing LF).
+    static func section(gyroBias: Vector3?, mag: MagnetometerCalibration?, keeping old: CalibrationSettings?,
+                        comment: String) -> String {
+        func list(_ v: [Double]) -> String { "[" + v.map { "\($0)" }.joined(separator: ", ") + "]" }
+        func list(_ v: Vector3) -> String { list([v.x, v.y, v.z]) }
+        var lines = ["calibration:", "  # \(comment)"]
+        if let g = gyroBias { lines.append("  gyro_bias: \(list(g))  # rad/s") } else if let g = old?.gyroBias {
+            lines.append("  gyro_bias: \(list(g))  # rad/s (kept: not measured this time)")
+        }
+        if let m = mag {
+            lines.append("  mag_hard_iron: \(list(m.hardIron))  # µT")
+            lines.append("  mag_soft_iron:  # applied after the hard iron")
+            let s = m.softIron
+            for r in [s.rows.0, s.rows.1, s.rows.2] { lines.append("    - \(list(r))") }
+        } else {
+            if let h = old?.magHardIron { lines.append("  mag_hard_iron: \(list(h))  # µT (kept)") }
+            if let s = old?.magSoftIron {
+                lines.append("  mag_soft_iron:  # kept")
+                for r in s { lines.append("    - \(list(r))") }
+            }
+        }
+        if let a = old?.accelOffset { lines.append("  accel_offset: \(list(a))  # g (kept)") }
+        if let a = old?.accelScale { lines.append("  accel_scale: \(list(a))  # (kept)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` with its top-level `calibration:` block replaced by `section` (or `section`
+    /// appended when there is none).
+    static func replacing(in text: String, with section: String) -> String {
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        guard let start = lines.firstIndex(where: { isCalibrationKey($0) }) else {
+            var out = lines.joined(separator: "\n")
+            if !out.isEmpty { out += "\n\n" }
+            return out + section
+        }
+        var end = start + 1
+        // The block: indented lines and blank lines up to the next top-level line.
+        while end < lines.count, lines[end].isEmpty || lines[end].first == " " || lines[end].first == "\t" { end += 1 }
+        // Blank lines at the end of the block stay outside it.
+        while end > start + 1, lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
+        let sectionLines = section.components(separatedBy: "\n").dropLast()
+        lines.replaceSubrange(start..<end, with: sectionLines)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func isCalibrationKey(_ line: String) -> Bool {
+        guard line.hasPrefix("calibration:") else { return false }
+        let rest = line.dropFirst("calibration:".count).trimmingCharacters(in: .whitespaces)
+        return rest.isEmpty || rest.hasPrefix("#")
+    }
+
+    /// Writes `text` to `path` atomically (temporary file in the same folder, then rename),
+    /// after checking that it parses as a config file.
+    static func write(_ text: String, to path: String) throws(CommandFailure) {
+        do { _ = try RecorderSettings.parse(text: text, file: path) } catch {
+            throw CommandFailure("internal error: the new config would not parse (\(error)); nothing written", code: 2)
+        }
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                throw CommandFailure("cannot create the folder \(dir): \(error.localizedDescription) — run with sudo or choose --config FILE", code: 2)
+            }
+        }
+        let temp = path + ".motionlog-tmp"
+        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) else {
+            throw CommandFailure("cannot write \(path): permission denied or no space — run with sudo, or choose another file with --config FILE", code: 2)
+        }
+        if rename(temp, path) != 0 {
+            try? FileManager.default.removeItem(atPath: temp)
+            throw CommandFailure("cannot replace \(path): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
+        }
+    }
+}

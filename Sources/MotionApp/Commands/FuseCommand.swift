@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import MotionConfig
+import MotionCore
+import MotionFusion
+import MotionMath
+
+/// `motionlog fuse IN.csv [-o OUT.csv]`: recomputes the `D` rows of a recording from its
+/// `A`, `G` and `M` rows, with the current calibration. Other rows are kept as they are.
+struct FuseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fuse",
+        abstract: "Recompute the D (device motion) rows of a recording from its A, G and M rows.",
+        discussion: """
+            Reprocesses a recording with the sensor fusion of this version and the calibration \
+            from the config file's `calibration:` section (see `motionlog calibrate`): old D rows \
+            are replaced, every other row is kept byte for byte in value. A D row is written for \
+            every tick with both A and G rows; M rows, when present, reference yaw to magnetic \
+            north. The metadata JSON beside the output says which calibration was used.
+            Exit status: 0 done, 2 usage or I/O error.
+            """)
+
+    @Argument(help: "The recording to reprocess (.csv).")
+    var input: String
+
+    @Option(name: [.short, .customLong("output")], help: "Output file (default: IN-fused.csv beside the input).")
+    var output: String?
+
+    @Option(name: .long, help: "Config file whose `calibration:` section to use (default: /etc/motionlog/config.yaml if present, for recordings with motionlog metadata).")
+    var config: String?
+
+    @Flag(name: .long, help: "Ignore any calibration: raw accelerometer and magnetometer.")
+    var noCalibration = false
+
+    @Flag(name: .long, help: "Do not use M rows: yaw starts at 0 and follows the gyroscope.")
+    var noMagnetometer = false
+
+    @Option(name: .long, help: "Magnetic declination in degrees (east positive): yaw referenced to true north.")
+    var declination: Double?
+
+    @Option(name: .customLong("parameter"), help: ArgumentHelp("Advanced: set a fusion parameter, NAME=VALUE (SI units; repeatable; see docs/FUSION.md).", valueName: "NAME=VALUE"))
+    var parameterAssignments: [String] = []
+
+    @Flag(name: .long, help: "Overwrite the output files if they exist.")
+    var force = false
+
+    func validate() throws {
+        if let d = declination, !(d.isFinite && abs(d) <= 180) {
+            throw ValidationError("--declination \(d): use degrees within -180...180 (east positive)")
+        }
+    }
+
+    func run() throws {
+        let out = output ?? Self.defaultOutput(for: input)
+        let metadataPath = try Self.checkPaths(input: input, output: out, force: force)
+        let inputMetadata = RecordingFiles.readMetadata(besides: input)
+        let calibration = try loadCalibration(hasMetadata: inputMetadata != nil)
+        var parameters = FusionParameters()
+        parameters.useMagnetometer = !noMagnetometer
+        parameters.declination = declination.map { $0 * Double.pi / 180 }
+        for a in parameterAssignments {
+            if let problem = parameters.set(a) { throw CommandFailure.usage("--parameter \(problem)") }
+        }
+        let filter: DeviceMotionFilter
+        do { filter = try DeviceMotionFilter(calibration: calibration, parameters: parameters) } catch {
+            throw CommandFailure.usage("\(error)")
+        }
+        let rate = inputMetadata?.recording.rateHz
+        let result = try RecordingFiles.rewrite(input: input, output: out, estimator: filter,
+                                                firstPeriod: rate.map { 1 / Double($0) } ?? 0)
+        for p in result.problems.prefix(10) { Console.error("\(input):\(p.line): \(p.severity.rawValue): \(p.message)") }
+        if result.problems.count > 10 { Console.error("\(input): \(result.problems.count - 10) more problems not shown") }
+        guard result.rewriter.deviceMotionRows > 0 else {
+            try? FileManager.default.removeItem(atPath: out)
+            throw CommandFailure("\(input) has no tick with both A and G rows: D rows need the accelerometer and the gyroscope", code: 2)
+        }
+        var info = filter.info
+        info["recomputedBy"] = "motionlog fuse \(MotionLogCommand.version) from \((input as NSString).lastPathComponent)"
+        info["finalGyroBias"] = "\(filter.estimate.gyroBias) rad/s"
+        if result.rewriter.magnetometerSamples == 0 && !noMagnetometer {
+            info["yawReference"] = "start heading (the recording has no M rows): yaw starts at 0"
+        }
+        let metadata = RecordingFiles.fusedMetadata(from: inputMetadata, input: input, output: out, result: result,
+                                                    info: info, calibration: calibration)
+        try RecordingFiles.writeMetadata(metadata, path: metadataPath)
+        let r = result.rewriter
+        Console.out("""
+            \(out): \(r.deviceMotionRows) D rows written (\(r.replacedRows) old D rows replaced), \
+            \(result.rowsWritten - r.deviceMotionRows) other rows kept
+              magnetometer: \(r.magnetometerSamples > 0 && !noMagnetometer ? "\(r.magnetometerSamples) samples used, yaw from \(declination == nil ? "magnetic" : "true") north" : "not used, yaw starts at 0")
+              calibration: \(calibration.summary)
+              metadata: \(metadataPath)
+            """)
+        if r.incompleteTicks > 0 {
+            Console.error("\(r.incompleteTicks) ticks had only one of A and G: no D row for them")
+        }
+    }
+
+    /// The calibration to apply: none with --no-calibration; the --config file's; else the
+    /// system config's — but only for a recording motionlog made (with its metadata): a
+    /// file from elsewhere was not recorded by this machine's IMU.
+    func loadCalibration(hasMetadata: Bool) throws(CommandFailure) -> FusionCalibration {
+        if noCalibration { return .none }
+        if config == nil && !hasMetadata {
+            if FileManager.default.fileExists(atPath: RecorderSettings.defaultPath) {
+                Console.error("\(input) has no motionlog metadata beside it: the system calibration is not applied (pass --config FILE to apply one)")
+            }
+            return .none
+        }
+        let settings: RecorderSettings
+        do { settings = try ConfigLoader.load(explicit: config) } catch { throw .usage("\(error)") }
+        guard let c = settings.calibration else { return .none }
+        return FusionCalibration(settings: c, origin: settings.file ?? config ?? RecorderSettings.defaultPath)
+    }
+
+    static func defaultOutput(for input: String) -> String {
+        let base = input.hasSuffix(".csv") ? String(input.dropLast(4)) : input
+        return base + "-fused.csv"
+    }
+
+    /// Refuses to overwrite the input or (without --force) existing outputs.
+    static func checkPaths(input: String, output: String, force: Bool) throws(CommandFailure) -> String {
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: input) else { throw .usage("\(input): no such file") }
+        let metadata = RecordingFiles.metadataPath(for: output)
+        let same = (input as NSString).standardizingPath == (output as NSString).standardizingPath
+        if same || RecordingFiles.metadataPath(for: input) == metadata {
+            throw .usage("the output \(output) would replace the input: choose another name with -o")
+        }
+        if !force {
+            for p in [output, metadata] where fm.fileExists(atPath: p) {
+                throw .usage("\(p) exists: pass --force to overwrite it, or choose another name with -o")
+            }
+        }
+        return metadata
+    }
+}
+
+extension FusionCalibration {
+    /// The calibration of the config file's `calibration:` section (missing values: none).
+    init(settings c: CalibrationSettings, origin: String?) {
+        func vector(_ v: [Double]?, _ fallback: Vector3) -> Vector3 {
+            guard let v, v.count == 3 else { return fallback }
+            return Vector3(v[0], v[1], v[2])
+        }
+        var soft = Matrix3.identity
+        if let m = c.magSoftIron, m.count == 3, m.allSatisfy({ $0.count == 3 }) {
+            soft = Matrix3(rows: Vector3(m[0][0], m[0][1], m[0][2]), Vector3(m[1][0], m[1][1], m[1][2]),
+                           Vector3(m[2][0], m[2][1], m[2][2]))
+        }
+        self.init(gyroBias: vector(c.gyroBias, .zero), magHardIron: vector(c.magHardIron, .zero), magSoftIron: soft,
+                  accelOffset: vector(c.accelOffset, .zero), accelScale: vector(c.accelScale, Vector3(1, 1, 1)),
+                  origin: origin)
+    }
+}

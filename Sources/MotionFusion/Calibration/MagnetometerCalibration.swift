@@ -1,0 +1,142 @@
+import Foundation
+import MotionMath
+
+/// The result of a magnetometer calibration: hard-iron offset and soft-iron matrix, with the
+/// figures that say whether to trust it.
+public struct MagnetometerCalibration: Sendable, Equatable {
+    /// µT, subtracted from the raw field.
+    public var hardIron: Vector3
+    /// Applied after the offset: `M_cal = softIron · (M − hardIron)`. Symmetric; `det = 1`
+    /// unless a field strength was given.
+    public var softIron: Matrix3
+    /// The field strength after correction, µT.
+    public var fieldStrength: Double
+    /// RMS of `(|M_cal| − fieldStrength) / fieldStrength` over the samples, 0...1.
+    public var residual: Double
+    /// Fraction of the sphere of directions covered, 0...1.
+    public var coverage: Double
+    /// Device axes that never pointed near the field, e.g. `["-Z"]`.
+    public var missingAxes: [String]
+    /// Longest / shortest semi-axis of the fitted ellipsoid.
+    public var axisRatio: Double
+    public var samples: Int
+
+    /// The verdict and, when it is not good, why.
+    public var quality: Quality {
+        var reasons: [String] = []
+        if coverage < MagnetometerCalibrator.minimumCoverage {
+            var text = "only \(Int((coverage * 100).rounded())) % of the orientations were covered (need \(Int(MagnetometerCalibrator.minimumCoverage * 100)) %)"
+            if !missingAxes.isEmpty { text += "; never pointed the field along \(missingAxes.joined(separator: ", "))" }
+            reasons.append(text)
+        }
+        if residual > MagnetometerCalibrator.maximumResidual {
+            reasons.append("the samples fit an ellipsoid poorly (residual \(Self.percent(residual)) %): a magnet, steel or a moving cable nearby?")
+        }
+        if axisRatio > MagnetometerCalibrator.maximumAxisRatio {
+            reasons.append("the fitted ellipsoid is implausibly stretched (axis ratio \(Self.round2(axisRatio)))")
+        }
+        if !(10...100).contains(fieldStrength) {
+            reasons.append("the field strength \(Self.round2(fieldStrength)) µT is outside Earth's 20–70 µT: check the magnetometer's units or nearby magnets")
+        }
+        return reasons.isEmpty ? (residual < 0.02 && coverage >= 0.9 ? .good : .acceptable) : .poor(reasons)
+    }
+
+    /// Good, acceptable, or poor with the reasons (then: do it again).
+    public enum Quality: Sendable, Equatable {
+        case good, acceptable
+        case poor([String])
+        public var isUsable: Bool { if case .poor = self { return false } else { return true } }
+    }
+
+    /// A one-line quality figure, e.g. `fit residual 0.8 %, coverage 94 %, field 48.9 µT`.
+    public var figure: String {
+        "fit residual \(Self.percent(residual)) %, coverage \(Int((coverage * 100).rounded())) % of orientations, "
+            + "field \(Self.round2(fieldStrength)) µT, \(samples) samples"
+    }
+
+    static func percent(_ x: Double) -> Double { (x * 1000).rounded() / 10 }
+    static func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+}
+
+/// Collects raw magnetometer samples while the device is turned through all orientations
+/// and fits the hard- and soft-iron correction (an ellipsoid fit). The live coverage uses
+/// the midpoint of the per-axis extremes as a provisional centre.
+public struct MagnetometerCalibrator: Sendable {
+    /// Coverage below which the calibration is rejected.
+    public static let minimumCoverage = 0.7
+    /// Fit residual above which the calibration is rejected.
+    public static let maximumResidual = 0.05
+    /// Ellipsoid axis ratio above which the calibration is rejected.
+    public static let maximumAxisRatio = 2.0
+    /// Fewest samples for a fit.
+    public static let minimumSamples = 50
+
+    public private(set) var samples: [Vector3] = []
+    private var low = Vector3(.infinity, .infinity, .infinity)
+    private var high = Vector3(-.infinity, -.infinity, -.infinity)
+
+    public init() {}
+
+    /// Adds one raw sample (µT); non-finite samples are ignored.
+    public mutating func add(_ m: Vector3) {
+        guard m.x.isFinite, m.y.isFinite, m.z.isFinite else { return }
+        samples.append(m)
+        low = Vector3(min(low.x, m.x), min(low.y, m.y), min(low.z, m.z))
+        high = Vector3(max(high.x, m.x), max(high.y, m.y), max(high.z, m.z))
+    }
+
+    /// Coverage so far, around the provisional centre (for live guidance).
+    public var provisionalCoverage: SphereCoverage {
+        var c = SphereCoverage()
+        guard samples.count > 1 else { return c }
+        let center = (low + high) / 2
+        for m in samples { c.add(m - center) }
+        return c
+    }
+
+    /// The fitted calibration, or an error saying why there is none. `fieldStrength` (µT)
+    /// scales the soft-iron matrix so that the corrected field has that strength.
+    public func calibrate(fieldStrength: Double? = nil) -> Result<MagnetometerCalibration, CalibrationError> {
+        guard samples.count >= Self.minimumSamples else {
+            return .failure(.tooFewSamples(samples.count, needed: Self.minimumSamples))
+        }
+        guard let fit = EllipsoidFit.fit(samples) else {
+            let cov = provisionalCoverage
+            return .failure(.noEllipsoid(coverage: cov.fraction, missingAxes: cov.missingAxes))
+        }
+        let soft = fit.sphereCorrection(radius: fieldStrength)
+        let strength = fieldStrength ?? Foundation.cbrt(fit.radii.x * fit.radii.y * fit.radii.z)
+        var coverage = SphereCoverage()
+        var sumSquares = 0.0
+        for m in samples {
+            let corrected = soft * (m - fit.center)
+            coverage.add(corrected)
+            let e = corrected.norm / strength - 1
+            sumSquares += e * e
+        }
+        return .success(MagnetometerCalibration(
+            hardIron: fit.center, softIron: soft, fieldStrength: strength,
+            residual: (sumSquares / Double(samples.count)).squareRoot(), coverage: coverage.fraction,
+            missingAxes: coverage.missingAxes, axisRatio: fit.radii.z / fit.radii.x, samples: samples.count))
+    }
+}
+
+/// Why a calibration could not be computed, with what to do.
+public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertible {
+    case tooFewSamples(Int, needed: Int)
+    case noEllipsoid(coverage: Double, missingAxes: [String])
+    case notStill(seconds: Double)
+
+    public var description: String {
+        switch self {
+        case .tooFewSamples(let n, let needed):
+            return "only \(n) magnetometer samples (need at least \(needed)): record longer while turning the device"
+        case .noEllipsoid(let coverage, let missing):
+            var text = "the magnetometer samples do not describe an ellipsoid (coverage \(Int((coverage * 100).rounded())) %)"
+            if !missing.isEmpty { text += "; never pointed along \(missing.joined(separator: ", "))" }
+            return text + ": do it again, turning the device slowly through all orientations (screen up, down, each edge up and down)"
+        case .notStill(let seconds):
+            return "the device was not still long enough for the gyroscope bias (\(seconds) s, need 2 s): keep it on a table without touching it"
+        }
+    }
+}

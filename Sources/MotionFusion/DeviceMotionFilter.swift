@@ -1,0 +1,78 @@
+import Foundation
+import MotionCore
+import MotionMath
+
+/// Device motion (`D` rows) by sensor fusion: the `DeviceMotionEstimator` the recorder and
+/// `motionlog fuse` use. Applies the calibration, runs the `OrientationFilter`, and reports
+/// what CoreMotion's `CMDeviceMotion` reports (see docs/FUSION.md):
+/// - rotation rate: the raw gyroscope minus the estimated bias, rad/s;
+/// - gravity: the unit down vector in the device frame, in g with the format's sign
+///   ((0, 0, −1) face up);
+/// - user acceleration: calibrated accelerometer minus gravity, g (≈ 0 at rest);
+/// - attitude: device → East-North-Up, and pitch/roll/yaw as `AttitudeAngles` defines.
+///
+/// Not thread-safe: one instance per stream of samples, called from one thread.
+public final class DeviceMotionFilter: DeviceMotionEstimator {
+    public let calibration: FusionCalibration
+    public let parameters: FusionParameters
+    private var filter: OrientationFilter
+    /// Rotation from the magnetic-north frame to the reported frame (declination).
+    private let reference: Quaternion
+
+    /// A filter applying `calibration`. Invalid numbers in either argument are a
+    /// `FusionSetupError` (they come from a config file).
+    public init(calibration: FusionCalibration = .none, parameters: FusionParameters = FusionParameters()) throws(FusionSetupError) {
+        if let problem = calibration.problem { throw FusionSetupError(message: problem) }
+        if let problem = parameters.problem { throw FusionSetupError(message: problem) }
+        self.calibration = calibration
+        self.parameters = parameters
+        filter = OrientationFilter(parameters: parameters, initialBias: calibration.gyroBias)
+        // Yaw from true north = yaw from magnetic north − declination (east positive).
+        let d = -(parameters.declination ?? 0)
+        reference = Quaternion(w: cos(d / 2), x: 0, y: 0, z: sin(d / 2))
+    }
+
+    /// The current state of the filter (bias, rest, disturbance).
+    public var estimate: OrientationEstimate { filter.estimate }
+
+    public var info: [String: String] {
+        let p = parameters
+        var info = [
+            "algorithm": "motionlog orientation filter (VQF structure: Laidig & Seel 2023): gyro strapdown, "
+                + "inclination from low-pass filtered accelerometer in an almost-inertial frame, "
+                + "magnetometer heading with disturbance rejection, Kalman-filter gyro bias at rest and in motion",
+            "parameters": "accelTimeConstant \(p.accelTimeConstant) s, magTimeConstant \(p.magTimeConstant) s, "
+                + "motionBiasEstimation \(p.motionBiasEstimation), restBiasEstimation \(p.restBiasEstimation), "
+                + "magDisturbanceRejection \(p.magDisturbanceRejection)",
+            "frames": "attitude device->ENU; pitch about X, roll about Y, yaw about Z, R = Rz(yaw)Rx(pitch)Ry(roll); "
+                + "yaw 0 with the top edge north, counter-clockwise positive (docs/FUSION.md)",
+            "calibration": calibration.summary,
+        ]
+        if !p.useMagnetometer {
+            info["yawReference"] = "start heading (magnetometer not used): yaw starts at 0"
+        } else if let d = p.declination {
+            info["yawReference"] = "true north (declination \(d * 180 / Double.pi)° east); yaw starts at 0 until a magnetometer sample arrives"
+        } else {
+            info["yawReference"] = "magnetic north; yaw starts at 0 until a magnetometer sample arrives"
+        }
+        return info
+    }
+
+    public func update(accel: Vector3, gyro: Vector3, mag: Vector3?, dt: Double) -> DeviceMotion {
+        let a = calibration.accelerometer(accel)
+        let m = mag.map(calibration.magnetometer)
+        filter.update(specificForce: -a, gyro: gyro, mag: parameters.useMagnetometer ? m : nil, dt: dt)
+        let q = reference * filter.attitude
+        let gravity = q.inverseRotate(Vector3(0, 0, -1))
+        let angles = AttitudeAngles(q)
+        return DeviceMotion(rotationRate: gyro - filter.gyroBias, userAcceleration: a - gravity, gravity: gravity,
+                            attitude: q, pitch: angles.pitch, roll: angles.roll, yaw: angles.yaw)
+    }
+}
+
+/// Why the fusion cannot be set up (bad calibration or parameters), with what to do.
+public struct FusionSetupError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import MotionCore
+import Testing
+
+@Suite("motionlog fuse")
+struct FuseCLITests {
+    /// A short simulator recording with the given sources; returns its CSV path.
+    func record(_ sources: String, seconds: Int = 5) throws -> String {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", String(seconds), "--sources", sources,
+                                "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return try #require(Binary.csvFiles(in: out).first)
+    }
+
+    func lines(_ path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test("adds one D row per tick after A, G, M; keeps every other row; the result checks valid")
+    func addsDeviceMotion() throws {
+        let input = try record("AGML")
+        let output = input.replacingOccurrences(of: ".csv", with: "-fused.csv")
+        let r = try Binary.run(["fuse", input, "--no-calibration"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("500 D rows written"))
+        let before = try lines(input), after = try lines(output)
+        #expect(after.filter { !$0.hasPrefix("D,") } == before)
+        let letters = after.dropFirst().map { $0.first! }
+        #expect(letters.filter { $0 == "D" }.count == 500)
+        // Recorder order within a tick: A, G, M, then D.
+        for (i, c) in letters.enumerated() where c == "D" { #expect(letters[i - 1] == "M") }
+        #expect(try Binary.run(["check", output]).status == 0)
+        // At rest at the start of the ride, A − UA is a unit gravity vector.
+        let a = after.first { $0.hasPrefix("A,") }!.split(separator: ",").dropFirst(3).compactMap { Double($0) }
+        let d = after.first { $0.hasPrefix("D,") }!.split(separator: ",").dropFirst(3).compactMap { Double($0) }
+        let g = (0..<3).map { a[$0] - d[3 + $0] }
+        #expect(abs((g[0] * g[0] + g[1] * g[1] + g[2] * g[2]).squareRoot() - 1) < 1e-9)
+        // The metadata says what computed the D rows and with which calibration.
+        let json = try #require(FileManager.default.contents(atPath: output.replacingOccurrences(of: ".csv", with: ".json")))
+        let meta = try RecordingMetadata.decode(Array(json))
+        #expect(meta.recording.sources == "AGMDL")
+        #expect(meta.recording.deviceMotion?["calibration"]?.hasPrefix("none") == true)
+        #expect(meta.recording.deviceMotion?["recomputedBy"]?.contains("motionlog fuse") == true)
+        #expect(meta.file.rows["D"] == 500)
+        #expect(meta.recording.notes.contains { $0.contains("D rows recomputed") })
+    }
+
+    @Test("replaces old D rows, uses the config's calibration, and says so in the metadata")
+    func replacesWithCalibration() throws {
+        let input = try record("AGMD")
+        let dir = Binary.temporaryDirectory()
+        let config = dir + "/config.yaml"
+        try """
+            calibration:
+              mag_hard_iron: [12, -7, 20]
+              gyro_bias: [0.004, -0.006, 0.002]
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let output = dir + "/out.csv"
+        let r = try Binary.run(["fuse", input, "-o", output, "--config", config])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("500 old D rows replaced"))
+        #expect(try lines(output).filter { $0.hasPrefix("D,") }.count == 500)
+        let meta = try RecordingMetadata.decode(Array(try #require(FileManager.default.contents(atPath: dir + "/out.json"))))
+        let calibration = try #require(meta.recording.deviceMotion?["calibration"])
+        #expect(calibration.contains("mag_hard_iron [12.0, -7.0, 20.0]"))
+        #expect(calibration.contains(config))
+    }
+
+    @Test("without the magnetometer yaw starts at 0")
+    func noMagnetometer() throws {
+        let input = try record("AGM", seconds: 2)
+        let output = Binary.temporaryDirectory() + "/o.csv"
+        #expect(try Binary.run(["fuse", input, "-o", output, "--no-magnetometer", "--no-calibration"]).status == 0)
+        let firstD = try lines(output).first { $0.hasPrefix("D,") }!
+        #expect(Double(String(firstD.split(separator: ",").last ?? "")) == 0)
+    }
+
+    @Test("refuses to overwrite without --force, and to replace its input")
+    func overwrite() throws {
+        let input = try record("AG", seconds: 1)
+        #expect(try Binary.run(["fuse", input, "--no-calibration"]).status == 0)
+        let again = try Binary.run(["fuse", input, "--no-calibration"])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("--force"))
+        #expect(try Binary.run(["fuse", input, "--no-calibration", "--force"]).status == 0)
+        let same = try Binary.run(["fuse", input, "-o", input, "--force"])
+        #expect(same.status == 2)
+        #expect(same.stderr.contains("replace the input"))
+    }
+
+    @Test("a recording without gyroscope rows is a clear error")
+    func noGyro() throws {
+        let input = try record("AM", seconds: 1)
+        let r = try Binary.run(["fuse", input, "--no-calibration"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("both A and G"))
+    }
+}
