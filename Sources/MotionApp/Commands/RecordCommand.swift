@@ -67,7 +67,6 @@ struct RecordCommand: ParsableCommand {
         let c = s.counters
         lines.append("  dropped rows \(c.droppedRows), lost to write errors \(c.rowsLostToWriteErrors), overruns \(c.overruns) (missed ticks \(c.missedTicks)), write errors \(c.writeErrors)")
         lines.append("  peak buffer \(fixed(c.peakBufferFill * 100, 1)) % of \(cfg.bufferRows) rows, worst write \(fixed(c.worstWriteLatencyMs, 1)) ms, fsyncs \(c.fsyncs)")
-        if !cfg.sources.contains(.deviceMotion) { lines.append("  D rows: not recorded (no sensor fusion in this build)") }
         return lines.joined(separator: "\n")
     }
 }
