@@ -10,8 +10,8 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("motionlog-bench-tests-\(getpid())-\(name)").path
     }
 
-    @Test func rowMixIsTheRealMixOfAllSources() {
-        let rows = RowMix.generate(ticks: 2500)
+    @Test func rowMixIsTheRealMixOfAllSources() throws {
+        let rows = try RowMix.generate(ticks: 2500)
         let census = RowMix.census(rows)
         #expect(census["A"] == 2500 && census["G"] == 2500 && census["M"] == 2500 && census["D"] == 2500)
         #expect((2...3).contains(census["L"] ?? 0))  // 1 Hz fixes over 2.5 s

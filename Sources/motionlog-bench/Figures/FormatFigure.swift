@@ -35,7 +35,7 @@ enum FormatFigure {
 
     static func run(_ ctx: BenchContext) throws(BenchError) -> Result {
         ctx.progress("format: generating \(ctx.plan.formatTicks) ticks of rows from the simulator")
-        let rows = RowMix.generate(ticks: ctx.plan.formatTicks)
+        let rows = try RowMix.generate(ticks: ctx.plan.formatTicks)
         let rowsFile = ctx.work + "/rows.bin"
         try RowMix.writeBinary(rows, to: rowsFile)
         let fileDir = try ctx.folder("format")

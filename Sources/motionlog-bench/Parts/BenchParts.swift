@@ -1,5 +1,6 @@
 import Logging
 import MotionCore
+import MotionFusion
 import MotionSimulator
 
 /// The recording setup every benchmark shares: the simulator board's sensors (scripted
@@ -9,9 +10,11 @@ enum BenchParts {
 
     static func makeSensor() -> MotionSensor { SimulatedIMU() }
     static func makeLocation() -> LocationSource { SimulatedGPS() }
-    /// The estimator behind `D` rows (see `StandInEstimator`).
-    static func makeEstimator() -> DeviceMotionEstimator { StandInEstimator() }
-    static let estimatorName = "bench stand-in attitude filter (MotionFusion not yet on main)"
+    /// The estimator behind `D` rows: the real fusion filter, as `motionlog record` uses it.
+    static func makeEstimator() throws(BenchError) -> DeviceMotionEstimator {
+        do { return try DeviceMotionFilter() } catch { throw BenchError("the fusion filter did not start: \(error)") }
+    }
+    static let estimatorName = "MotionFusion DeviceMotionFilter (the recorder's D rows)"
 
     /// A configuration recording all sources (A, G, M, D, L) at `rateHz` for `seconds`.
     static func configuration(rateHz: Int, seconds: Double,

@@ -9,10 +9,10 @@ enum RowMix {
     static let recordBytes = 88
 
     /// Rows of `ticks` ticks at `rateHz`, generated as the sampling loop would.
-    static func generate(ticks: Int, rateHz: Int = 1000) -> [Row] {
+    static func generate(ticks: Int, rateHz: Int = 1000) throws(BenchError) -> [Row] {
         let sensor = BenchParts.makeSensor()
         let gps = BenchParts.makeLocation()
-        let estimator = BenchParts.makeEstimator()
+        let estimator = try BenchParts.makeEstimator()
         let timeline = TickTimeline(rateHz: rateHz, firstTick: BenchParts.simulatedEpochNanos / 1_000_000_000 * Int64(rateHz),
                                     startMonotonic: 1_000_000_000, whenMode: .epoch)
         let label = Label.defaultLetter

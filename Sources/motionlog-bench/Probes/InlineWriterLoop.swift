@@ -21,7 +21,7 @@ struct InlineWriterLoop {
     }
 
     func run() throws(BenchError) -> Outcome {
-        let sensor = BenchParts.makeSensor(), gps = BenchParts.makeLocation(), estimator = BenchParts.makeEstimator()
+        let sensor = BenchParts.makeSensor(), gps = BenchParts.makeLocation(), estimator = try BenchParts.makeEstimator()
         do { try sensor.start(rateHz: rateHz) } catch { throw BenchError("the simulated IMU did not start: \(error)") }
         if clock.isRealTime { _ = RealtimePriority.request() }
         let policy = CPUTime.currentPolicyName()

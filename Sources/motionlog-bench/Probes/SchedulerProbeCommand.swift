@@ -22,7 +22,7 @@ struct SchedulerProbeCommand: ParsableCommand {
         do { directory = try DiskDirectory(path: out) } catch { throw BenchError("\(error)") }
         let recorder = Recorder(configuration: BenchParts.configuration(rateHz: rate, seconds: seconds),
                                 clock: SystemClock(), sensor: probe, location: BenchParts.makeLocation(),
-                                estimator: BenchParts.makeEstimator(), directory: directory,
+                                estimator: try BenchParts.makeEstimator(), directory: directory,
                                 log: BenchParts.logger())
         let census = CensusThread(after: 0.5)
         census.start()

@@ -29,7 +29,7 @@ struct StallProbeCommand: ParsableCommand {
             let probe = LatenessProbe(wrapping: BenchParts.makeSensor(), capacity: 1)
             let recorder = Recorder(configuration: BenchParts.configuration(rateHz: rate, seconds: seconds, bufferRows: bufferRows),
                                     clock: SystemClock(), sensor: probe, location: BenchParts.makeLocation(),
-                                    estimator: BenchParts.makeEstimator(), directory: sink, log: BenchParts.logger())
+                                    estimator: try BenchParts.makeEstimator(), directory: sink, log: BenchParts.logger())
             let summary: RecordingSummary
             do { summary = try recorder.run() } catch { throw BenchError("\(error)") }
             let c = summary.counters

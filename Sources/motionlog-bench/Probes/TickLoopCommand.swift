@@ -33,7 +33,7 @@ struct TickLoopCommand: ParsableCommand {
         let directory = NullDirectory()
         let recorder = Recorder(configuration: BenchParts.configuration(rateHz: rate, seconds: Double(ticks) / Double(rate)),
                                 clock: clock, sensor: imu, location: BenchParts.makeLocation(),
-                                estimator: BenchParts.makeEstimator(), directory: directory,
+                                estimator: try BenchParts.makeEstimator(), directory: directory,
                                 log: BenchParts.logger())
         let cpu0 = CPUTime.processNanos(), wall0 = SystemClock.monotonicNanos()
         let summary: RecordingSummary
