@@ -15,6 +15,8 @@ public struct RecorderSettings: Sendable, Equatable {
     public var fsyncInterval: Double?
     public var bufferRows: Int?
     public var gpsd: String?
+    /// Magnetic declination in degrees, east positive: yaw of D rows then refers to true north.
+    public var declinationDegrees: Double?
     public var calibration: CalibrationSettings?
     /// Stop recording while this many bytes are still free (`min_free_space`; 0 disables).
     public var minFreeSpace: Int64?
@@ -49,6 +51,7 @@ public struct RecorderSettings: Sendable, Equatable {
         }
         s.bufferRows = try doc.int("buffer_rows", in: 256...16_777_216)
         s.gpsd = try doc.parsed("gpsd", expected: "host:port (e.g. localhost:2947)", HostPort.validate)
+        s.declinationDegrees = try doc.double("declination", in: -180...180)
         if let c = try doc.section("calibration") {
             s.calibration = try CalibrationSettings.parse(c)
         }

@@ -56,6 +56,7 @@ struct ConfigTests {
             rotate_size: 64M
             rotate_time: 10m
             fsync_interval: 0.5
+            declination: 4.5
             calibration:
               gyro_bias: [0.01, -0.02, 0.003]
               mag_soft_iron: [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
@@ -64,6 +65,7 @@ struct ConfigTests {
         #expect(s.label == Label.turning && s.when == .relative)
         #expect(s.rotateBytes == 64 * 1024 * 1024 && s.rotateSeconds == 600 && s.fsyncInterval == 0.5)
         #expect(s.calibration?.gyroBias == [0.01, -0.02, 0.003])
+        #expect(s.declinationDegrees == 4.5)
     }
 
     @Test func mountAndAddressValidation() {

@@ -104,6 +104,7 @@ final class ControlServer: Sendable {
     }
 
     private func acceptLoop() {
+        var acceptFailing = false
         while !stopped.load(ordering: .relaxed) {
             var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
@@ -116,7 +117,17 @@ final class ControlServer: Sendable {
             if fds[1].revents != 0 { return }
             guard fds[0].revents != 0 else { continue }
             let client = accept(listenFD, nil, nil)
-            if client < 0 { continue }
+            if client < 0 {
+                // Out of descriptors (EMFILE/ENFILE) leaves the connection pending, so poll would
+                // report it again at once: wait a little instead of spinning, and say so once.
+                let e = errno
+                if e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM {
+                    if !acceptFailing { log.error("control socket: cannot accept connections: \(Errno(rawValue: e))"); acceptFailing = true }
+                    usleep(100_000)
+                }
+                continue
+            }
+            acceptFailing = false
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             if active.add(1, ordering: .relaxed).newValue > Self.maxConnections {
                 active.subtract(1, ordering: .relaxed)

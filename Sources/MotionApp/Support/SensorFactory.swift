@@ -9,16 +9,21 @@ import MotionSimulator
 /// Builds the parts a board needs: the IMU, the GPS source and the device-motion
 /// estimator. The one place that knows which implementation serves which board.
 enum SensorFactory {
+    /// One logging thread per process for messages posted from sampling threads.
+    static let eventLog = DeferredLog(logger: Logging.motionlogLogger())
+
     static func makeSensor(_ setup: RecordingSetup, log: Logger) throws(CommandFailure) -> MotionSensor {
         let board = setup.board
         var options = IMUOptions()
         do { options.mount = try MountOrientation(board.imu.mount) } catch {
             throw CommandFailure("\(board.file): imu.mount: \(error)", code: 2)
         }
+        // Events come from the sampling thread: hand them to the logging thread.
+        let deferred = Self.eventLog
         let onEvent: (IMUEvent) -> Void = { event in
             switch event {
-            case .gapStarted, .magnetometerStalled: log.warning("\(event)")
-            case .gapEnded, .magnetometerResumed: log.notice("\(event)")
+            case .gapStarted, .magnetometerStalled: deferred.post(.warning, "\(event)")
+            case .gapEnded, .magnetometerResumed: deferred.post(.notice, "\(event)")
             }
         }
         if board.imu.model == "simulated" {
@@ -67,7 +72,9 @@ enum SensorFactory {
         let calibration = setup.settings.calibration.map {
             FusionCalibration(settings: $0, origin: setup.settings.file)
         } ?? .none
-        do { return try DeviceMotionFilter(calibration: calibration) } catch {
+        var parameters = FusionParameters()
+        parameters.declination = setup.settings.declinationDegrees.map { $0 * Double.pi / 180 }
+        do { return try DeviceMotionFilter(calibration: calibration, parameters: parameters) } catch {
             throw .usage("\(setup.settings.file ?? "config"): \(error)")
         }
     }

@@ -129,6 +129,7 @@ public final class Recorder {
         // Real-time priority for the sampling thread only: asked for after the writer and GPS
         // threads exist, so they do not inherit SCHED_FIFO (on one core an equal-priority
         // FIFO writer would hold the sampler off while it encodes a block).
+        let scheduling = RealtimePriority.current()
         if clock.isRealTime, let refused = RealtimePriority.request() {
             log.notice("real-time scheduling not available: \(refused)")
         }
@@ -136,6 +137,7 @@ public final class Recorder {
             loop.sample(tick)
             loop.publish(scheduler.statistics)
         }
+        if clock.isRealTime { RealtimePriority.restore(scheduling) }
         let reason = stop.isRequested ? (stop.reason ?? "stopped") : "duration"
         endReason.value.withLock { $0 = reason }
         loop.publish(scheduler.statistics)

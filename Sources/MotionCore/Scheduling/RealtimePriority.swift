@@ -25,6 +25,27 @@ public enum RealtimePriority {
         return problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
+    /// The calling thread's scheduling policy and priority, to restore after a recording.
+    public struct State: Sendable {
+        var policy: Int32
+        var priority: Int32
+    }
+
+    public static func current() -> State {
+        var policy: Int32 = 0
+        var param = sched_param()
+        pthread_getschedparam(pthread_self(), &policy, &param)
+        return State(policy: policy, priority: param.sched_priority)
+    }
+
+    /// Puts the calling thread back to `state` (a thread that records and then does other
+    /// work, such as a test runner's or the daemon's, must not stay SCHED_FIFO).
+    public static func restore(_ state: State) {
+        var param = sched_param()
+        param.sched_priority = state.priority
+        _ = pthread_setschedparam(pthread_self(), state.policy, &param)
+    }
+
     /// The calling thread's kernel id, from the `/proc/thread-self` link ("PID/task/TID").
     static func threadID() -> String {
         var buffer = [CChar](repeating: 0, count: 64)
