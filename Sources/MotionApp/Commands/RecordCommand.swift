@@ -16,28 +16,9 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         let log = Logging.motionlogLogger()
-        var setup = try RecordingSetup.resolve(options)
-        let sensor = try SensorFactory.makeSensor(setup, log: log)
-        let location = SensorFactory.makeLocation(setup, log: log)
-        setup.configuration.gpsDescription = location?.1
-        let estimator = try SensorFactory.makeEstimator(setup)
-        if !setup.sourcesExplicit {
-            // Default sources: everything this board can provide.
-            if estimator == nil { setup.configuration.sources.remove(.deviceMotion) }
-            if location == nil { setup.configuration.sources.remove(.location) }
-        }
-        let directory: DiskDirectory
-        do { directory = try DiskDirectory(path: setup.outputPath) } catch {
-            throw CommandFailure("\(error)", code: 2)
-        }
+        let setup = try RecordingSetup.resolve(options)
+        let (recorder, _) = try SensorFactory.makeRecorder(setup, log: log, folderErrorCode: 2)
         StartupRecovery.run(folder: setup.outputPath, log: log)
-        let clock: TickClock = setup.fast
-            ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
-            : SystemClock()
-        let timeBase = GPSTimeBase.forRecording(location: location?.0, realClock: !setup.fast, log: log)
-        let recorder = Recorder(configuration: setup.configuration, clock: clock, sensor: sensor,
-                                location: location?.0, estimator: estimator, directory: directory, log: log,
-                                timeBase: timeBase)
         let stop = recorder.stop
         SignalWatcher.install { _ in stop.request() }
         let freeSpace = try RecordGuards.startFreeSpaceMonitor(setup, stop: stop)
@@ -50,12 +31,11 @@ struct RecordCommand: ParsableCommand {
             throw CommandFailure("\(error)", code: 1)
         }
         status?.stop()
-        Console.out(Self.describe(summary, setup: setup))
+        Console.out(Self.describe(summary, configuration: recorder.configuration))
         try RecordGuards.finish(freeSpace, summary: summary)
     }
 
-    static func describe(_ s: RecordingSummary, setup: RecordingSetup) -> String {
-        let cfg = setup.configuration
+    static func describe(_ s: RecordingSummary, configuration cfg: RecorderConfiguration) -> String {
         let seconds = Double(s.ticks + s.counters.missedTicks) / Double(cfg.rateHz)
         var lines = ["Recorded \(fixed(seconds, 2)) s at \(cfg.rateHz) Hz on board \(cfg.boardName) (\(s.endReason)) into \(s.directory):"]
         for f in s.files { lines.append("  \(s.directory)/\(f)") }

@@ -120,19 +120,8 @@ struct SetupLauncher: RecordingLauncher {
     func makeSession(label: UInt8) throws(CommandFailure) -> RecordingSession {
         var setup = self.setup
         setup.configuration.label = label
-        let sensor = try SensorFactory.makeSensor(setup, log: log)
-        let location = SensorFactory.makeLocation(setup, log: log)
-        setup.configuration.gpsDescription = location?.1
-        let estimator = try SensorFactory.makeEstimator(setup)
-        if !setup.sourcesExplicit {
-            if estimator == nil { setup.configuration.sources.remove(.deviceMotion) }
-            if location == nil { setup.configuration.sources.remove(.location) }
-        }
-        let directory: DiskDirectory
-        do { directory = try DiskDirectory(path: setup.outputPath) } catch { throw CommandFailure("\(error)", code: 1) }
-        let recorder = Recorder(configuration: setup.configuration, clock: SystemClock(), sensor: sensor,
-                                location: location?.0, estimator: estimator, directory: directory, log: log,
-                                timeBase: GPSTimeBase.forRecording(location: location?.0, realClock: true, log: log))
-        return RecordingSession(recorder: recorder, freeSpace: freeSpace, locationDescription: location?.1, clockSource: "system")
+        setup.fast = false    // the daemon always records on the real clock
+        let (recorder, locationDescription) = try SensorFactory.makeRecorder(setup, log: log, folderErrorCode: 1)
+        return RecordingSession(recorder: recorder, freeSpace: freeSpace, locationDescription: locationDescription, clockSource: "system")
     }
 }

@@ -79,3 +79,34 @@ enum SensorFactory {
         }
     }
 }
+
+extension SensorFactory {
+    /// The recorder for a resolved setup: sensor, GPS source, estimator, sources the board
+    /// can provide (when the user did not name them), output folder, clock and GPS time
+    /// base. Shared by `record` and the daemon, so both record the same way.
+    static func makeRecorder(_ base: RecordingSetup, log: Logger,
+                             folderErrorCode: Int32) throws(CommandFailure) -> (Recorder, locationDescription: String?) {
+        var setup = base
+        let sensor = try makeSensor(setup, log: log)
+        let location = makeLocation(setup, log: log)
+        setup.configuration.gpsDescription = location?.1
+        let estimator = try makeEstimator(setup)
+        if !setup.sourcesExplicit {
+            // Default sources: everything this board can provide.
+            if estimator == nil { setup.configuration.sources.remove(.deviceMotion) }
+            if location == nil { setup.configuration.sources.remove(.location) }
+        }
+        let directory: DiskDirectory
+        do { directory = try DiskDirectory(path: setup.outputPath) } catch {
+            throw CommandFailure("\(error)", code: folderErrorCode)
+        }
+        let clock: TickClock = setup.fast
+            ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
+            : SystemClock()
+        let timeBase = GPSTimeBase.forRecording(location: location?.0, realClock: !setup.fast, log: log)
+        let recorder = Recorder(configuration: setup.configuration, clock: clock, sensor: sensor,
+                                location: location?.0, estimator: estimator, directory: directory, log: log,
+                                timeBase: timeBase)
+        return (recorder, location?.1)
+    }
+}
