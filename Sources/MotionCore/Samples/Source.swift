@@ -34,10 +34,21 @@ public enum Source: UInt8, CaseIterable, Sendable, Codable, Comparable, CustomSt
     public static let canonicalOrder: [Source] = [.accelerometer, .gyroscope, .magnetometer, .deviceMotion, .location]
 
     public static func < (a: Source, b: Source) -> Bool {
-        canonicalOrder.firstIndex(of: a)! < canonicalOrder.firstIndex(of: b)!
+        a.order < b.order
     }
 
     public var description: String { String(letter) }
+
+    /// Position in `canonicalOrder` (A, G, M, D, L).
+    public var order: Int {
+        switch self {
+        case .accelerometer: return 0
+        case .gyroscope: return 1
+        case .magnetometer: return 2
+        case .deviceMotion: return 3
+        case .location: return 4
+        }
+    }
 
     /// Parses a set such as `"AGMDL"`; nil (with the offending character) when a letter is unknown.
     public static func parseSet(_ text: String) -> Result<Set<Source>, SourceSetError> {

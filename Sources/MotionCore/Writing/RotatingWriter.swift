@@ -94,7 +94,7 @@ public final class RotatingWriter {
                 rotate(startingWith: row)
                 chunk.append(contentsOf: tail)
             }
-            chunkRows[RecorderCountersIndex.of(row.source)] += 1
+            chunkRows[row.source.order] += 1
             if chunkFirstWhen == nil { chunkFirstWhen = row.when }
             chunkLastWhen = max(chunkLastWhen ?? row.when, row.when)
             if chunk.count >= configuration.chunkBytes { flushChunk() }
@@ -321,18 +321,5 @@ public final class RotatingWriter {
     public func finish(reason: String) {
         flushChunk()
         closeFile(reason: reason)
-    }
-}
-
-/// Index of a source in per-source arrays (canonical order A, G, M, D, L).
-enum RecorderCountersIndex {
-    @inline(__always) static func of(_ s: Source) -> Int {
-        switch s {
-        case .accelerometer: return 0
-        case .gyroscope: return 1
-        case .magnetometer: return 2
-        case .deviceMotion: return 3
-        case .location: return 4
-        }
     }
 }
