@@ -86,7 +86,7 @@ final class RecordingShutdown: ShutdownRunner, Sendable {
 }
 
 extension Binary {
-    /// Runs `executable` (e.g. setpriv wrapping the motionlog binary) and captures its output.
+    /// Runs `executable` (the motionlog binary, or setpriv wrapping it) and captures its output.
     static func run(via executable: String, _ arguments: [String]) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)

@@ -15,29 +15,7 @@ struct Binary {
 
     struct Result { var status: Int32; var stdout: String; var stderr: String }
 
-    static func run(_ arguments: [String]) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Read both pipes to the end before waiting, so a full pipe never blocks the child.
-        let outBox = DataBox(), errBox = DataBox()
-        let group = DispatchGroup()
-        for (pipe, box) in [(out, outBox), (err, errBox)] {
-            group.enter()
-            DispatchQueue.global().async {
-                box.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                group.leave()
-            }
-        }
-        group.wait()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: outBox.get(), as: UTF8.self),
-                      stderr: String(decoding: errBox.get(), as: UTF8.self))
-    }
+    static func run(_ arguments: [String]) throws -> Result { try run(via: path, arguments) }
 
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "motionlog-cli-\(UUID().uuidString)"
