@@ -81,3 +81,20 @@ struct SchedulerTests {
         #expect(scheduler.statistics.overruns == 0)
     }
 }
+
+@Suite("Resuming after a long stall")
+struct ResumeTests {
+    @Test("the first future tick is computed exactly", arguments: [7, 100, 300, 1000])
+    func firstTickAfter(rate: Int) {
+        let t = TickTimeline(rateHz: rate, firstTick: 0, startMonotonic: 5_000_000_000, whenMode: .relative)
+        var g = SplitMix(state: UInt64(rate))
+        for _ in 0..<2000 {
+            let now = t.startMonotonic + Int64(g.next() % 4_000_000_000_000)   // up to ~67 min later
+            let k = t.firstTick(after: now)
+            #expect(t.deadline(k) > now)
+            #expect(k == 0 || t.deadline(k - 1) <= now)
+        }
+        #expect(t.firstTick(after: t.startMonotonic - 1) == 0)
+        #expect(t.firstTick(after: t.startMonotonic) == 1)
+    }
+}

@@ -48,8 +48,7 @@ public struct TickScheduler {
             let lateness = woke - deadline
             if lateness > period {
                 // Skip every tick whose deadline has passed by now.
-                var resume = next + 1
-                while timeline.deadline(resume) <= woke { resume += 1 }
+                var resume = max(next + 1, timeline.firstTick(after: woke))
                 if let limit = tickLimit { resume = min(resume, limit) }
                 statistics.overruns += 1
                 statistics.missedTicks += resume - next

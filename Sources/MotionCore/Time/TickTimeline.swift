@@ -46,6 +46,19 @@ public struct TickTimeline: Sendable, Equatable {
 
     @inlinable public func deadline(_ k: Int64) -> Int64 { startMonotonic + offsetNanos(k) }
 
+    /// The first tick whose deadline is later than the monotonic time `t` (computed, not
+    /// searched: a wake-up after an hour-long suspend must not walk millions of ticks).
+    public func firstTick(after t: Int64) -> Int64 {
+        let elapsed = t - startMonotonic
+        if elapsed < 0 { return 0 }
+        let rate = Int64(rateHz)
+        var k = (elapsed / 1_000_000_000) * rate + ((elapsed % 1_000_000_000) * rate) / 1_000_000_000
+        // Integer rounding leaves k within one tick of the answer.
+        while deadline(k) <= t { k += 1 }
+        while k > 0 && deadline(k - 1) > t { k -= 1 }
+        return k
+    }
+
     /// The period in ns (rounded down; only used for the overrun threshold).
     public var periodNanos: Int64 { 1_000_000_000 / Int64(rateHz) }
 
