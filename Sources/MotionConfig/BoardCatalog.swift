@@ -1,48 +1,91 @@
 import Foundation
 
-/// Finds board files: `--boards-dir`, the config's `boards_dir`, `$MOTIONLOG_BOARDS`,
-/// the installed `<prefix>/share/motionlog/boards`, or the source tree's `boards/`.
+/// Finds and loads board files. The boards folder is the first that exists of:
+/// `--boards-dir` (or the config's `boards_dir`), `$MOTIONLOG_BOARDS`, `boards/` beside
+/// the executable, the install prefix (`<bin>/../share/motionlog/boards`,
+/// `/usr/local/share/motionlog/boards`, `/usr/share/motionlog/boards`), then the source
+/// checkout the binary was built in (`.build/release/motionlog` → `boards/`). A folder
+/// named explicitly must exist. Boards built into the binary (`simulator`) are available
+/// with or without a folder.
 public struct BoardCatalog: Sendable {
-    public let directory: String
+    /// The boards folder; nil when none was found (only the built-in boards).
+    public let directory: String?
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String?) { self.directory = directory }
 
-    /// The first existing folder among the candidates.
-    public static func locate(explicit: String?, executablePath: String) -> BoardCatalog? {
-        var candidates: [String] = []
-        if let e = explicit { return BoardCatalog(directory: e) }
-        if let env = ProcessInfo.processInfo.environment["MOTIONLOG_BOARDS"] { candidates.append(env) }
+    /// The folders searched when none is named, in order.
+    public static func searchPath(executablePath: String, environment: [String: String]) -> [String] {
         let exeDir = (executablePath as NSString).deletingLastPathComponent
-        candidates.append(exeDir + "/../share/motionlog/boards")        // make install
-        candidates.append(exeDir + "/../../boards")                     // .build/release/motionlog
-        candidates.append(exeDir + "/../../../boards")                  // .build/<triple>/release/motionlog
-        candidates.append(FileManager.default.currentDirectoryPath + "/boards")
-        for c in candidates {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: c, isDirectory: &isDir), isDir.boolValue {
-                return BoardCatalog(directory: (c as NSString).standardizingPath)
-            }
+        var candidates: [String] = []
+        if let env = environment["MOTIONLOG_BOARDS"], !env.isEmpty { candidates.append(env) }
+        candidates.append(exeDir + "/boards")                            // unpacked beside the binary
+        candidates.append(exeDir + "/../share/motionlog/boards")        // make install (any PREFIX)
+        candidates.append("/usr/local/share/motionlog/boards")
+        candidates.append("/usr/share/motionlog/boards")
+        for up in ["/../..", "/../../.."] {                              // .build/[<triple>/]release/motionlog
+            candidates.append(exeDir + up + "/boards")
         }
-        return nil
+        return candidates.map { ($0 as NSString).standardizingPath }
     }
 
-    /// Board file paths, sorted.
+    /// The boards folder: `explicit` (which must exist), `$MOTIONLOG_BOARDS` (which must
+    /// exist when set), else the first existing folder of `searchPath`, else none.
+    public static func locate(explicit: String?, executablePath: String,
+                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> BoardCatalog {
+        if let explicit {
+            guard isDirectory(explicit) else {
+                throw ConfigError(file: explicit, line: nil, key: nil, message: "no such boards folder")
+            }
+            return BoardCatalog(directory: explicit)
+        }
+        if let env = environment["MOTIONLOG_BOARDS"], !env.isEmpty, !isDirectory(env) {
+            throw ConfigError(file: env, line: nil, key: nil, message: "no such boards folder (named by MOTIONLOG_BOARDS)")
+        }
+        let path = searchPath(executablePath: executablePath, environment: environment)
+        for (i, c) in path.enumerated() where isDirectory(c) {
+            // A checkout's boards/ (the last two candidates) only counts beside its Package.swift.
+            if i >= path.count - 2, !FileManager.default.fileExists(atPath: c + "/../Package.swift") { continue }
+            return BoardCatalog(directory: c)
+        }
+        return BoardCatalog(directory: nil)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
+    /// Board file paths in the folder, sorted.
     public func files() -> [String] {
+        guard let directory else { return [] }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".yaml") }.sorted().map { directory + "/" + $0 }
     }
 
-    /// Loads a board by name (`simulator`) or by path (`./myboard.yaml`).
-    public func load(_ nameOrPath: String) throws(ConfigError) -> BoardDefinition {
-        let path = nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") ? nameOrPath : directory + "/" + nameOrPath + ".yaml"
-        return try Self.load(path: path, available: files())
+    /// Built-in boards that no file in the folder replaces.
+    func builtInNames() -> [String] {
+        let inFolder = Set(files().map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension })
+        return BuiltInBoards.texts.keys.filter { !inFolder.contains($0) }.sorted()
     }
 
-    public static func load(path: String, available: [String] = []) throws(ConfigError) -> BoardDefinition {
+    /// Loads a board by name (`simulator`) or by path (`./myboard.yaml`).
+    public func load(_ nameOrPath: String) throws(ConfigError) -> BoardDefinition {
+        if nameOrPath.contains("/") || nameOrPath.hasSuffix(".yaml") { return try Self.load(path: nameOrPath) }
+        if let directory, FileManager.default.fileExists(atPath: directory + "/" + nameOrPath + ".yaml") {
+            return try Self.load(path: directory + "/" + nameOrPath + ".yaml")
+        }
+        if let text = BuiltInBoards.texts[nameOrPath] {
+            return try BoardDefinition.parse(text: text, file: BuiltInBoards.file(nameOrPath))
+        }
+        let names = (files().map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension } + builtInNames()).sorted()
+        let place = directory.map { "not in the boards folder \($0)" } ?? "no boards folder found (see `motionlog boards --help`)"
+        throw ConfigError(file: nameOrPath, line: nil, key: nil,
+                          message: "no such board: \(place); available: \(names.joined(separator: ", "))")
+    }
+
+    public static func load(path: String) throws(ConfigError) -> BoardDefinition {
         guard let data = FileManager.default.contents(atPath: path) else {
-            let names = available.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
-            let hint = names.isEmpty ? "" : " (available: \(names.joined(separator: ", ")))"
-            throw ConfigError(file: path, line: nil, key: nil, message: "no such board file\(hint)")
+            throw ConfigError(file: path, line: nil, key: nil, message: "no such board file")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: path, line: nil, key: nil, message: "not UTF-8 text")
@@ -50,11 +93,17 @@ public struct BoardCatalog: Sendable {
         return try BoardDefinition.parse(text: text, file: path)
     }
 
-    /// All boards that load, and the errors of those that don't.
+    /// All boards that load (the folder's, then built-in ones it does not replace), and
+    /// the errors of those that don't.
     public func all() -> (boards: [BoardDefinition], errors: [ConfigError]) {
         var boards: [BoardDefinition] = [], errors: [ConfigError] = []
         for f in files() {
             do { boards.append(try Self.load(path: f)) } catch { errors.append(error) }
+        }
+        for name in builtInNames() {
+            do { boards.append(try BoardDefinition.parse(text: BuiltInBoards.texts[name] ?? "", file: BuiltInBoards.file(name))) } catch {
+                errors.append(error)
+            }
         }
         return (boards, errors)
     }

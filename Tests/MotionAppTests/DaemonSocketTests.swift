@@ -139,8 +139,24 @@ struct DaemonSocketTests {
             result = try Binary.run(["status", "--socket", path])
         }
         #expect(result.status == 1)
-        let group = UnixSocket.groupName(UnixSocket.fileInfo(path)?.group ?? 0)
+        let gid = UnixSocket.fileInfo(path)?.group ?? 0
+        let group = UnixSocket.groupName(gid)
         #expect(result.stderr.contains("permission denied on \(path)"))
-        #expect(result.stderr.contains("members of group \(group)") && result.stderr.contains("usermod -aG \(group)"))
+        if gid == 0 {
+            // A daemon run by hand as root: joining group root is no advice to give.
+            #expect(result.stderr.contains("belongs to group root") && !result.stderr.contains("usermod"))
+        } else {
+            #expect(result.stderr.contains("members of group \(group)") && result.stderr.contains("usermod -aG \(group)"))
+        }
+    }
+
+    @Test(.enabled(if: getuid() == 0)) func aSocketGivenToAGroupNamesThatGroup() throws {
+        let path = socketPath()
+        let server = try ControlServer(path: path, group: "nogroup", log: Logger(label: "test")) { _ in ControlReply(ok: true) }
+        server.start()
+        defer { server.close() }
+        let gid = try #require(UnixSocket.groupID("nogroup"))
+        #expect(UnixSocket.fileInfo(path)?.group == gid && UnixSocket.fileInfo(path)?.mode == 0o660)
+        #expect(ControlClient.permissionHint(path).contains("usermod -aG nogroup"))
     }
 }

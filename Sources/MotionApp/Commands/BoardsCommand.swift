@@ -5,25 +5,42 @@ import MotionConfig
 /// `motionlog boards`: lists the board definitions.
 struct BoardsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "boards", abstract: "List the board definitions in boards/.")
+        commandName: "boards", abstract: "List the board definitions.",
+        discussion: """
+            Board files are read from the first boards folder found: --boards-dir (or the config \
+            file's boards_dir), $MOTIONLOG_BOARDS, boards/ beside the executable, \
+            <bin>/../share/motionlog/boards, /usr/local/share/motionlog/boards, \
+            /usr/share/motionlog/boards, then the source checkout the binary was built in. The \
+            simulator board is built into the binary; a file of the same name replaces it.
+            """)
 
-    @Option(name: .long, help: "Folder with board files (default: installed or source-tree boards/).")
+    @Option(name: .customLong("boards-dir"), help: "Folder with board files (default: searched, see below).")
     var boardsDir: String?
 
     func run() throws {
-        guard let catalog = BoardCatalog.locate(explicit: boardsDir, executablePath: ExecutablePath.current) else {
-            throw CommandFailure("no boards folder found: pass --boards-dir or set MOTIONLOG_BOARDS", code: 2)
-        }
+        let catalog = try Self.catalog(explicit: boardsDir, configured: nil)
         let (boards, errors) = catalog.all()
-        Console.out("Boards in \(catalog.directory):")
+        Console.out(catalog.directory.map { "Boards in \($0):" } ?? "No boards folder found; built-in boards:")
         for b in boards {
             let gps = b.gpsd.map { " gps: \($0)" } ?? ""
             let bus = b.imu.bus.map { " bus \($0)" } ?? ""
-            Console.out("  \(pad(b.name, 0).padding(toLength: 22, withPad: " ", startingAt: 0)) imu: \(b.imu.model)\(bus)\(gps)")
+            let builtIn = b.file.hasPrefix("<built-in>") ? " (built in)" : ""
+            Console.out("  \(b.name.padding(toLength: 22, withPad: " ", startingAt: 0)) imu: \(b.imu.model)\(bus)\(gps)\(builtIn)")
             if let d = b.description { Console.out("      \(d)") }
         }
         for e in errors { Console.error("\(e)") }
         if !errors.isEmpty { throw CommandFailure("", code: 1) }
+    }
+
+    /// The boards folder from `--boards-dir`, else the config's `boards_dir`, else the search
+    /// path; a folder named but missing is a usage error.
+    static func catalog(explicit: String?, configured: String?) throws(CommandFailure) -> BoardCatalog {
+        do {
+            return try BoardCatalog.locate(explicit: explicit ?? configured, executablePath: ExecutablePath.current)
+        } catch {
+            let source = explicit != nil ? "--boards-dir " : configured != nil ? "boards_dir " : ""
+            throw .usage("\(source)\(error.file): \(error.message)")
+        }
     }
 }
 

@@ -16,18 +16,31 @@ enum ControlClient {
         do { fd = try UnixSocket.connect(path) } catch { throw CommandFailure(explain(error, path: path), code: 1) }
         defer { close(fd) }
         UnixSocket.setTimeouts(fd, seconds: timeoutSeconds)
-        do {
-            try UnixSocket.writeAll(fd, ControlProtocol.encode(request), path: path)
-            guard let line = try UnixSocket.readLine(fd, limit: ControlProtocol.maxLineBytes, path: path) else {
-                throw CommandFailure("the daemon closed the connection without answering (\(path))", code: 1)
+        return try exchange(request, on: fd, path: path, timeoutSeconds: timeoutSeconds)
+    }
+
+    /// Writes the request and reads the reply on a connected socket. A daemon that is busy
+    /// may answer and close before reading the request: its answer is read even when
+    /// writing the request failed.
+    static func exchange(_ request: ControlRequest, on fd: Int32, path: String, timeoutSeconds: Int) throws(CommandFailure) -> ControlReply {
+        var writeFailed: SocketError?
+        do { try UnixSocket.writeAll(fd, ControlProtocol.encode(request), path: path) } catch { writeFailed = error }
+        let line: [UInt8]?
+        do { line = try UnixSocket.readLine(fd, limit: ControlProtocol.maxLineBytes, path: path) } catch {
+            if error.errno == .resourceTemporarilyUnavailable || error.errno == .wouldBlock {
+                throw CommandFailure("the daemon did not answer within \(timeoutSeconds) s: daemon busy, try again (`motionlog status` shows what it is doing)", code: 1)
             }
-            do { return try ControlProtocol.decode(ControlReply.self, from: line) } catch {
-                throw CommandFailure("the daemon's answer is not a control reply (\(error)); is the daemon the same version as this command?", code: 1)
+            if writeFailed != nil || error.errno == .connectionReset {
+                throw CommandFailure("daemon busy, try again (it closed the connection before reading the request)", code: 1)
             }
-        } catch let e as CommandFailure {
-            throw e
-        } catch {
             throw CommandFailure("\(error)", code: 1)
+        }
+        guard let line else {
+            if writeFailed != nil { throw CommandFailure("daemon busy, try again (it closed the connection before reading the request)", code: 1) }
+            throw CommandFailure("the daemon closed the connection without answering (\(path))", code: 1)
+        }
+        do { return try ControlProtocol.decode(ControlReply.self, from: line) } catch {
+            throw CommandFailure("the daemon's answer is not a control reply (\(error)); is the daemon the same version as this command?", code: 1)
         }
     }
 
@@ -49,18 +62,24 @@ enum ControlClient {
         }
     }
 
-    /// Names the group that grants access (the socket's, or its folder's when that is what blocks).
+    /// Names the group that grants access (the socket's, or its folder's when that is what
+    /// blocks); a socket of group root (a daemon started by hand as root) has no group to join.
     static func permissionHint(_ path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
-        let group: String?
+        let gid: gid_t?
         if let info = UnixSocket.fileInfo(path) {
-            group = UnixSocket.groupName(info.group)
+            gid = info.group
         } else if let info = UnixSocket.fileInfo(folder) {
-            group = UnixSocket.groupName(info.group)
+            gid = info.group
         } else {
-            group = nil
+            gid = nil
         }
-        guard let group else { return "ask the administrator for access to the motionlog daemon, or use sudo" }
+        guard let gid else { return "ask the administrator for access to the motionlog daemon, or use sudo" }
+        if gid == 0 {
+            return "the socket belongs to group root (a daemon started by hand as root?): use sudo, or run the daemon "
+                + "as the service (group motionlog) or with --socket-group GROUP"
+        }
+        let group = UnixSocket.groupName(gid)
         return "the daemon accepts members of group \(group): run `sudo usermod -aG \(group) $USER` and log in again (or use sudo)"
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 enum ControlProtocol {
     /// Bumped when requests or replies change incompatibly.
     static let version = 1
-    /// Longest request or reply line accepted.
+    /// Longest reply line the client accepts (the daemon takes requests of at most
+    /// `ControlConnections.Limits.maxRequestBytes`).
     static let maxLineBytes = 1 << 20
 
     static func encode<T: Encodable>(_ value: T) -> [UInt8] {

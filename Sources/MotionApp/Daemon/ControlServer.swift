@@ -13,30 +13,61 @@ struct ControlSocketError: Error, CustomStringConvertible {
 }
 
 /// The daemon's control socket: a Unix stream socket (mode 0660, optionally given to a
-/// group) answering one JSON request per connection. The accept loop runs on its own
-/// thread and waits with `poll` on the socket and a wake pipe; each connection is served
-/// on a short-lived thread, so a `stop` that waits for the files to close never delays a
-/// `status`.
+/// group, set before it accepts connections) answering one JSON request per connection.
+///
+/// One thread runs a `poll` loop over the listening socket, a wake pipe and every open
+/// connection (non-blocking), so an idle or slow client costs a slot and a few bytes, never
+/// a thread: each request has a total deadline from accept, requests are at most
+/// `Limits.maxRequestBytes`, and when every slot is taken the oldest connection still
+/// sending its request is dropped for the new one (`ControlConnections`), so `status` and
+/// `stop` always get through. `status` is answered on the loop thread (it reads a published
+/// snapshot); `start`, `stop` and `label` go to one worker thread in order, so a `stop` that
+/// waits for the files to close never delays a `status`.
 final class ControlServer: Sendable {
+    typealias Limits = ControlConnections.Limits
     let path: String
     private let listenFD: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let handler: @Sendable (ControlRequest) -> ControlReply
     private let log: Logger
+    private let limits: Limits
+    private let clock: @Sendable () -> Int64
     private let stopped = Atomic<Bool>(false)
     private let done = WakeSignal()
-    private let active = Atomic<Int>(0)
-    private static let maxConnections = 16
+    private let workerDone = WakeSignal()
+    private let work = Mutex<[(id: Int, request: ControlRequest)]>([])
+    private let workReady = WakeSignal()
+    private let finished = Mutex<[(id: Int, reply: ControlReply)]>([])
+    private let openCount = Atomic<Int>(0)
+    private let heldBytes = Atomic<Int>(0)
+    private let evictions = Atomic<Int>(0)
 
     /// Binds `path`: a stale socket file (nobody listening) is replaced, a live one means
     /// another daemon runs, anything else at that path is left alone and reported.
-    init(path: String, group: String?, log: Logger, handler: @escaping @Sendable (ControlRequest) -> ControlReply) throws(ControlSocketError) {
+    /// `clock` (monotonic ns) times the deadlines; tests pass their own and call `wake()`.
+    init(path: String, group: String?, log: Logger, limits: Limits = Limits(),
+         clock: @escaping @Sendable () -> Int64 = { SystemClock.monotonicNanos() },
+         beforeListen: (() -> Void)? = nil,
+         handler: @escaping @Sendable (ControlRequest) -> ControlReply) throws(ControlSocketError) {
         self.path = path
         self.log = log
         self.handler = handler
+        self.limits = limits
+        self.clock = clock
         try Self.clearStale(path, log: log)
-        do { listenFD = try UnixSocket.listen(path) } catch {
+        // connect(2) needs write permission on the socket: owner and group only, set before listen.
+        var groupID: gid_t?
+        if let group {
+            if let gid = UnixSocket.groupID(group) { groupID = gid } else {
+                log.warning("socket_group \(group): no such group; the socket keeps the daemon's group")
+            }
+        }
+        do {
+            listenFD = try UnixSocket.listen(path, mode: 0o660, group: groupID, warn: { problem in
+                log.warning("\(problem); members of group \(group ?? "?") may not control the daemon")
+            }, beforeListen: beforeListen)
+        } catch {
             let folder = (path as NSString).deletingLastPathComponent
             switch error.errno {
             case .noSuchFileOrDirectory?:
@@ -47,27 +78,12 @@ final class ControlServer: Sendable {
                 throw ControlSocketError(description: "\(error)")
             }
         }
-        // connect(2) needs write permission on the socket: owner and group only.
-        if chmod(path, 0o660) != 0 {
-            log.warning("cannot set mode 0660 on \(path): \(Errno(rawValue: errno))")
-        }
-        if let group {
-            if let gid = UnixSocket.groupID(group) {
-                if chown(path, uid_t.max, gid) != 0 {
-                    log.warning("cannot give the control socket to group \(group): \(Errno(rawValue: errno)); members of that group cannot control the daemon")
-                }
-            } else {
-                log.warning("socket_group \(group): no such group; the socket keeps the daemon's group")
-            }
-        }
         var fds: [Int32] = [0, 0]
-        if pipe(&fds) != 0 {
+        if pipe2(&fds, O_CLOEXEC | O_NONBLOCK) != 0 {
             Glibc.close(listenFD)
             unlink(path)
             throw ControlSocketError(description: "cannot create the control socket's wake pipe: \(Errno(rawValue: errno))")
         }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         wakeRead = fds[0]
         wakeWrite = fds[1]
     }
@@ -93,86 +109,201 @@ final class ControlServer: Sendable {
         }
     }
 
-    /// Starts the accept loop thread.
+    /// Starts the loop and worker threads.
     func start() {
         let thread = Thread { [self] in
-            acceptLoop()
+            serveLoop()
             done.signal()
         }
         thread.name = "motionlog-control"
         thread.start()
+        let worker = Thread { [self] in
+            workLoop()
+            workerDone.signal()
+        }
+        worker.name = "motionlog-control-work"
+        worker.start()
     }
 
-    private func acceptLoop() {
+    /// Makes the loop look at the clock and its queues again (tests that move the clock).
+    func wake() {
+        var b: UInt8 = 1
+        _ = Glibc.write(wakeWrite, &b, 1)
+    }
+
+    /// Connections open now, bytes held for them, and connections dropped to make room.
+    var openConnections: Int { openCount.load(ordering: .acquiring) }
+    var bufferedBytes: Int { heldBytes.load(ordering: .acquiring) }
+    var evictedConnections: Int { evictions.load(ordering: .acquiring) }
+
+    private func serveLoop() {
+        var connections = ControlConnections(limits: limits)
         var acceptFailing = false
-        while !stopped.load(ordering: .relaxed) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        defer { for c in connections.open { Glibc.close(c.fd) } }
+        while !stopped.load(ordering: .acquiring) {
             var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let n = poll(&fds, 2, -1)
+            var ids: [Int] = []
+            for c in connections.open {
+                switch c.phase {
+                case .reading: fds.append(pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0))
+                case .writing: fds.append(pollfd(fd: c.fd, events: Int16(POLLOUT), revents: 0))
+                case .handling: continue
+                }
+                ids.append(c.id)
+            }
+            var timeout: Int32 = -1
+            if let next = connections.nextDeadline {
+                timeout = Int32(clamping: max(0, (next - clock() + 999_999) / 1_000_000))
+            }
+            if acceptFailing { timeout = timeout < 0 ? 100 : min(timeout, 100) }
+            let n = poll(&fds, nfds_t(fds.count), timeout)
             if n < 0 {
                 if errno == EINTR { continue }
                 log.error("control socket: poll failed: \(Errno(rawValue: errno))")
                 return
             }
-            if fds[1].revents != 0 { return }
-            guard fds[0].revents != 0 else { continue }
-            let client = accept(listenFD, nil, nil)
-            if client < 0 {
-                // Out of descriptors (EMFILE/ENFILE) leaves the connection pending, so poll would
-                // report it again at once: wait a little instead of spinning, and say so once.
-                let e = errno
-                if e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM {
-                    if !acceptFailing { log.error("control socket: cannot accept connections: \(Errno(rawValue: e))"); acceptFailing = true }
-                    usleep(100_000)
+            if fds[1].revents != 0 { drainWakePipe() }
+            if stopped.load(ordering: .acquiring) { return }
+            // Replies the worker finished.
+            for (id, reply) in finished.withLock({ q in defer { q.removeAll() }; return q }) {
+                connections.reply(ControlProtocol.encode(reply), to: id, now: clock())
+                flush(id, &connections)
+            }
+            for (i, id) in ids.enumerated() where fds[i + 2].revents != 0 {
+                guard let c = connections.connection(id) else { continue }
+                switch c.phase {
+                case .reading: receive(c, &connections, &buffer)
+                case .writing: flush(id, &connections)
+                case .handling: break
                 }
-                continue
             }
-            acceptFailing = false
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-            if active.add(1, ordering: .relaxed).newValue > Self.maxConnections {
-                active.subtract(1, ordering: .relaxed)
-                reply(client, ControlReply(ok: false, message: "busy: too many control connections"))
-                Glibc.close(client)
-                continue
+            if fds[0].revents != 0 { acceptFailing = !acceptOne(&connections, &buffer) }
+            for late in connections.expire(now: clock()) {
+                if late.phase == .reading {
+                    // A best-effort answer; the socket buffer takes it or it is dropped.
+                    send(late.fd, ControlReply(ok: false, message: "bad request: not sent within \(limits.requestNanos / 1_000_000_000) s"))
+                }
+                Glibc.close(late.fd)
             }
-            let worker = Thread { [self] in
-                serve(client)
-                Glibc.close(client)
-                active.subtract(1, ordering: .relaxed)
-            }
-            worker.name = "motionlog-control-client"
-            worker.start()
+            openCount.store(connections.count, ordering: .releasing)
+            heldBytes.store(connections.bufferedBytes, ordering: .releasing)
         }
     }
 
-    private func serve(_ client: Int32) {
-        UnixSocket.setTimeouts(client, seconds: 10)
-        let line: [UInt8]?
-        do { line = try UnixSocket.readLine(client, limit: ControlProtocol.maxLineBytes, path: path) } catch {
-            reply(client, ControlReply(ok: false, message: "bad request: \(error)"))
-            return
-        }
-        guard let line else { return }
-        let request: ControlRequest
-        do { request = try ControlProtocol.decode(ControlRequest.self, from: line) } catch {
-            reply(client, ControlReply(ok: false, message: "bad request: not a control request in JSON (\(error))"))
-            return
-        }
-        reply(client, handler(request))
+    private func drainWakePipe() {
+        var b = [UInt8](repeating: 0, count: 64)
+        while b.withUnsafeMutableBytes({ Glibc.read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
     }
 
-    private func reply(_ client: Int32, _ reply: ControlReply) {
-        do { try UnixSocket.writeAll(client, ControlProtocol.encode(reply), path: path) } catch {
-            log.debug("control client went away: \(error)")
+    /// Accepts one connection; false when accepting fails for lack of resources.
+    private func acceptOne(_ connections: inout ControlConnections, _ buffer: inout [UInt8]) -> Bool {
+        let fd = accept4(listenFD, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        if fd < 0 {
+            // Out of descriptors (EMFILE/ENFILE) leaves the connection pending, so poll would
+            // report it again at once: poll with a short timeout instead of spinning, and say so once.
+            let e = errno
+            if e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM {
+                log.error("control socket: cannot accept connections: \(Errno(rawValue: e))")
+                return false
+            }
+            return true
+        }
+        let (id, evicted) = connections.admit(fd: fd, now: clock())
+        if let evicted {
+            evictions.add(1, ordering: .relaxed)
+            send(evicted.fd, ControlReply(ok: false, message: "daemon busy, try again (connection dropped for a newer one)"))
+            Glibc.close(evicted.fd)
+        }
+        guard let id, let c = connections.connection(id) else {
+            send(fd, ControlReply(ok: false, message: "daemon busy, try again (\(limits.maxConnections) requests in progress)"))
+            Glibc.close(fd)
+            return true
+        }
+        // Clients send the request right after connecting: read it now if it is there.
+        receive(c, &connections, &buffer)
+        return true
+    }
+
+    private func receive(_ c: ControlConnections.Connection, _ connections: inout ControlConnections, _ buffer: inout [UInt8]) {
+        let want = min(buffer.count, connections.readAllowance(c.id))
+        let n = buffer.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, want, 0) }
+        if n < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+            _ = connections.remove(c.id)
+            Glibc.close(c.fd)
+            return
+        }
+        if n == 0 {                     // closed before sending a whole line
+            _ = connections.remove(c.id)
+            Glibc.close(c.fd)
+            return
+        }
+        switch connections.received(buffer[0..<n], on: c.id) {
+        case .needMore: return
+        case .tooLong:
+            connections.reply(ControlProtocol.encode(ControlReply(ok: false, message: "bad request: longer than \(limits.maxRequestBytes) bytes")),
+                              to: c.id, now: clock())
+            flush(c.id, &connections)
+        case .line(let line):
+            let request: ControlRequest
+            do { request = try ControlProtocol.decode(ControlRequest.self, from: line) } catch {
+                connections.reply(ControlProtocol.encode(ControlReply(ok: false, message: "bad request: not a control request in JSON (\(error))")),
+                                  to: c.id, now: clock())
+                flush(c.id, &connections)
+                return
+            }
+            if request.command == .status {
+                connections.reply(ControlProtocol.encode(handler(request)), to: c.id, now: clock())
+                flush(c.id, &connections)
+            } else {
+                work.withLock { $0.append((c.id, request)) }
+                workReady.signal()
+            }
+        }
+    }
+
+    /// Sends what the socket takes of a connection's reply; closes it when all is sent.
+    private func flush(_ id: Int, _ connections: inout ControlConnections) {
+        guard let c = connections.connection(id), case .writing(let bytes) = c.phase else { return }
+        let n = bytes.withUnsafeBytes { Glibc.send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        if n < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+            log.debug("control client went away: \(Errno(rawValue: errno))")
+        } else if !connections.sent(n, on: id) {
+            return
+        }
+        _ = connections.remove(id)
+        Glibc.close(c.fd)
+    }
+
+    /// A one-shot reply on a connection that is being closed.
+    private func send(_ fd: Int32, _ reply: ControlReply) {
+        let bytes = ControlProtocol.encode(reply)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+    }
+
+    /// Runs `start`, `stop` and `label` one at a time, off the loop thread.
+    private func workLoop() {
+        while true {
+            workReady.wait()
+            if stopped.load(ordering: .acquiring) { return }
+            while let next = work.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                let reply = handler(next.request)
+                finished.withLock { $0.append((next.id, reply)) }
+                wake()
+            }
         }
     }
 
     /// Stops accepting, waits for the accept loop, removes the socket file.
     func close() {
-        if stopped.exchange(true, ordering: .relaxed) { return }
-        var b: UInt8 = 1
-        _ = Glibc.write(wakeWrite, &b, 1)
+        if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
+        wake()
+        workReady.signal()
         done.wait()
+        workerDone.wait()
         Glibc.close(listenFD)
         Glibc.close(wakeRead)
         Glibc.close(wakeWrite)

@@ -51,10 +51,17 @@ enum UnixSocket {
         return fd
     }
 
-    /// Binds and listens at `path` (which must not exist).
-    static func listen(_ path: String, backlog: Int32 = 16) throws(SocketError) -> Int32 {
+    /// Binds and listens at `path` (which must not exist). The socket file gets `mode` (and
+    /// `group`) before `listen`, so it is never reachable with a wider mode: the mode is set
+    /// on the socket before `bind` (Linux creates the file with it, less the umask), and the
+    /// file's mode and group are fixed up between `bind` and `listen` (a bound socket that
+    /// does not listen refuses every connection). `warn` hears what could not be set;
+    /// `beforeListen` lets tests look at the file at that moment.
+    static func listen(_ path: String, backlog: Int32 = 64, mode: mode_t = 0o600, group: gid_t? = nil,
+                       warn: (String) -> Void = { _ in }, beforeListen: (() -> Void)? = nil) throws(SocketError) -> Int32 {
         var addr = try address(path)
         let fd = try makeSocket(path)
+        _ = fchmod(fd, mode)
         let rc = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
@@ -63,9 +70,18 @@ enum UnixSocket {
             Glibc.close(fd)
             throw SocketError(operation: "bind the control socket", path: path, errno: e)
         }
+        // A restrictive umask took bits away: put them back (never wider than `mode`).
+        if let info = fileInfo(path), info.isSocket, info.mode != mode, chmod(path, mode) != 0 {
+            warn("cannot set mode \(String(mode, radix: 8)) on \(path): \(Errno(rawValue: errno))")
+        }
+        if let group, lchown(path, uid_t.max, group) != 0 {
+            warn("cannot give the control socket \(path) to group \(groupName(group)): \(Errno(rawValue: errno))")
+        }
+        beforeListen?()
         if Glibc.listen(fd, backlog) != 0 {
             let e = Errno(rawValue: errno)
             Glibc.close(fd)
+            unlink(path)
             throw SocketError(operation: "listen on", path: path, errno: e)
         }
         return fd

@@ -106,20 +106,14 @@ struct RecordingSetup {
     }
 
     static func resolveBoard(_ o: RecordingOptions, _ settings: RecorderSettings) throws(CommandFailure) -> BoardDefinition {
-        let catalog = BoardCatalog.locate(explicit: o.boardsDir ?? settings.boardsDir, executablePath: ExecutablePath.current)
+        let catalog = try BoardsCommand.catalog(explicit: o.boardsDir, configured: settings.boardsDir)
         if let name = o.board ?? settings.board {
-            if name.contains("/") || name.hasSuffix(".yaml") {
-                do { return try BoardCatalog.load(path: name) } catch { throw .usage("\(error)") }
-            }
-            guard let catalog else {
-                throw .usage("board \"\(name)\": no boards folder found; pass --boards-dir or a board file path")
-            }
             do { return try catalog.load(name) } catch { throw .usage("\(error)") }
         }
         // /proc/device-tree links to /sys/firmware/devicetree/base (the service hides /proc's non-process files).
         let modelData = ["/proc/device-tree/model", "/sys/firmware/devicetree/base/model"].lazy
             .compactMap { FileManager.default.contents(atPath: $0) }.first
-        if let catalog, let data = modelData {
+        if let data = modelData {
             let model = String(decoding: data.filter { $0 != 0 }, as: UTF8.self)
             if let b = catalog.match(deviceTreeModel: model) { return b }
             throw .usage("this board (\"\(model)\") matches no board file: choose one with --board NAME (see `motionlog boards`) or add model_match to a board file")
