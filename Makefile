@@ -11,7 +11,7 @@ BENCH_APT_PACKAGES := valgrind python3 gcc binutils
 BENCH_ARGS ?=
 DEMO_OUT := ./recordings
 
-.PHONY: all deps build demo test bench install install-poweroff-rule uninstall clean
+.PHONY: all deps commit-info build demo test bench install install-poweroff-rule uninstall clean
 
 all: build
 
@@ -28,7 +28,15 @@ deps:
 	  fi; \
 	fi
 
-build: deps
+# `motionlog --version` names the commit: written before each build (unchanged file when the
+# commit is the same, so nothing recompiles); "unknown" without git.
+BUILD_COMMIT_FILE := Sources/MotionApp/Build/BuildCommit.generated.swift
+commit-info:
+	@commit=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	text="extension BuildInfo { static var commit: String { \"$$commit\" } }  // written by make"; \
+	[ "$$(cat $(BUILD_COMMIT_FILE) 2>/dev/null)" = "$$text" ] || echo "$$text" > $(BUILD_COMMIT_FILE)
+
+build: deps commit-info
 	$(SWIFT) build -c release --product motionlog
 
 demo: build
@@ -40,7 +48,7 @@ demo: build
 	echo; echo "The CSV went to: $$newest (metadata beside it: $${newest%.csv}.json)"; echo; \
 	./.build/release/motionlog check $$newest
 
-test: deps
+test: deps commit-info
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
@@ -67,19 +75,32 @@ DOCDIR      ?= $(PREFIX)/share/doc/motionlog
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 UDEVDIR     ?= /etc/udev/rules.d
 SYSUSERSDIR ?= /etc/sysusers.d
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/vendor-completions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 POLKITDIR   ?= /etc/polkit-1/rules.d
 CONFDIR     ?= /etc/motionlog
 STATEDIR    ?= /var/lib/motionlog
 
-# Binary, board files, systemd unit (ExecStart pointed at BINDIR), udev rules, the service
-# user and groups (sysusers), docs, and the default config (never overwritten). With an
-# empty DESTDIR it also creates the user and reloads udev and systemd; it does not enable
-# the service (see docs/DAEMON.md).
-install: build
+# Binary, board files, shell completions, systemd unit (ExecStart pointed at BINDIR), udev
+# rules, the service user and groups (sysusers), docs, and the default config (never
+# overwritten). It installs what `make build` built as you: it neither builds nor installs
+# packages, so run `make build` first, then `sudo make install`. With an empty DESTDIR it
+# also creates the user and reloads udev and systemd; it does not enable the service (see
+# docs/DAEMON.md).
+install:
+	@if [ ! -x .build/release/motionlog ]; then \
+	  echo "Nothing to install yet: run \`make build\` first (as yourself, not root), then \`sudo make install\`."; exit 1; \
+	fi
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)/boards $(DESTDIR)$(DOCDIR) $(DESTDIR)$(UNITDIR) \
-	  $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR)
+	  $(DESTDIR)$(UDEVDIR) $(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(CONFDIR) \
+	  $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 0755 .build/release/motionlog $(DESTDIR)$(BINDIR)/motionlog
 	install -m 0644 boards/*.yaml $(DESTDIR)$(SHAREDIR)/boards/
+	.build/release/motionlog --generate-completion-script bash > $(DESTDIR)$(BASHCOMPDIR)/motionlog
+	.build/release/motionlog --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_motionlog
+	.build/release/motionlog --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/motionlog.fish
+	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/motionlog $(DESTDIR)$(ZSHCOMPDIR)/_motionlog $(DESTDIR)$(FISHCOMPDIR)/motionlog.fish
 	install -m 0644 docs/DAEMON.md $(DESTDIR)$(DOCDIR)/DAEMON.md
 	sed 's#/usr/local/bin/motionlog#$(BINDIR)/motionlog#' systemd/motionlog.service > $(DESTDIR)$(UNITDIR)/motionlog.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/motionlog.service
@@ -105,6 +126,7 @@ install-poweroff-rule:
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ -d /run/systemd/system ]; then systemctl disable --now motionlog 2>/dev/null || true; fi
 	rm -f $(DESTDIR)$(BINDIR)/motionlog
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/motionlog $(DESTDIR)$(ZSHCOMPDIR)/_motionlog $(DESTDIR)$(FISHCOMPDIR)/motionlog.fish
 	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(UNITDIR)/motionlog.service
 	rm -f $(DESTDIR)$(UDEVDIR)/60-motionlog.rules $(DESTDIR)$(UDEVDIR)/61-motionlog-gps.rules

@@ -7,7 +7,12 @@ public struct MotionLogCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "motionlog",
         abstract: "Record IMU and GPS sensors to MotionCollector CSV files.",
-        version: version,
+        discussion: """
+            Shell completion: `make install` installs it for bash, zsh and fish; or run \
+            `motionlog --generate-completion-script bash > ~/.local/share/bash-completion/completions/motionlog` \
+            (or zsh, fish).
+            """,
+        version: "\(version) (commit \(BuildInfo.commit))",
         subcommands: [RecordCommand.self, CheckCommand.self, ExportCommand.self, BoardsCommand.self, ProbeCommand.self,
                       DaemonCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, LabelCommand.self,
                       FuseCommand.self, CalibrateCommand.self])

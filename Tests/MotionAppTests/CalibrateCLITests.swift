@@ -1,4 +1,5 @@
 import Foundation
+@testable import MotionApp
 import MotionCore
 import MotionMath
 import Testing
@@ -112,5 +113,38 @@ struct CalibrateCLITests {
         #expect(abs(hard[0] - 12) < 0.3 && abs(hard[1] + 7) < 0.3 && abs(hard[2] - 20) < 0.3)
         let bias = try #require(vector("gyro_bias", in: text))
         #expect(abs(bias[0] - 0.004) < 0.001 && abs(bias[1] + 0.006) < 0.001 && abs(bias[2] - 0.002) < 0.001)
+    }
+
+    @Test("the simulator writes no config unless told; messages say created or updated; the write is durable")
+    func simulatorWritesOnlyWhereTold() throws {
+        // Without --config the simulator writes nowhere (as root it used to create /etc/motionlog/config.yaml).
+        #expect(CalibrateCommand.configTarget(explicit: nil, simulated: true) == nil)
+        #expect(CalibrateCommand.configTarget(explicit: nil, simulated: false) == "/etc/motionlog/config.yaml")
+        #expect(CalibrateCommand.configTarget(explicit: "/tmp/c.yaml", simulated: true) == "/tmp/c.yaml")
+        let dir = Binary.temporaryDirectory()
+        let first = try Binary.run(["calibrate", "--board", "simulator", "--fast", "--config", dir + "/c.yaml"])
+        #expect(first.status == 0 && first.stdout.contains("Created \(dir)/c.yaml with the calibration section."), "\(first.stdout)")
+        #expect(!first.stdout.contains("unchanged"))
+        let again = try Binary.run(["calibrate", "--board", "simulator", "--fast", "--config", dir + "/c.yaml"])
+        #expect(again.stdout.contains("Updated \(dir)/c.yaml: its calibration section was replaced; the rest of the file is unchanged."))
+        try "rate: 50\n".write(toFile: dir + "/d.yaml", atomically: true, encoding: .utf8)
+        #expect(chmod(dir + "/d.yaml", 0o600) == 0)
+        let added = try Binary.run(["calibrate", "--board", "simulator", "--fast", "--config", dir + "/d.yaml"])
+        #expect(added.stdout.contains("Updated \(dir)/d.yaml: a calibration section was added at the end"))
+        let text = try String(contentsOfFile: dir + "/d.yaml", encoding: .utf8)
+        #expect(text.hasPrefix("rate: 50\n\ncalibration:\n"))
+        var st = stat()
+        #expect(stat(dir + "/d.yaml", &st) == 0 && st.st_mode & 0o777 == 0o600)      // the file's mode is kept
+        #expect(!FileManager.default.fileExists(atPath: dir + "/d.yaml.motionlog-tmp"))
+    }
+
+    @Test("the config is never written through a symlink planted at the temporary name")
+    func plantedSymlinkIsReplacedNotFollowed() throws {
+        let dir = Binary.temporaryDirectory()
+        try "precious\n".write(toFile: dir + "/victim", atomically: true, encoding: .utf8)
+        #expect(symlink(dir + "/victim", dir + "/c.yaml.motionlog-tmp") == 0)
+        try CalibrateConfigFile.write("rate: 50\n", to: dir + "/c.yaml")
+        #expect(try String(contentsOfFile: dir + "/victim", encoding: .utf8) == "precious\n")
+        #expect(try String(contentsOfFile: dir + "/c.yaml", encoding: .utf8) == "rate: 50\n")
     }
 }

@@ -44,7 +44,20 @@ struct DaemonInstallFilesTests {
         let text = try rules().map(\.text).joined(separator: "\n")
         #expect(text.contains("SUBSYSTEM==\"i2c-dev\", KERNEL==\"i2c-[0-9]*\", GROUP=\"i2c\", MODE=\"0660\""))
         #expect(text.contains("SUBSYSTEM==\"gpio\", KERNEL==\"gpiochip[0-9]*\", GROUP=\"gpio\", MODE=\"0660\""))
-        #expect(text.contains("ATTRS{idVendor}==\"1546\", ATTRS{idProduct}==\"01a8\", SYMLINK+=\"gps0\""))
+        #expect(text.contains("ATTRS{idVendor}==\"1546\", ATTRS{idProduct}==\"01a8\", ENV{MOTIONLOG_GPS}=\"1\""))
+    }
+
+    /// Only known receivers get a name, one per device: no product-string match (every USB
+    /// serial device saying "GPS" used to get /dev/gps0), no shared /dev/gps0.
+    @Test func theGPSRuleNamesKnownReceiversOneSymlinkEach() throws {
+        let gps = try rules().filter { $0.file == "61-motionlog-gps.rules" }.map(\.text)
+        #expect(!gps.contains { $0.contains("ATTRS{product}") })
+        let symlinks = gps.filter { $0.contains("SYMLINK") }
+        #expect(symlinks == ["ENV{ID_SERIAL}==\"?*\", SYMLINK+=\"gps-$env{ID_SERIAL}\""])
+        // Every rule that marks a device names its vendor and product.
+        for line in gps where line.contains("ENV{MOTIONLOG_GPS}=\"1\"") {
+            #expect(line.contains("ATTRS{idVendor}==") && line.contains("ATTRS{idProduct}=="), "\(line)")
+        }
     }
 
     func unit() throws -> [String: [String]] {

@@ -23,7 +23,9 @@ struct CalibrateCommand: ParsableCommand {
             The result, with its quality (fit residual, coverage), is printed as the config \
             file's `calibration:` section and written into the config file (--config, default \
             /etc/motionlog/config.yaml), replacing that section and keeping everything else. \
-            A poor result is not written: do it again.
+            A poor result is not written: do it again. On the simulator board nothing is \
+            written unless --config FILE names the file (a simulated calibration must never \
+            reach a real board's config).
             Exit status: 0 calibrated, 1 poor result (nothing written), 2 usage or I/O error.
             """)
 
@@ -33,16 +35,16 @@ struct CalibrateCommand: ParsableCommand {
     @Option(name: .long, help: "Board name or file for a live calibration (see `motionlog boards`).")
     var board: String?
 
-    @Option(name: .long, help: "Config file to write (default /etc/motionlog/config.yaml).")
+    @Option(name: .long, help: "Config file to write (default /etc/motionlog/config.yaml; on the simulator board only this file).")
     var config: String?
 
     @Option(name: .customLong("boards-dir"), help: "Folder with board files.")
     var boardsDir: String?
 
-    @Option(name: .long, help: "Live: sample rate in Hz (default 100).")
+    @Option(name: .long, help: "Live: sample rate in Hz.")
     var rate: Int = 100
 
-    @Option(name: .long, help: "Live: longest time to turn the device, seconds (default 120).")
+    @Option(name: .long, help: "Live: longest time to turn the device, in seconds.")
     var duration: Double = 120
 
     @Option(name: .long, help: "Local field strength in µT (e.g. from a geomagnetic model): scales the soft-iron matrix so corrected fields have it. Default: keep the average size.")
@@ -64,13 +66,14 @@ struct CalibrateCommand: ParsableCommand {
         var gyro: GyroBiasCalibrator
         var mag: MagnetometerCalibrator
         let origin: String
+        var simulated = false
         if let from {
             (gyro, mag) = try Self.collect(recording: from)
             origin = "recording \((from as NSString).lastPathComponent)"
         } else {
-            (gyro, mag, origin) = try collectLive()
+            (gyro, mag, origin, simulated) = try collectLive()
         }
-        try finish(gyro: gyro, mag: mag, origin: origin)
+        try finish(gyro: gyro, mag: mag, origin: origin, simulated: simulated)
     }
 
     /// Reads a recording: M rows for the fit, A and G rows of the same tick for the bias.
@@ -109,7 +112,7 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     /// Live: still phase, then turning with coverage guidance.
-    func collectLive() throws(CommandFailure) -> (GyroBiasCalibrator, MagnetometerCalibrator, String) {
+    func collectLive() throws(CommandFailure) -> (GyroBiasCalibrator, MagnetometerCalibrator, String, simulated: Bool) {
         var args: [String] = ["--rate", String(rate)]
         if let board { args += ["--board", board] }
         // The config file may not exist yet (calibrate creates it).
@@ -129,11 +132,11 @@ struct CalibrateCommand: ParsableCommand {
         if simulated { Console.out("Simulator: a scripted hand keeps the IMU still, then turns it through all orientations.") }
         let session = LiveCalibration(sensor: sensor, clock: clock, rate: rate, maxTurnSeconds: duration)
         let (gyro, mag) = session.run { Console.out($0) }
-        return (gyro, mag, "live on board \(setup.board.name)")
+        return (gyro, mag, "live on board \(setup.board.name)", simulated)
     }
 
     /// Prints the result and writes the config (unless poor or --dry-run).
-    func finish(gyro: GyroBiasCalibrator, mag: MagnetometerCalibrator, origin: String) throws {
+    func finish(gyro: GyroBiasCalibrator, mag: MagnetometerCalibrator, origin: String, simulated: Bool = false) throws {
         var bias: Vector3?
         switch gyro.result {
         case .success(let r):
@@ -160,8 +163,9 @@ struct CalibrateCommand: ParsableCommand {
             throw CommandFailure("", code: 1)
         }
         Console.out("Quality: \(magResult.quality == .good ? "good" : "acceptable")")
-        let path = config ?? RecorderSettings.defaultPath
-        let existingText = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+        let target = Self.configTarget(explicit: config, simulated: simulated)
+        let path = target ?? RecorderSettings.defaultPath
+        let existingText = target.flatMap { FileManager.default.contents(atPath: $0) }.map { String(decoding: $0, as: UTF8.self) }
         var old: CalibrationSettings?
         if let existingText {
             do { old = try RecorderSettings.parse(text: existingText, file: path).calibration } catch {
@@ -174,8 +178,12 @@ struct CalibrateCommand: ParsableCommand {
         Console.out("")
         Console.out(String(section.dropLast()))
         if dryRun { return }
-        let text = CalibrateConfigFile.replacing(in: existingText ?? "", with: section)
-        do { try CalibrateConfigFile.write(text, to: path) } catch {
+        guard target != nil else {
+            Console.out("Simulator: nothing written (a simulated calibration must not reach \(path)); pass --config FILE to write it into a file.")
+            return
+        }
+        let outcome: CalibrateConfigFile.Outcome
+        do { outcome = try CalibrateConfigFile.update(path, existing: existingText, section: section) } catch {
             if config == nil {
                 // The default system file is not writable: the result is still printed above.
                 Console.error("\(error.message)\nThe section above was not written; paste it into your config file or pass --config FILE.")
@@ -183,7 +191,13 @@ struct CalibrateCommand: ParsableCommand {
             }
             throw error
         }
-        Console.out("Written to \(path) (the calibration section was replaced; the rest of the file is unchanged).")
+        Console.out(outcome.sentence(path))
+    }
+
+    /// The config file to write: `--config`, else the system file, except for the
+    /// simulator, which writes only where it is told (nil: nowhere).
+    static func configTarget(explicit: String?, simulated: Bool) -> String? {
+        explicit ?? (simulated ? nil : RecorderSettings.defaultPath)
     }
 
     static func text(_ v: Vector3, _ digits: Int) -> String {

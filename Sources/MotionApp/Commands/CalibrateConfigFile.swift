@@ -2,6 +2,9 @@ import Foundation
 import MotionConfig
 import MotionFusion
 import MotionMath
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The config file's `calibration:` section as `motionlog calibrate` writes it: YAML text,
 /// and the edit that replaces the section in an existing file (keeping every other line
@@ -59,25 +62,76 @@ enum CalibrateConfigFile {
         return rest.isEmpty || rest.hasPrefix("#")
     }
 
-    /// Writes `text` to `path` atomically (temporary file in the same folder, then rename),
-    /// after checking that it parses as a config file.
+    /// What writing the config file did.
+    enum Outcome: Equatable {
+        case created, replacedSection, addedSection
+
+        func sentence(_ path: String) -> String {
+            switch self {
+            case .created: return "Created \(path) with the calibration section."
+            case .replacedSection: return "Updated \(path): its calibration section was replaced; the rest of the file is unchanged."
+            case .addedSection: return "Updated \(path): a calibration section was added at the end; the rest of the file is unchanged."
+            }
+        }
+    }
+
+    /// Writes the calibration `section` into the config file at `path` (created when
+    /// missing) and says what it did.
+    static func update(_ path: String, existing: String?, section: String) throws(CommandFailure) -> Outcome {
+        let outcome: Outcome = existing == nil ? .created
+            : existing!.components(separatedBy: "\n").contains(where: isCalibrationKey) ? .replacedSection : .addedSection
+        try write(replacing(in: existing ?? "", with: section), to: path)
+        return outcome
+    }
+
+    /// Writes `text` to `path` atomically and durably, after checking that it parses as a
+    /// config file: a new temporary file in the same folder (created exclusively, never
+    /// through a symlink, with the old file's mode), fsynced, renamed over `path`, then the
+    /// folder fsynced so the rename survives a power cut.
     static func write(_ text: String, to path: String) throws(CommandFailure) {
         do { _ = try RecorderSettings.parse(text: text, file: path) } catch {
             throw CommandFailure("internal error: the new config would not parse (\(error)); nothing written", code: 2)
         }
-        let dir = (path as NSString).deletingLastPathComponent
-        if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
+        let hint = "run with sudo, or choose another file with --config FILE"
+        let dir = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: dir) {
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("cannot create the folder \(dir): \(error.localizedDescription) — run with sudo or choose --config FILE", code: 2)
+                throw CommandFailure("cannot create the folder \(dir): \(String(cString: strerror(errno))) — \(hint)", code: 2)
             }
         }
+        var st = stat()
+        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
         let temp = path + ".motionlog-tmp"
-        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) else {
-            throw CommandFailure("cannot write \(path): permission denied or no space — run with sudo, or choose another file with --config FILE", code: 2)
+        unlink(temp)    // a leftover of an interrupted run (unlink never follows a symlink)
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else {
+            throw CommandFailure("cannot write \(temp): \(String(cString: strerror(errno))) — \(hint)", code: 2)
         }
+        func fail(_ what: String) -> CommandFailure {
+            let message = "cannot \(what): \(String(cString: strerror(errno))) — \(hint); \(path) is unchanged"
+            close(fd)
+            unlink(temp)
+            return CommandFailure(message, code: 2)
+        }
+        let bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 { if errno == EINTR { continue }; throw fail("write \(temp)") }
+            done += n
+        }
+        _ = fchmod(fd, mode)     // the umask may have narrowed it
+        if fsync(fd) != 0 { throw fail("fsync \(temp)") }
+        close(fd)
         if rename(temp, path) != 0 {
-            try? FileManager.default.removeItem(atPath: temp)
-            throw CommandFailure("cannot replace \(path): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
+            let message = "cannot replace \(path): \(String(cString: strerror(errno))) — \(hint)"
+            unlink(temp)
+            throw CommandFailure(message, code: 2)
+        }
+        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
         }
     }
 }

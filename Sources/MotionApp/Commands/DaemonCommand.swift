@@ -23,6 +23,9 @@ struct DaemonCommand: ParsableCommand {
 
     @OptionGroup var options: RecordingOptions
 
+    @Option(name: .long, help: "Stop each recording after this long: seconds, or with s/m/h (default: when stopped).")
+    var duration: String?
+
     @Option(name: .long, help: "Control socket path (default: config daemon.socket, else \(ControlClient.defaultSocket)).")
     var socket: String?
 
@@ -38,13 +41,16 @@ struct DaemonCommand: ParsableCommand {
     @Option(name: .customLong("min-free-space"), help: "Stop recording while this much space is still free (default 100M; 0 disables).")
     var minFreeSpace: String?
 
+    /// Accepted for old command lines; the daemon never draws a status line.
+    @Flag(name: .long, help: .hidden)
+    var quiet = false
+
     @Flag(name: .customLong("no-gpio"), help: "Ignore the board's buttons and LED (socket control only).")
     var noGPIO = false
 
     func run() throws {
-        if options.fast { throw CommandFailure.usage("the daemon records in real time: --fast is for `record` only") }
         let log = Logging.motionlogLogger()
-        let setup = try RecordingSetup.resolve(options)
+        let setup = try RecordingSetup.resolve(options, run: .init(duration: duration))
         let config = try DaemonConfiguration.resolve(
             socket: socket, socketGroup: socketGroup, longPress: longPress, shutdownCommand: shutdownCommand,
             minFreeSpace: minFreeSpace, noGPIO: noGPIO, settings: setup.settings, board: setup.board)

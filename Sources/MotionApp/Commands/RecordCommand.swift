@@ -13,17 +13,19 @@ struct RecordCommand: ParsableCommand {
         discussion: "Ctrl-C or SIGTERM stops cleanly: every row sampled before the stop is written, fsynced and closed, and the command exits 0.")
 
     @OptionGroup var options: RecordingOptions
+    @OptionGroup var runOptions: RecordRunOptions
 
     func run() throws {
         let log = Logging.motionlogLogger()
-        let setup = try RecordingSetup.resolve(options)
+        let setup = try RecordingSetup.resolve(options, run: .init(duration: runOptions.duration, fast: runOptions.fast))
         let (recorder, _) = try SensorFactory.makeRecorder(setup, log: log, folderErrorCode: 2)
         StartupRecovery.run(folder: setup.outputPath, log: log)
         let stop = recorder.stop
         SignalWatcher.install { _ in stop.request() }
         let freeSpace = try RecordGuards.startFreeSpaceMonitor(setup, stop: stop)
-        let status = options.quiet || !Console.stderrIsTerminal ? nil
-            : StatusLine(counters: recorder.counters, rateHz: setup.configuration.rateHz)
+        let status = runOptions.quiet || !Console.stderrIsTerminal ? nil
+            : StatusLine(counters: recorder.counters, rateHz: setup.configuration.rateHz, duration: setup.configuration.duration,
+                         recordsGPS: setup.configuration.sources.contains(.location))
         status?.start()
         let summary: RecordingSummary
         do { summary = try recorder.run() } catch {

@@ -1,8 +1,10 @@
 import ArgumentParser
 import MotionCore
 
-/// The recording options shared by `record` and (later) `daemon`. Each overrides the
-/// config file, which overrides the board file, which overrides the built-in defaults.
+/// The recording options shared by `record` and `daemon`. Each overrides the config file,
+/// which overrides the board file, which overrides the built-in defaults. Options that
+/// mean something to one of them only are declared there (`RecordRunOptions`, the
+/// daemon's `--duration`), so each command's help lists what it accepts.
 struct RecordingOptions: ParsableArguments {
     @Option(name: .long, help: "Board name from boards/ (see `motionlog boards`) or a board file path.")
     var board: String?
@@ -12,9 +14,6 @@ struct RecordingOptions: ParsableArguments {
 
     @Option(name: .long, help: "Sample rate in Hz for all sources (default 100).")
     var rate: Int?
-
-    @Option(name: .long, help: "Seconds to record, or with s/m/h (default: until Ctrl-C).")
-    var duration: String?
 
     @Option(name: .long, help: "Sources to record, a subset of AGMDL (default: all the board provides).")
     var sources: String?
@@ -37,9 +36,6 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .customLong("buffer-rows"), help: "Rows per writer buffer (two buffers; default 32768).")
     var bufferRows: Int?
 
-    @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows.")
-    var fast = false
-
     @Option(name: .long, help: ArgumentHelp("Simulator only: run the real chip driver against a register-level fake of this chip.",
                                             valueName: "mpu9250|icm20948|lsm9ds1"))
     var imu: String?
@@ -53,6 +49,15 @@ struct RecordingOptions: ParsableArguments {
 
     @Option(name: .customLong("boards-dir"), help: "Folder with board files.")
     var boardsDir: String?
+}
+
+/// `record`'s own options: how long, how fast, and the live status line.
+struct RecordRunOptions: ParsableArguments {
+    @Option(name: .long, help: "Seconds to record, or with s/m/h (default: until Ctrl-C).")
+    var duration: String?
+
+    @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows.")
+    var fast = false
 
     @Flag(name: .long, help: "No live status line.")
     var quiet = false

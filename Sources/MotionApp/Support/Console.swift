@@ -1,25 +1,52 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Writes to the terminal: messages on stderr, results on stdout.
+/// Writes to the terminal: messages on stderr, results on stdout. While a live status line
+/// is shown, a message first clears it and the line is drawn again below the message, so
+/// the two never run into each other.
 enum Console {
-    static func error(_ text: String) {
-        let line = text.hasPrefix("motionlog") ? text : "motionlog: " + text
-        writeStderr(line + "\n")
-    }
-
-    static func out(_ text: String) { print(text) }
-
-    /// Raw text to stderr (status line), unbuffered.
-    static func writeStderr(_ text: String) {
+    static let stderr = StatusTerminal { text in
         var t = text
         t.withUTF8 { b in _ = write(2, b.baseAddress, b.count) }
     }
 
+    static func error(_ text: String) {
+        stderr.message(text.hasPrefix("motionlog") ? text : "motionlog: " + text)
+    }
+
+    static func out(_ text: String) { print(text) }
+
+    /// Shows `line` as the live status on stderr (replacing the previous one); nil clears it.
+    static func showStatus(_ line: String?) { stderr.showStatus(line) }
+
     static func flush() { fflush(nil) }
 
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
+}
+
+/// A text stream that carries messages and, below them, one status line redrawn in place.
+final class StatusTerminal: Sendable {
+    private let status = Mutex<String?>(nil)
+    private let write: @Sendable (String) -> Void
+
+    init(write: @escaping @Sendable (String) -> Void) { self.write = write }
+
+    /// A message line: clears the status line, writes the message, draws the status again.
+    func message(_ line: String) {
+        status.withLock { current in
+            if let current { write("\r\u{1B}[K" + line + "\n" + current) } else { write(line + "\n") }
+        }
+    }
+
+    /// Replaces the status line; nil clears it.
+    func showStatus(_ line: String?) {
+        status.withLock { current in
+            write("\r\u{1B}[K" + (line ?? ""))
+            current = line
+        }
+    }
 }
 
 func systemExit(_ code: Int32) -> Never { exit(code) }

@@ -19,8 +19,14 @@ struct RecordingSetup {
     /// The gpsd to read fixes from; nil: no gpsd (the simulator's scripted route, or no GPS).
     var gpsdAddress: GPSDAddress? = nil
 
+    /// How long and on which clock: `record`'s `--duration` and `--fast`, the daemon's `--duration`.
+    struct Run {
+        var duration: String?
+        var fast = false
+    }
+
     /// Resolves the setup; every problem becomes a usage failure with a clear message.
-    static func resolve(_ o: RecordingOptions) throws(CommandFailure) -> RecordingSetup {
+    static func resolve(_ o: RecordingOptions, run: Run = Run()) throws(CommandFailure) -> RecordingSetup {
         let settings: RecorderSettings
         do { settings = try ConfigLoader.load(explicit: o.config) } catch { throw .usage("\(error)") }
         let board = try resolveBoard(o, settings)
@@ -47,7 +53,7 @@ struct RecordingSetup {
             when = mode
         }
         var duration: Double?
-        if let d = o.duration {
+        if let d = run.duration {
             guard let s = QuantityText.seconds(d), s > 0, s <= 100 * 365 * 86_400 else {
                 throw .usage("--duration \"\(d)\": use seconds, or a number with s/m/h, e.g. 600 or 10m (at most 100 years)")
             }
@@ -70,10 +76,10 @@ struct RecordingSetup {
         let bufferRows = o.bufferRows ?? settings.bufferRows ?? RecorderConfiguration.defaultBufferRows
         guard (256...16_777_216).contains(bufferRows) else { throw .usage("--buffer-rows must be within 256...16777216") }
         let simulated = board.imu.model == "simulated"
-        if o.fast && !simulated {
+        if run.fast && !simulated {
             throw .usage("--fast runs on the simulated clock and needs the simulator board (--board simulator)")
         }
-        if o.fast && duration == nil {
+        if run.fast && duration == nil {
             throw .usage("--fast needs --duration (a simulated recording runs as fast as the machine allows)")
         }
         var simulatedChip: IMUModel?
@@ -92,7 +98,7 @@ struct RecordingSetup {
             }
             gpsdAddress = address
         }
-        if o.fast && o.gpsd != nil {
+        if run.fast && o.gpsd != nil {
             throw .usage("--fast runs on the simulated clock and cannot read a real gpsd: drop --fast or --gpsd")
         }
         let out = o.out ?? settings.out ?? board.output ?? "./recordings"
@@ -101,7 +107,7 @@ struct RecordingSetup {
             fsyncIntervalSeconds: fsync, bufferRows: bufferRows, boardName: board.name,
             boardDescription: board.description, softwareVersion: MotionLogCommand.version)
         return RecordingSetup(board: board, configuration: configuration, settings: settings, outputPath: out,
-                              fast: o.fast, sourcesExplicit: o.sources != nil || settings.sources != nil,
+                              fast: run.fast, sourcesExplicit: o.sources != nil || settings.sources != nil,
                               simulatedChip: simulatedChip, gpsdAddress: gpsdAddress)
     }
 
