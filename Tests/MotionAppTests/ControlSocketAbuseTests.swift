@@ -3,6 +3,7 @@ import Logging
 @testable import MotionApp
 import MotionCore
 import Synchronization
+import SystemPackage
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -164,7 +165,7 @@ struct ControlSocketAbuseTests {
             defer { umask(saved) }
             server = try ControlServer(path: path, group: nil, log: Logger(label: "test"), beforeListen: {
                 let refused: Bool
-                do { close(try UnixSocket.connect(path)); refused = false } catch { refused = error.errno == .connectionRefused }
+                do { close(try UnixSocket.connect(path)); refused = false } catch { refused = (error as? SocketError)?.errno == .connectionRefused }
                 seen.withLock { $0 = (UnixSocket.fileInfo(path)?.mode, refused) }
             }) { _ in ControlReply(ok: true) }
         }

@@ -34,6 +34,7 @@ final class ControlServer: Sendable {
     private let limits: Limits
     private let clock: @Sendable () -> Int64
     private let stopped = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
     private let done = WakeSignal()
     private let workerDone = WakeSignal()
     private let work = Mutex<[(id: Int, request: ControlRequest)]>([])
@@ -79,10 +80,14 @@ final class ControlServer: Sendable {
             }
         }
         var fds: [Int32] = [0, 0]
-        if pipe2(&fds, O_CLOEXEC | O_NONBLOCK) != 0 {
+        if pipe(&fds) != 0 {
             Glibc.close(listenFD)
             unlink(path)
             throw ControlSocketError(description: "cannot create the control socket's wake pipe: \(Errno(rawValue: errno))")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
         wakeRead = fds[0]
         wakeWrite = fds[1]
@@ -111,6 +116,7 @@ final class ControlServer: Sendable {
 
     /// Starts the loop and worker threads.
     func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
             serveLoop()
             done.signal()
@@ -167,9 +173,14 @@ final class ControlServer: Sendable {
             if fds[1].revents != 0 { drainWakePipe() }
             if stopped.load(ordering: .acquiring) { return }
             // Replies the worker finished.
-            for (id, reply) in finished.withLock({ q in defer { q.removeAll() }; return q }) {
-                connections.reply(ControlProtocol.encode(reply), to: id, now: clock())
-                flush(id, &connections)
+            let ready: [(id: Int, reply: ControlReply)] = finished.withLock { q in
+                let all = q
+                q.removeAll()
+                return all
+            }
+            for item in ready {
+                connections.reply(ControlProtocol.encode(item.reply), to: item.id, now: clock())
+                flush(item.id, &connections)
             }
             for (i, id) in ids.enumerated() where fds[i + 2].revents != 0 {
                 guard let c = connections.connection(id) else { continue }
@@ -199,7 +210,11 @@ final class ControlServer: Sendable {
 
     /// Accepts one connection; false when accepting fails for lack of resources.
     private func acceptOne(_ connections: inout ControlConnections, _ buffer: inout [UInt8]) -> Bool {
-        let fd = accept4(listenFD, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
+        let fd = accept(listenFD, nil, nil)
+        if fd >= 0 {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
         if fd < 0 {
             // Out of descriptors (EMFILE/ENFILE) leaves the connection pending, so poll would
             // report it again at once: poll with a short timeout instead of spinning, and say so once.
@@ -302,8 +317,10 @@ final class ControlServer: Sendable {
         if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
         wake()
         workReady.signal()
-        done.wait()
-        workerDone.wait()
+        if started.load(ordering: .acquiring) {
+            done.wait()
+            workerDone.wait()
+        }
         Glibc.close(listenFD)
         Glibc.close(wakeRead)
         Glibc.close(wakeWrite)
