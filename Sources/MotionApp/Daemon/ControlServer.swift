@@ -190,7 +190,11 @@ final class ControlServer: Sendable {
                 case .handling: break
                 }
             }
-            if fds[0].revents != 0 { acceptFailing = !acceptOne(&connections, &buffer) }
+            if fds[0].revents != 0 {
+                let failure = acceptOne(&connections, &buffer)
+                if let failure, !acceptFailing { log.error("control socket: cannot accept connections: \(failure)") }
+                acceptFailing = failure != nil
+            }
             for late in connections.expire(now: clock()) {
                 if late.phase == .reading {
                     // A best-effort answer; the socket buffer takes it or it is dropped.
@@ -208,8 +212,8 @@ final class ControlServer: Sendable {
         while b.withUnsafeMutableBytes({ Glibc.read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
     }
 
-    /// Accepts one connection; false when accepting fails for lack of resources.
-    private func acceptOne(_ connections: inout ControlConnections, _ buffer: inout [UInt8]) -> Bool {
+    /// Accepts one connection; the errno when accepting fails for lack of resources.
+    private func acceptOne(_ connections: inout ControlConnections, _ buffer: inout [UInt8]) -> Errno? {
         let fd = accept(listenFD, nil, nil)
         if fd >= 0 {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -219,11 +223,7 @@ final class ControlServer: Sendable {
             // Out of descriptors (EMFILE/ENFILE) leaves the connection pending, so poll would
             // report it again at once: poll with a short timeout instead of spinning, and say so once.
             let e = errno
-            if e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM {
-                log.error("control socket: cannot accept connections: \(Errno(rawValue: e))")
-                return false
-            }
-            return true
+            return e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM ? Errno(rawValue: e) : nil
         }
         let (id, evicted) = connections.admit(fd: fd, now: clock())
         if let evicted {
@@ -234,11 +234,11 @@ final class ControlServer: Sendable {
         guard let id, let c = connections.connection(id) else {
             send(fd, ControlReply(ok: false, message: "daemon busy, try again (\(limits.maxConnections) requests in progress)"))
             Glibc.close(fd)
-            return true
+            return nil
         }
         // Clients send the request right after connecting: read it now if it is there.
         receive(c, &connections, &buffer)
-        return true
+        return nil
     }
 
     private func receive(_ c: ControlConnections.Connection, _ connections: inout ControlConnections, _ buffer: inout [UInt8]) {
