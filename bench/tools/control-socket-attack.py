@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Control-socket attacks on `motionlog daemon` (issue 10, major 9), run by hand:
-    python3 bench/control-socket-attack.py .build/release/motionlog
+    python3 bench/tools/control-socket-attack.py .build/release/motionlog
 Starts a daemon on the simulator in a temporary folder, then: 16 clients send ~1 MB label
 requests and never read the replies (RSS before/after), 16 idle clients while status and
 label are asked, 16 clients trickling a byte every 4 s while status and stop are asked.
