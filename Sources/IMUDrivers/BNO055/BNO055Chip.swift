@@ -11,10 +11,9 @@ final class BNO055Chip: IMUChip {
     private var candidates: [UInt8]
     private var address: UInt8
     private let buffer = RegisterBuffer(capacity: 24)
-    /// The magnetometer words of the last burst, and whether the magnetometer took them yet.
+    /// The magnetometer words of the last burst, and the last ones delivered.
     private var magRaw: (Int16, Int16, Int16) = (0, 0, 0)
-    private var magFresh = false
-    private var magPeriodTicks = 1
+    private var magDelivered: (Int16, Int16, Int16)?
     private var written: (unitSel: UInt8, mode: UInt8) = (0, 0)
     private(set) var settings = ChipSettings(accelRangeG: 0, gyroRangeDegPerSec: 0, magRangeMicroTesla: 0,
                                              accelRateHz: 0, gyroRateHz: 0, magRateHz: 0, notes: [])
@@ -62,7 +61,7 @@ final class BNO055Chip: IMUChip {
             try io.writeVerified(address, R.axisMapConfig + 1, R.defaultAxisMap.sign)
             try io.writeVerified(address, R.oprMode, R.amgMode)
             written = (R.unitsMilliGDegrees, R.amgMode)
-            magPeriodTicks = max(1, Int((Double(rateHz) / mag.hz).rounded(.down)))
+            magDelivered = nil
             settings = ChipSettings(
                 accelRangeG: accel.range, gyroRangeDegPerSec: gyro.range,
                 magRangeMicroTesla: BNO055Conversion.magRangeMicroTesla,
@@ -84,24 +83,27 @@ final class BNO055Chip: IMUChip {
         try bus.read(address: address, register: BNO055Register.accDataXLSB, into: buffer.prefix(18))
         let b = buffer
         magRaw = (b.littleEndianInt16(at: 6), b.littleEndianInt16(at: 8), b.littleEndianInt16(at: 10))
-        magFresh = true
         return .sample(BNO055Conversion.inertial(
             accel: (b.littleEndianInt16(at: 0), b.littleEndianInt16(at: 2), b.littleEndianInt16(at: 4)),
             gyro: (b.littleEndianInt16(at: 12), b.littleEndianInt16(at: 14), b.littleEndianInt16(at: 16))))
     }
 
     /// The magnetometer words of this tick's burst (no extra transfer). The BNO055 has no
-    /// new-data flag for them: M rows come at the magnetometer's configured rate.
+    /// new-data flag for them, so words equal to the last ones delivered are taken as not
+    /// refreshed yet: at 1/16 µT per LSB the magnetometer's noise (about 0.5 µT) changes
+    /// every new sample. A magnetometer that stops refreshing therefore stalls, is counted
+    /// and restarted instead of repeating its last value.
     func readMagnetometer() throws(I2CError) -> MagneticRead {
-        guard magFresh else { return .notReady }
-        magFresh = false
+        if let last = magDelivered, last == magRaw { return .notReady }
+        magDelivered = magRaw
         return .sample(BNO055Conversion.magnetic(raw: magRaw))
     }
 
-    /// OPR_MODE returns to CONFIGMODE and UNIT_SEL to 0x80 on a reset.
+    /// UNIT_SEL, OPR_MODE and PWR_MODE (0x3B–0x3E): a reset returns to 0x80 and
+    /// CONFIGMODE, a suspended chip (PWR_MODE 2) holds its data.
     func inertialConfigurationIntact() throws(I2CError) -> Bool {
-        try bus.read(address: address, register: BNO055Register.unitSel, into: buffer.prefix(3))
-        return buffer[0] == written.unitSel && buffer[2] & 0x0F == written.mode
+        try bus.read(address: address, register: BNO055Register.unitSel, into: buffer.prefix(4))
+        return buffer[0] == written.unitSel && buffer[2] & 0x0F == written.mode && buffer[3] & 0x03 == 0
     }
 
     func magnetometerConfigurationIntact() throws(I2CError) -> Bool { true }

@@ -1,7 +1,9 @@
-/// The Honeywell HMC5883L magnetometer (GY-271, GY-87). It has no new-data flag that a
-/// read clears (RDY stays set in continuous mode), so the driver reads at the output
-/// rate; a measurement that stops shows as frozen data, which counts as not ready once
-/// it lasts a second (real readings change by an LSB or more within that time).
+/// The Honeywell HMC5883L magnetometer (GY-271, GY-87), run in single-measurement mode:
+/// its RDY bit stays set in continuous mode and no read clears it, so there is no way to
+/// tell a new sample from one already read. Each poll reads the mode register: back in
+/// idle means the measurement triggered last time is done; then the six data bytes are
+/// read and the next measurement is triggered. A new sample is therefore always new, and
+/// a hung measurement shows as not ready.
 final class HMC5883LChip: MagnetometerChip {
     let model = "HMC5883L"
     private let bus: I2CBus
@@ -10,10 +12,7 @@ final class HMC5883LChip: MagnetometerChip {
     private let address: UInt8
     private let buffer = RegisterBuffer(capacity: 8)
     private var lsbPerGauss = 440.0
-    private var written: (UInt8, UInt8, UInt8) = (0, 0, 0)   // config A, config B, mode
-    private var last: (Int16, Int16, Int16) = (0, 0, 0)
-    private var repeats = 0
-    private var frozenAfter = 75
+    private var written: (UInt8, UInt8) = (0, 0)   // configuration A, B
     private(set) var magSettings = MagnetometerSettings(rangeMicroTesla: 0, rateHz: 0, notes: [])
 
     init(bus: I2CBus, options: IMUOptions, failures: FailureCounter) {
@@ -39,43 +38,43 @@ final class HMC5883LChip: MagnetometerChip {
             } catch {
                 throw MagnetometerLookAlike.check(error, bus: bus, instead: .hmc5883l)
             }
-            // No reset command: configuration A/B and the mode are written anew.
+            // No reset command: configuration A and B are written anew, then the first measurement triggered.
             let scale = RangeChoice.pick(options.magRangeMicroTesla, from: HMC5883LConversion.scales)
-            let rate = RateChoice.pick(rateHz, from: HMC5883LConversion.rates)
-            let a = HMC5883LConversion.configA(rate: rate)
-            written = (a.value, scale.value.code << 5, R.continuous)
+            let rate = RateChoice.pick(rateHz, from: HMC5883LConversion.pollRates)
+            let a = HMC5883LConversion.configA(rateHz: rate.hz)
+            written = (a.value, scale.value.code << 5)
             try io.writeVerified(address, R.configA, written.0)
             try io.writeVerified(address, R.configB, written.1)
-            try io.writeVerified(address, R.mode, written.2)
+            try io.write(address, R.mode, R.single)
             lsbPerGauss = scale.value.lsbPerGauss
-            frozenAfter = max(2, Int(rate.hz.rounded(.up)))
-            repeats = 0
             magSettings = MagnetometerSettings(
                 rangeMicroTesla: scale.range, rateHz: rate.hz,
-                notes: ["HMC5883L continuous \(IMUDriver.text(rate.hz)) Hz, \(a.averaged) samples averaged, "
+                notes: ["HMC5883L single measurements at \(IMUDriver.text(rate.hz)) Hz, \(a.averaged) sample\(a.averaged == 1 ? "" : "s") averaged, "
                         + "±\(IMUDriver.text(scale.range / 100)) Ga"])
-            // The first measurement after a mode change takes one period (plus 6 ms).
-            return .next(afterSeconds: 1 / rate.hz + 0.006)
+            return .next(afterSeconds: HMC5883LConversion.measurementSeconds(averaged: a.averaged))
         default:
             return .done
         }
     }
 
-    /// Six bytes X, Z, Y (big-endian); −4096 on any axis is an overflow.
+    /// Mode register (idle = done); then six bytes X, Z, Y (big-endian; −4096 is an
+    /// overflow) and the trigger of the next measurement.
     func readMagnetometer() throws(I2CError) -> MagneticRead {
-        try bus.read(address: address, register: HMC5883LRegister.dataXMSB, into: buffer.prefix(6))
+        typealias R = HMC5883LRegister
+        let mode = try bus.readByte(address: address, register: R.mode)
+        guard mode & R.modeMask != R.single else { return .notReady }
+        try bus.read(address: address, register: R.dataXMSB, into: buffer.prefix(6))
+        try bus.writeByte(address: address, register: R.mode, R.single)
         let b = buffer
         let raw = (b.bigEndianInt16(at: 0), b.bigEndianInt16(at: 4), b.bigEndianInt16(at: 2))
-        if raw == last { repeats += 1 } else { repeats = 0; last = raw }
-        guard repeats < frozenAfter else { return .notReady }
-        let o = HMC5883LRegister.overflowValue
+        let o = R.overflowValue
         guard raw.0 != o, raw.1 != o, raw.2 != o else { return .overflow }
         return .sample(HMC5883LConversion.magnetic(raw: raw, lsbPerGauss: lsbPerGauss))
     }
 
-    /// Configuration A, B and mode: power-on values (0x10, 0x20, single mode) after a reset.
+    /// Configuration A and B return to 0x10 and 0x20 on a power cycle.
     func magnetometerConfigurationIntact() throws(I2CError) -> Bool {
-        try bus.read(address: address, register: HMC5883LRegister.configA, into: buffer.prefix(3))
-        return buffer[0] == written.0 && buffer[1] == written.1 && buffer[2] & 0x03 == written.2
+        try bus.read(address: address, register: HMC5883LRegister.configA, into: buffer.prefix(2))
+        return buffer[0] == written.0 && buffer[1] == written.1
     }
 }

@@ -7,19 +7,23 @@ enum HMC5883LConversion {
         (88, (0, 1370)), (130, (1, 1090)), (190, (2, 820)), (250, (3, 660)),
         (400, (4, 440)), (470, (5, 390)), (560, (6, 330)), (810, (7, 230)),
     ]
-    /// DO code → continuous-mode output rate, Hz.
-    static let rates: [(hz: Double, value: UInt8)] = [
-        (0.75, 0), (1.5, 1), (3, 2), (7.5, 3), (15, 4), (30, 5), (75, 6),
+    /// Rates at which single measurements are triggered: the continuous-mode rates of the
+    /// DO table, and the fastest single-measurement rate (160 Hz, "Mode register" section).
+    static let pollRates: [(hz: Double, value: Void)] = [
+        (0.75, ()), (1.5, ()), (3, ()), (7.5, ()), (15, ()), (30, ()), (75, ()), (160, ()),
     ]
-    /// Highest single-measurement rate (datasheet: 160 Hz): samples averaged × rate stays below it.
     static let maxMeasurementsPerSecond = 160.0
 
-    /// Configuration A for a rate: as many samples averaged (1, 2, 4, 8) as the rate allows.
-    static func configA(rate: (hz: Double, value: UInt8)) -> (value: UInt8, averaged: Int) {
+    /// Configuration A: as many samples averaged (MA: 1, 2, 4, 8) as the rate allows
+    /// (averaged × rate ≤ 160 per second); DO left at 75 Hz (unused in single mode).
+    static func configA(rateHz: Double) -> (value: UInt8, averaged: Int) {
         var code: UInt8 = 0
-        while code < 3 && Double(1 << (code + 1)) * rate.hz <= maxMeasurementsPerSecond { code += 1 }
-        return (code << 5 | rate.value << 2, 1 << Int(code))
+        while code < 3 && Double(1 << (code + 1)) * rateHz <= maxMeasurementsPerSecond { code += 1 }
+        return (code << 5 | 6 << 2, 1 << Int(code))
     }
+
+    /// How long one single measurement takes with `averaged` samples.
+    static func measurementSeconds(averaged: Int) -> Double { Double(averaged) / maxMeasurementsPerSecond }
 
     /// Raw counts (X, Y, Z after reordering from the X, Z, Y registers) → µT, HMC5883L axes.
     static func magnetic(raw: (Int16, Int16, Int16), lsbPerGauss: Double) -> Vector3 {

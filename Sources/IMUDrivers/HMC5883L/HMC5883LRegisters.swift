@@ -7,6 +7,7 @@ enum HMC5883LRegister {
     /// Configuration register B: GN [7:5] gain.
     static let configB: UInt8 = 0x01
     /// Mode register: MD [1:0] (00 continuous, 01 single = power-on default, 1x idle).
+    /// Reading it locks the data registers until all six are read.
     static let mode: UInt8 = 0x02
     /// Data output X MSB, X LSB, Z MSB, Z LSB, Y MSB, Y LSB: big-endian, in the order X, Z, Y.
     /// The pointer rolls back from 08 to 03, and the six are locked until all are read.
@@ -15,7 +16,9 @@ enum HMC5883LRegister {
     static let identityA: UInt8 = 0x0A
     static let identity: [UInt8] = [0x48, 0x34, 0x33]
 
-    static let continuous: UInt8 = 0x00
+    /// MD = 01: one measurement, then the mode register returns to idle (MD = 1x).
+    static let single: UInt8 = 0x01
+    static let modeMask: UInt8 = 0x03
     /// A data register reads −4096 when its channel overflowed (ADC or math).
     static let overflowValue: Int16 = -4096
 }

@@ -55,10 +55,16 @@ final class ICM42688Chip: InertialChip {
         }
     }
 
-    /// One 12-byte burst ACCEL_DATA_X1 … GYRO_DATA_Z0.
+    /// One 12-byte burst ACCEL_DATA_X1 … GYRO_DATA_Z0. A sensor whose three words all read
+    /// −32768 is off (the chip was reset): no sample.
     func readInertial() throws(I2CError) -> InertialRead {
         try bus.read(address: address, register: ICM42688Register.accelDataX1, into: buffer.prefix(12))
         let b = buffer
+        let off = Int16.min
+        if b.bigEndianInt16(at: 0) == off && b.bigEndianInt16(at: 2) == off && b.bigEndianInt16(at: 4) == off
+            || b.bigEndianInt16(at: 6) == off && b.bigEndianInt16(at: 8) == off && b.bigEndianInt16(at: 10) == off {
+            return .configurationLost
+        }
         return .sample(ICM42688Conversion.inertial(
             accel: (b.bigEndianInt16(at: 0), b.bigEndianInt16(at: 2), b.bigEndianInt16(at: 4)),
             gyro: (b.bigEndianInt16(at: 6), b.bigEndianInt16(at: 8), b.bigEndianInt16(at: 10)),
