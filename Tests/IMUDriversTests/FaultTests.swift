@@ -132,7 +132,7 @@ import Testing
         #expect(zip(accel, accel.dropFirst()).allSatisfy { $0 != $1 }, "a frozen sample was recorded twice")
         #expect(h.driver.health.reinitializations == 1)
         // The BNO055 takes 650 ms to come back from its reset.
-        #expect(readings.suffix(model.model == .bno055 ? 30 : 50).allSatisfy { $0.accel != nil })
+        #expect(readings.suffix(model.model == .bno055 ? 20 : 50).allSatisfy { $0.accel != nil })
     }
 
     @Test("magnetometer data-ready stuck: counted, restarted with backoff, A/G go on", arguments: Chips.all)
