@@ -78,7 +78,7 @@ public final class FakeHMC5883L: FakeMagnetometerChip {
         var out: [UInt8] = []
         var touchedData = false
         for _ in 0..<count {
-            out.append(registers[r])
+            out.append(r < registers.count ? registers[r] : 0)
             if r >= Self.dataX && r < Self.dataX + 6 { unread.remove(r); touchedData = true }
             if r == Self.mode { locked = true }
             r = Self.pointer(after: r)
