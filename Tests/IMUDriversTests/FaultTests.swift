@@ -137,6 +137,9 @@ import Testing
 
     @Test("magnetometer data-ready stuck: counted, restarted with backoff, A/G go on", arguments: Chips.all)
     func stuckDataReady(model: IMUSelection) throws {
+        // The HMC5883L has no data-ready flag a read clears: a hung measurement is not
+        // detectable (docs/IMU.md); its resets are (configuration read-back).
+        guard model.magnetometer != .hmc5883l else { return }
         let h = Harness(model, truth: Self.truth)
         try h.start()
         _ = h.ticks(10)

@@ -47,7 +47,8 @@ import Testing
         #expect(health.gapTicks > 100)                       // the 1 s NACK alone is 100 ticks
         #expect(health.reinitializations >= 3)               // after the NACK, after the reset, magnetometer restarts
         #expect(health.busErrors >= 3)
-        #expect(health.magNotReady > 0)
+        // (The HMC5883L has no data-ready flag: its stuck measurement shows nothing.)
+        #expect(health.magNotReady > 0 || model.magnetometer == .hmc5883l)
         // Every tick has an A row unless it is a counted gap tick.
         #expect(summary.rowsWritten[.accelerometer] == 2500 - Int64(health.gapTicks))
         #expect(summary.rowsWritten[.gyroscope] == 2500 - Int64(health.gapTicks))

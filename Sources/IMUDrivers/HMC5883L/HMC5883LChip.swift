@@ -1,9 +1,10 @@
-/// The Honeywell HMC5883L magnetometer (GY-271, GY-87), run in single-measurement mode:
-/// its RDY bit stays set in continuous mode and no read clears it, so there is no way to
-/// tell a new sample from one already read. Each poll reads the mode register: back in
-/// idle means the measurement triggered last time is done; then the six data bytes are
-/// read and the next measurement is triggered. A new sample is therefore always new, and
-/// a hung measurement shows as not ready.
+/// The Honeywell HMC5883L magnetometer (GY-271, GY-87), run in single-measurement mode.
+/// Its RDY bit stays set in continuous mode and no read clears it (and reading the mode
+/// register locks the data registers), so there is no way to tell a new sample from one
+/// already read. Instead each read takes the six data bytes of the measurement the read
+/// before triggered, then triggers the next; the rate is chosen so that polls are never
+/// closer than one measurement. Every M row is therefore a new measurement. Not detected:
+/// a measurement that hangs without a reset (the data then repeats).
 final class HMC5883LChip: MagnetometerChip {
     let model = "HMC5883L"
     private let bus: I2CBus
@@ -40,29 +41,26 @@ final class HMC5883LChip: MagnetometerChip {
             }
             // No reset command: configuration A and B are written anew, then the first measurement triggered.
             let scale = RangeChoice.pick(options.magRangeMicroTesla, from: HMC5883LConversion.scales)
-            let rate = RateChoice.pick(rateHz, from: HMC5883LConversion.pollRates)
-            let a = HMC5883LConversion.configA(rateHz: rate.hz)
-            written = (a.value, scale.value.code << 5)
+            let plan = HMC5883LConversion.plan(tickHz: rateHz)
+            written = (plan.configA, scale.value.code << 5)
             try io.writeVerified(address, R.configA, written.0)
             try io.writeVerified(address, R.configB, written.1)
             try io.write(address, R.mode, R.single)
             lsbPerGauss = scale.value.lsbPerGauss
             magSettings = MagnetometerSettings(
-                rangeMicroTesla: scale.range, rateHz: rate.hz,
-                notes: ["HMC5883L single measurements at \(IMUDriver.text(rate.hz)) Hz, \(a.averaged) sample\(a.averaged == 1 ? "" : "s") averaged, "
+                rangeMicroTesla: scale.range, rateHz: plan.rateHz,
+                notes: ["HMC5883L single measurements at \(IMUDriver.text(plan.rateHz)) Hz, \(plan.averaged) sample\(plan.averaged == 1 ? "" : "s") averaged, "
                         + "±\(IMUDriver.text(scale.range / 100)) Ga"])
-            return .next(afterSeconds: HMC5883LConversion.measurementSeconds(averaged: a.averaged))
+            return .next(afterSeconds: HMC5883LConversion.measurementSeconds(averaged: plan.averaged))
         default:
             return .done
         }
     }
 
-    /// Mode register (idle = done); then six bytes X, Z, Y (big-endian; −4096 is an
-    /// overflow) and the trigger of the next measurement.
+    /// Six bytes X, Z, Y (big-endian; −4096 is an overflow), then the trigger of the next
+    /// measurement.
     func readMagnetometer() throws(I2CError) -> MagneticRead {
         typealias R = HMC5883LRegister
-        let mode = try bus.readByte(address: address, register: R.mode)
-        guard mode & R.modeMask != R.single else { return .notReady }
         try bus.read(address: address, register: R.dataXMSB, into: buffer.prefix(6))
         try bus.writeByte(address: address, register: R.mode, R.single)
         let b = buffer

@@ -14,16 +14,33 @@ enum HMC5883LConversion {
     ]
     static let maxMeasurementsPerSecond = 160.0
 
-    /// Configuration A: as many samples averaged (MA: 1, 2, 4, 8) as the rate allows
-    /// (averaged × rate ≤ 160 per second); DO left at 75 Hz (unused in single mode).
-    static func configA(rateHz: Double) -> (value: UInt8, averaged: Int) {
-        var code: UInt8 = 0
-        while code < 3 && Double(1 << (code + 1)) * rateHz <= maxMeasurementsPerSecond { code += 1 }
-        return (code << 5 | 6 << 2, 1 << Int(code))
-    }
-
     /// How long one single measurement takes with `averaged` samples.
     static func measurementSeconds(averaged: Int) -> Double { Double(averaged) / maxMeasurementsPerSecond }
+
+    /// The shortest time between two polls of a magnetometer at `rateHz` on ticks at
+    /// `tickHz`: the driver polls on the first tick at most half a tick before one period.
+    static func pollInterval(rateHz: Double, tickHz: Int) -> Double {
+        let ticks = max(1, ((1 / rateHz - 0.5 / Double(tickHz)) * Double(tickHz) - 1e-9).rounded(.up))
+        return ticks / Double(tickHz)
+    }
+
+    /// The rate to trigger single measurements at for ticks at `tickHz`: the slowest at or
+    /// above the tick rate whose polls are never closer than one measurement (so every read
+    /// finds the measurement triggered by the read before finished), and configuration A
+    /// with as many samples averaged (MA: 1, 2, 4, 8) as fit between two polls.
+    static func plan(tickHz: Int) -> (rateHz: Double, configA: UInt8, averaged: Int) {
+        let sorted = pollRates.map(\.hz).sorted()
+        let first = RateChoice.pick(tickHz, from: pollRates).hz
+        var rate = first
+        for candidate in sorted.reversed() where candidate <= first {
+            rate = candidate
+            if pollInterval(rateHz: candidate, tickHz: tickHz) >= measurementSeconds(averaged: 1) - 1e-9 { break }
+        }
+        let interval = pollInterval(rateHz: rate, tickHz: tickHz)
+        var code: UInt8 = 0
+        while code < 3 && measurementSeconds(averaged: 1 << Int(code + 1)) <= interval + 1e-9 { code += 1 }
+        return (rate, code << 5 | 6 << 2, 1 << Int(code))
+    }
 
     /// Raw counts (X, Y, Z after reordering from the X, Z, Y registers) → µT, HMC5883L axes.
     static func magnetic(raw: (Int16, Int16, Int16), lsbPerGauss: Double) -> Vector3 {

@@ -18,7 +18,6 @@ enum HMC5883LRegister {
 
     /// MD = 01: one measurement, then the mode register returns to idle (MD = 1x).
     static let single: UInt8 = 0x01
-    static let modeMask: UInt8 = 0x03
     /// A data register reads −4096 when its channel overflowed (ADC or math).
     static let overflowValue: Int16 = -4096
 }
