@@ -23,13 +23,18 @@ final class CompositeChip: IMUChip {
         magToInertial = (options.magMount ?? options.mount, options.mount)
     }
 
-    var model: String { inertial.model + (magnetometer.map { " + " + $0.model } ?? "") }
+    /// The accelerometer/gyroscope chip: the driver's gap and re-initialisation messages are about it.
+    var model: String { inertial.model }
     var placement: String { inertial.placement + (magnetometer.map { " + " + $0.placement } ?? "") }
     var maxRateHz: Int { inertial.maxRateHz }
     var hasMagnetometer: Bool { magnetometer != nil }
     var magnetometerIndependent: Bool { true }
 
-    var settings: ChipSettings {
+    /// Both chips' settings, merged once after each bring-up (the driver reads them every tick).
+    private(set) var settings = ChipSettings(accelRangeG: 0, gyroRangeDegPerSec: 0, magRangeMicroTesla: 0,
+                                             accelRateHz: 0, gyroRateHz: 0, magRateHz: 0, notes: [])
+
+    private func mergeSettings() {
         var s = inertial.settings
         if let m = magnetometer?.magSettings {
             s.magRangeMicroTesla = m.rangeMicroTesla
@@ -37,17 +42,21 @@ final class CompositeChip: IMUChip {
             s.notes += m.notes
             if magToInertial.mag != magToInertial.inertial { s.notes.append("magnetometer mount \(magToInertial.mag)") }
         }
-        return s
+        settings = s
     }
 
     func bringUpInertial(phase: Int, rateHz: Int) throws(IMUError) -> PhaseResult {
         self.rateHz = rateHz
-        return try inertial.bringUpInertial(phase: phase, rateHz: rateHz)
+        let result = try inertial.bringUpInertial(phase: phase, rateHz: rateHz)
+        if result == .done { mergeSettings() }
+        return result
     }
 
     func bringUpMagnetometer(phase: Int) throws(IMUError) -> PhaseResult {
         guard let magnetometer else { return .done }
-        return try magnetometer.bringUpMagnetometer(phase: phase, rateHz: rateHz)
+        let result = try magnetometer.bringUpMagnetometer(phase: phase, rateHz: rateHz)
+        if result == .done { mergeSettings() }
+        return result
     }
 
     func readInertial() throws(I2CError) -> InertialRead { try inertial.readInertial() }

@@ -14,6 +14,8 @@ final class HMC5883LChip: MagnetometerChip {
     private let buffer = RegisterBuffer(capacity: 8)
     private var lsbPerGauss = 440.0
     private var written: (UInt8, UInt8) = (0, 0)   // configuration A, B
+    /// The trigger written after each read, kept so the per-sample write does not allocate.
+    private let trigger: [UInt8] = [HMC5883LRegister.single]
     private(set) var magSettings = MagnetometerSettings(rangeMicroTesla: 0, rateHz: 0, notes: [])
 
     init(bus: I2CBus, options: IMUOptions, failures: FailureCounter) {
@@ -62,7 +64,7 @@ final class HMC5883LChip: MagnetometerChip {
     func readMagnetometer() throws(I2CError) -> MagneticRead {
         typealias R = HMC5883LRegister
         try bus.read(address: address, register: R.dataXMSB, into: buffer.prefix(6))
-        try bus.writeByte(address: address, register: R.mode, R.single)
+        try bus.write(address: address, register: R.mode, bytes: trigger)
         let b = buffer
         let raw = (b.bigEndianInt16(at: 0), b.bigEndianInt16(at: 4), b.bigEndianInt16(at: 2))
         let o = R.overflowValue

@@ -65,20 +65,11 @@ final class MPU6050Chip: InertialChip {
 
     /// One 18-byte burst from INT_PIN_CFG (0x37) through GYRO_ZOUT_L (0x48).
     func readInertial() throws(I2CError) -> InertialRead {
-        try bus.read(address: address, register: MPU6050Register.intPinCfg, into: buffer.prefix(18))
-        guard buffer[0] == MPU6050Register.bypassEnable else { return .configurationLost }
-        let b = buffer
-        return .sample(MPU9250Conversion.inertial(
-            accel: (b.bigEndianInt16(at: 4), b.bigEndianInt16(at: 6), b.bigEndianInt16(at: 8)),
-            gyro: (b.bigEndianInt16(at: 12), b.bigEndianInt16(at: 14), b.bigEndianInt16(at: 16)),
-            lsbPerG: lsbPerG, lsbPerDps: lsbPerDps))
+        try MPUFamilyRead.inertial(bus: bus, address: address, buffer: buffer, lsbPerG: lsbPerG, lsbPerDps: lsbPerDps)
     }
 
     func inertialConfigurationIntact() throws(I2CError) -> Bool {
         guard written.count == 4 else { return false }
-        try bus.read(address: address, register: MPU6050Register.smplrtDiv, into: buffer.prefix(written.count))
-        for i in 0..<written.count where buffer[i] != written[i] { return false }
-        try bus.read(address: address, register: MPU6050Register.userCtrl, into: buffer.prefix(2))
-        return buffer[0] == 0x00 && buffer[1] == MPU6050Register.clockPLLX
+        return try MPUFamilyRead.configurationIntact(bus: bus, address: address, buffer: buffer, written: written)
     }
 }
