@@ -1,10 +1,11 @@
+import IMUDrivers
 import MotionCore
 
 /// A board file from `boards/`: which IMU sits where, GPS, GPIO lines, output folder.
 public struct BoardDefinition: Sendable, Equatable {
     /// IMU placement on the board.
     public struct IMU: Sendable, Equatable {
-        /// `mpu9250`, `icm20948`, `lsm9ds1`, `auto` (probe the bus) or `simulated`.
+        /// `mpu9250`, `mpu6050+qmc5883l`, … (an `IMUSelection`), `auto` (probe the bus) or `simulated`.
         public var model: String
         public var bus: Int?
         public var address: Int?
@@ -12,7 +13,10 @@ public struct BoardDefinition: Sendable, Equatable {
         public var magAddress: Int?
         /// Device X, Y, Z in terms of chip axes, e.g. `["+x", "+y", "+z"]`.
         public var mount: [String]
-        public static let models = ["mpu9250", "icm20948", "lsm9ds1", "auto", "simulated"]
+        /// The separate magnetometer chip's axes, when it sits differently from the
+        /// accelerometer/gyroscope chip (a GY-521 and a GY-271 side by side).
+        public var magMount: [String]? = nil
+        public static let models = ["auto", "simulated"] + IMUModel.allCases.map(\.rawValue)
     }
 
     /// A push button on a GPIO line.
@@ -61,13 +65,19 @@ public struct BoardDefinition: Sendable, Equatable {
         guard let imuDoc = try doc.section("imu") else {
             throw ConfigError(file: file, line: 1, key: "imu", message: "missing: say which IMU the board has (model: ...)")
         }
-        let model = try imuDoc.choice("model", IMU.models) ?? "auto"
+        let model = try imuDoc.parsed("model", expected: "auto, simulated or \(IMUSelection.help)") { text in
+            IMU.models.contains(text) || (try? IMUSelection(parsing: text)) != nil ? text : nil
+        } ?? "auto"
         let bus = try imuDoc.int("bus", in: 0...255)
         let address = try imuDoc.int("address", in: 0x03...0x77)
         let magAddress = try imuDoc.int("mag_address", in: 0x03...0x77)
         let mount = try imuDoc.strings("mount") ?? ["+x", "+y", "+z"]
         if let bad = MountText.validate(mount) {
             throw ConfigError(file: file, line: imuDoc.lineOf("mount"), key: "imu.mount", message: bad)
+        }
+        let magMount = try imuDoc.strings("mag_mount")
+        if let magMount, let bad = MountText.validate(magMount) {
+            throw ConfigError(file: file, line: imuDoc.lineOf("mag_mount"), key: "imu.mag_mount", message: bad)
         }
         try imuDoc.rejectUnknownKeys()
         var gpsd: String?
@@ -85,7 +95,8 @@ public struct BoardDefinition: Sendable, Equatable {
         let output = try doc.string("output")
         try doc.rejectUnknownKeys()
         return BoardDefinition(name: name, description: description, modelMatch: match,
-                               imu: IMU(model: model, bus: bus, address: address, magAddress: magAddress, mount: mount),
+                               imu: IMU(model: model, bus: bus, address: address, magAddress: magAddress, mount: mount,
+                                        magMount: magMount),
                                gpsd: gpsd, gpio: gpio, output: output, file: file)
     }
 

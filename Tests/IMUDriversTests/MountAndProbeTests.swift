@@ -40,8 +40,8 @@ import Testing
         }
     }
 
-    @Test("the driver turns chip axes into device axes", arguments: IMUModel.allCases)
-    func driverMount(model: IMUModel) throws {
+    @Test("the driver turns chip axes into device axes", arguments: Chips.all)
+    func driverMount(model: IMUSelection) throws {
         let mount = try MountOrientation(["-y", "+x", "+z"])
         let device = (accel: Vector3(0.1, -0.5, -0.85), gyro: Vector3(0.7, -0.2, 0.05), mag: Vector3(12, 25, -40))
         let truth = ChipFrameTruth.fromDevice(mount: mount) { _ in device }

@@ -13,24 +13,19 @@ import Testing
 @Suite struct RecorderFaultTests {
     final class Events { var list: [IMUEvent] = [] }
 
-    @Test("faults during a recording: counted gaps, nothing invented, GPS and writer go on", arguments: IMUModel.allCases)
-    func faultsDuringARecording(model: IMUModel) throws {
+    @Test("faults during a recording: counted gaps, nothing invented, GPS and writer go on", arguments: Chips.all)
+    func faultsDuringARecording(model: IMUSelection) throws {
         let events = Events()
         let ride = SimulatedIMU()
-        let sensor = SimulatedChipIMU(model: model, ride: ride, onEvent: { events.list.append($0) })
-        let address: UInt8 = model == .mpu9250 ? 0x68 : (model == .icm20948 ? 0x69 : 0x6B)
-        let magAddress: UInt8 = model == .lsm9ds1 ? 0x1E : 0x0C
+        let sensor = SimulatedChipIMU(selection: model, ride: ride, onEvent: { events.list.append($0) })
+        let address = sensor.board.address
+        let magAddress = sensor.board.magAddress ?? 0
         let bus = sensor.bus
         bus.schedule(at: 2) { $0.faults.ioErrors = 3; $0.faults.ioErrorAddress = address }
         bus.schedule(at: 4) { $0.faults.nack.insert(address) }
         bus.schedule(at: 5) { $0.faults.nack.remove(address) }
         bus.schedule(at: 8) { _ in
-            switch sensor.chip {
-            case let c as FakeMPU9250: c.powerCycle()
-            case let c as FakeICM20948: c.powerCycle()
-            case let c as FakeLSM9DS1: c.powerCycle()
-            default: break
-            }
+            sensor.board.powerCycle()
         }
         bus.schedule(at: 11) { _ in Self.stuck(sensor, true) }
         bus.schedule(at: 14) { _ in Self.stuck(sensor, false) }
@@ -52,7 +47,8 @@ import Testing
         #expect(health.gapTicks > 100)                       // the 1 s NACK alone is 100 ticks
         #expect(health.reinitializations >= 3)               // after the NACK, after the reset, magnetometer restarts
         #expect(health.busErrors >= 3)
-        #expect(health.magNotReady > 0)
+        // (The HMC5883L has no data-ready flag: its stuck measurement shows nothing.)
+        #expect(health.magNotReady > 0 || model.magnetometer == .hmc5883l)
         // Every tick has an A row unless it is a counted gap tick.
         #expect(summary.rowsWritten[.accelerometer] == 2500 - Int64(health.gapTicks))
         #expect(summary.rowsWritten[.gyroscope] == 2500 - Int64(health.gapTicks))
@@ -63,7 +59,7 @@ import Testing
         let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: json))))
         #expect(meta.counters.sensorHealth == health)
         // No row written is wrong: each A row matches the ride's truth at its time.
-        let lsb = model == .lsm9ds1 ? 0.732e-3 : 1 / 2048.0
+        let lsb = Resolution.accel(model, range: 16)
         var checked = 0
         for line in try String(contentsOfFile: dir + "/" + csv, encoding: .utf8).split(separator: "\n").dropFirst() {
             let f = line.split(separator: ",")
@@ -77,15 +73,12 @@ import Testing
         let gapStarts = events.list.filter { if case .gapStarted = $0 { true } else { false } }.count
         let gapEnds = events.list.filter { if case .gapEnded = $0 { true } else { false } }.count
         #expect(gapStarts == gapEnds && gapStarts >= 2 && gapStarts <= 4)
-        #expect(events.list.count <= 12, "\(events.list)")
+        // A magnetometer chip of its own reports its own episodes (behind an MPU-6050 it is
+        // unreachable while the MPU-6050 is).
+        #expect(events.list.count <= (model.magnetometer == nil ? 12 : 16), "\(events.list)")
     }
 
     static func stuck(_ sensor: SimulatedChipIMU, _ on: Bool) {
-        switch sensor.chip {
-        case let c as FakeMPU9250: c.magnetometer.dataReadyNeverSet = on
-        case let c as FakeICM20948: c.magnetometer.dataReadyNeverSet = on
-        case let c as FakeLSM9DS1: c.magnetometer.dataReadyNeverSet = on
-        default: break
-        }
+        sensor.board.setMagDataReadyStuck(on)
     }
 }

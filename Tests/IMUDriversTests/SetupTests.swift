@@ -55,14 +55,19 @@ import Testing
         #expect(h.driver.info.accelRateHz == 119)
     }
 
-    @Test("the chip's address is found among its usual ones", arguments: [(IMUModel.mpu9250, UInt8(0x69)), (.icm20948, 0x68), (.lsm9ds1, 0x6A)])
-    func alternateAddress(model: IMUModel, address: UInt8) throws {
+    @Test("the chip's address is found among its usual ones", arguments: [
+        (IMUSelection.mpu9250, UInt8(0x69)), (.icm20948, 0x68), (.lsm9ds1, 0x6A), (.mpu6050QMC, 0x69), (.lsm6dsoxLIS3MDL, 0x6B),
+        (.icm42688QMC, 0x69), (.bno055, 0x29),
+    ])
+    func alternateAddress(model: IMUSelection, address: UInt8) throws {
         let h = Harness(model, truth: { _ in .faceUpAtRest }, install: false)
         switch h.chip {
         case let c as FakeMPU9250: c.install(on: h.bus, address: address)
         case let c as FakeICM20948: c.install(on: h.bus, address: address)
         case let c as FakeLSM9DS1: c.install(on: h.bus, address: address, magAddress: 0x1C)
-        default: break
+        default:
+            h.bus.attach(h.chip, at: address)
+            if let m = h.board.magnetometer, let a = h.board.magAddress { h.bus.attach(m, at: a) }
         }
         try h.start()
         #expect(h.driver.info.model.contains(Hex.byte(address)))

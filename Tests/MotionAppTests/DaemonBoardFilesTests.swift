@@ -16,7 +16,8 @@ struct DaemonBoardFilesTests {
         #expect(errors.isEmpty, "\(errors)")
         let names = Set(boards.map(\.name))
         for expected in ["raspberry-pi-3b", "raspberry-pi-4b", "raspberry-pi-5", "raspberry-pi-zero-2w",
-                         "raspberry-pi-sense-hat", "beaglebone-black", "jetson-nano", "simulator"] {
+                         "raspberry-pi-sense-hat", "beaglebone-black", "jetson-nano", "simulator",
+                         "gy-87", "gy-521-gy-271", "lsm6dsox-lis3mdl", "bno055-breakout"] {
             #expect(names.contains(expected), "missing board \(expected)")
         }
         for b in boards {

@@ -67,4 +67,14 @@ protocol IMUChip: AnyObject {
     func inertialConfigurationIntact() throws(I2CError) -> Bool
     /// Reads back the magnetometer mode; false when it is not what was written.
     func magnetometerConfigurationIntact() throws(I2CError) -> Bool
+    /// False for an accelerometer/gyroscope chip used without a magnetometer (no M rows).
+    var hasMagnetometer: Bool { get }
+    /// True when the magnetometer is a chip of its own: it goes on through the other
+    /// chip's gaps and is not part of its re-initialisation.
+    var magnetometerIndependent: Bool { get }
+}
+
+extension IMUChip {
+    var hasMagnetometer: Bool { true }
+    var magnetometerIndependent: Bool { false }
 }

@@ -2,8 +2,10 @@ import Foundation
 import MotionCore
 import MotionMath
 
-/// A chip IMU (MPU-9250, ICM-20948, LSM9DS1) over an `I2CBus`, as the recorder's
-/// `MotionSensor`.
+/// A chip IMU (MPU-9250, ICM-20948, LSM9DS1, BNO055) or a composite one (an
+/// accelerometer/gyroscope chip such as the MPU-6050, LSM6DSOX or ICM-42688-P plus a
+/// magnetometer chip such as the QMC5883L, HMC5883L or LIS3MDL) over an `I2CBus`, as the
+/// recorder's `MotionSensor`.
 ///
 /// Per tick: one burst read of accelerometer + gyroscope and, when due at the
 /// magnetometer's own rate, one burst read of the magnetometer; conversion to the
@@ -19,10 +21,13 @@ import MotionMath
 /// - a magnetometer that reports no data (`magNotReady`), flags overflow (`magOverflow`),
 ///   or stops for `magStallSeconds` is restarted on its own, with backoff, while the
 ///   accelerometer and gyroscope go on;
+/// - a separate magnetometer chip goes on while the accelerometer/gyroscope chip has a
+///   gap, and the M samples a failing magnetometer misses are counted (`magGapTicks`);
 /// - each episode is reported once to `onEvent` at its start and once at its end.
 public final class IMUDriver: MotionSensor {
     public private(set) var health = SensorHealth()
-    public let model: IMUModel
+    public let selection: IMUSelection
+    public var model: IMUModel { selection.model }
     let chip: IMUChip
     let mount: MountOrientation
     let policy: RecoveryPolicy
@@ -60,19 +65,23 @@ public final class IMUDriver: MotionSensor {
         var nextRestartAt = Double.infinity
         /// True after a failed restart: no polling until the next one.
         var suspended = false
+        /// When the last sample came or the last missed one was counted (`magGapTicks`).
+        var lastGap = -Double.infinity
     }
 
     /// `pause` sleeps during `start()` only (for the waits a reset needs); tests pass a
     /// recorder of requested waits. `onEvent` receives one call per episode.
-    public init(model: IMUModel, bus: I2CBus, options: IMUOptions = IMUOptions(),
+    public init(selection: IMUSelection, bus: I2CBus, options: IMUOptions = IMUOptions(),
                 pause: @escaping (Double) -> Void = IMUDriver.sleep, onEvent: ((IMUEvent) -> Void)? = nil) {
-        self.model = model
-        switch model {
-        case .mpu9250: chip = MPU9250Chip(bus: bus, options: options)
-        case .icm20948: chip = ICM20948Chip(bus: bus, options: options)
-        case .lsm9ds1: chip = LSM9DS1Chip(bus: bus, options: options)
-        }
+        self.selection = selection
+        chip = ChipCatalog.make(selection, bus: bus, options: options)
         mount = options.mount; policy = options.recovery; self.pause = pause; self.onEvent = onEvent
+    }
+
+    /// One chip with everything it has on board.
+    public convenience init(model: IMUModel, bus: I2CBus, options: IMUOptions = IMUOptions(),
+                            pause: @escaping (Double) -> Void = IMUDriver.sleep, onEvent: ((IMUEvent) -> Void)? = nil) {
+        self.init(selection: IMUSelection(model), bus: bus, options: options, pause: pause, onEvent: onEvent)
     }
 
     /// Real sleeping, for `start()` on hardware.
@@ -84,12 +93,17 @@ public final class IMUDriver: MotionSensor {
         guard started else { return SensorInfo(model: chip.placement) }
         let s = chip.settings
         var notes = s.notes
-        notes.append("M rows at the magnetometer's \(Self.text(s.magRateHz)) Hz (or the tick rate if lower)")
+        if chip.hasMagnetometer {
+            notes.append("M rows at the magnetometer's \(Self.text(s.magRateHz)) Hz (or the tick rate if lower)")
+        } else {
+            notes.append("no magnetometer: no M rows (pair one, e.g. --imu \(selection.model)+qmc5883l)")
+        }
         notes.append("mount \(mount): device axes from chip axes")
         notes.append("A/G/M raw: calibration applies to D rows only")
+        let hasMag = chip.hasMagnetometer
         return SensorInfo(model: chip.placement, accelRangeG: s.accelRangeG, gyroRangeDegPerSec: s.gyroRangeDegPerSec,
-                          magRangeMicroTesla: s.magRangeMicroTesla, accelRateHz: s.accelRateHz,
-                          gyroRateHz: s.gyroRateHz, magRateHz: s.magRateHz, notes: notes)
+                          magRangeMicroTesla: hasMag ? s.magRangeMicroTesla : nil, accelRateHz: s.accelRateHz,
+                          gyroRateHz: s.gyroRateHz, magRateHz: hasMag ? s.magRateHz : nil, notes: notes)
     }
 
     // MARK: start
@@ -137,7 +151,7 @@ public final class IMUDriver: MotionSensor {
     public func read(at tick: Tick) -> MotionReading {
         guard started else { return MotionReading() }
         let now = tick.elapsed
-        if case .recovering = mode { return recover(now) }
+        if case .recovering = mode { return MotionReading(mag: recover(now)) }
 
         let inertial: InertialSample
         switch retried({ () throws(I2CError) in try chip.readInertial() }) {
@@ -145,11 +159,11 @@ public final class IMUDriver: MotionSensor {
             failedTicks += 1
             noteGapTick(now, reason: error.description)
             if failedTicks >= policy.failedTicksBeforeReinit { beginRecovery(now) }
-            return MotionReading()
+            return MotionReading(mag: independentMagnetometer(now))
         case .success(.configurationLost):
             noteGapTick(now, reason: "the \(chip.model)'s configuration read back wrong (the chip was reset)")
             beginRecovery(now, immediately: true)
-            return MotionReading()
+            return MotionReading(mag: independentMagnetometer(now))
         case .success(.sample(let s)):
             inertial = s
         }
@@ -168,7 +182,7 @@ public final class IMUDriver: MotionSensor {
             case .success(false):
                 noteGapTick(now, reason: "the \(chip.model)'s configuration read back wrong (the chip was reset)")
                 beginRecovery(now, immediately: true)
-                return MotionReading()
+                return MotionReading(mag: independentMagnetometer(now))
             case .failure:
                 ticksSinceVerify = verifyEveryTicks  // try again next tick
             case .success(true):
@@ -179,7 +193,16 @@ public final class IMUDriver: MotionSensor {
 
         return MotionReading(accel: mount.toDevice(-inertial.specificForce),
                              gyro: mount.toDevice(inertial.rate),
-                             mag: readMagnetometerIfDue(now))
+                             mag: chip.hasMagnetometer ? readMagnetometerIfDue(now) : nil)
+    }
+
+    /// During an accelerometer/gyroscope gap: a magnetometer chip of its own goes on; one
+    /// inside the failing chip has a gap too (counted when a sample was due).
+    private func independentMagnetometer(_ now: Double) -> Vector3? {
+        guard chip.hasMagnetometer else { return nil }
+        if chip.magnetometerIndependent { return readMagnetometerIfDue(now) }
+        countMagGapIfDue(now)
+        return nil
     }
 
     /// Runs `op`, and once more if it fails; each failure is a counted bus error.
@@ -213,10 +236,13 @@ public final class IMUDriver: MotionSensor {
                            failedAttempts: 0)
     }
 
-    private func recover(_ now: Double) -> MotionReading {
-        guard case .recovering(let phase, let inertialDone, let notBefore, let failed) = mode else { return MotionReading() }
+    /// One tick of re-initialisation; returns the magnetometer's sample when it is a chip
+    /// of its own (it is not re-initialised with the accelerometer/gyroscope chip).
+    private func recover(_ now: Double) -> Vector3? {
+        guard case .recovering(let phase, let inertialDone, let notBefore, let failed) = mode else { return nil }
         noteGapTick(now, reason: "re-initialising the \(chip.model)")
-        guard now >= notBefore else { return MotionReading() }
+        let magSample = independentMagnetometer(now)
+        guard now >= notBefore else { return magSample }
         defer { health.busErrors += chip.failures.take() }
         do {
             let result = inertialDone ? try chip.bringUpMagnetometer(phase: phase)
@@ -224,8 +250,14 @@ public final class IMUDriver: MotionSensor {
             switch result {
             case .next(let wait):
                 mode = .recovering(phase: phase + 1, inertialDone: inertialDone, notBefore: now + wait, failedAttempts: failed)
-            case .done where !inertialDone:
+            case .done where !inertialDone && !chip.magnetometerIndependent:
                 mode = .recovering(phase: 0, inertialDone: true, notBefore: now, failedAttempts: failed)
+            case .done where chip.magnetometerIndependent:
+                health.reinitializations += 1
+                mode = .running
+                failedTicks = 0
+                ticksSinceVerify = 0
+                closeGap(now, reinitialized: true)
             case .done:
                 health.reinitializations += 1
                 mode = .running
@@ -241,7 +273,7 @@ public final class IMUDriver: MotionSensor {
             mode = .recovering(phase: 0, inertialDone: false,
                                notBefore: now + policy.backoff(afterFailedAttempts: attempts), failedAttempts: attempts)
         }
-        return MotionReading()
+        return magSample
     }
 
     // MARK: magnetometer
@@ -249,14 +281,15 @@ public final class IMUDriver: MotionSensor {
     /// Due when a new sample is expected: half a tick before one magnetometer period has
     /// passed since the last sample. M rows therefore come at the magnetometer's rate.
     private func readMagnetometerIfDue(_ now: Double) -> Vector3? {
-        if mag.restartPhase != nil { continueMagRestart(now); return nil }
-        if now >= mag.nextRestartAt { beginMagRestart(now, reason: "no data"); return nil }
-        if mag.suspended { return nil }
+        if mag.restartPhase != nil { countMagGapIfDue(now); continueMagRestart(now); return nil }
+        if now >= mag.nextRestartAt { countMagGapIfDue(now); beginMagRestart(now, reason: "no data"); return nil }
+        if mag.suspended { countMagGapIfDue(now); return nil }
         let period = 1 / chip.settings.magRateHz
         guard now + tickPeriod / 2 >= mag.lastSample + period else { return nil }
         if mag.firstPoll == nil { mag.firstPoll = now }
         switch retried({ () throws(I2CError) in try chip.readMagnetometer() }) {
         case .failure(let error):
+            countMagGapIfDue(now)
             mag.failures += 1
             if mag.failures >= policy.failedTicksBeforeReinit {
                 // First time: restart now. Already restarting without luck: stop polling
@@ -280,18 +313,32 @@ public final class IMUDriver: MotionSensor {
             mag.lastSample = now
             return nil
         case .success(.sample(let field)):
+            mag.lastGap = now
             if mag.stalled {
                 onEvent?(.magnetometerResumed(elapsed: now, seconds: now - mag.stallSince))
             }
             mag = MagState()
             mag.lastSample = now
+            mag.lastGap = now
             return mount.toDevice(field)
+        }
+    }
+
+    /// Counts one missed M sample when one magnetometer period passed since the last
+    /// sample or the last missed one: bus errors, NACKs and restarts, not data-not-ready.
+    private func countMagGapIfDue(_ now: Double) {
+        let period = 1 / chip.settings.magRateHz
+        guard period.isFinite else { return }
+        if !mag.lastGap.isFinite { mag.lastGap = now - period }
+        if now + tickPeriod / 2 >= mag.lastGap + period {
+            health.magGapTicks += 1
+            mag.lastGap = now
         }
     }
 
     /// Skipped while the magnetometer is stalled: its restarts run on their own schedule.
     private func checkMagnetometerConfiguration(_ now: Double) {
-        guard mag.restartPhase == nil, !mag.stalled else { return }
+        guard chip.hasMagnetometer, mag.restartPhase == nil, !mag.stalled else { return }
         if case .success(false) = retried({ () throws(I2CError) in try chip.magnetometerConfigurationIntact() }) {
             beginMagRestart(now, reason: "its mode read back wrong (the magnetometer was reset)")
         }

@@ -10,6 +10,9 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
     case rateUnsupported(chip: String, requestedHz: Int, maximumHz: Int)
     /// A configuration register did not keep the value written to it.
     case configurationRejected(chip: String, bus: String, address: UInt8, register: UInt8, wrote: UInt8, readBack: UInt8)
+    /// The configured chip is absent but a look-alike answers (e.g. a QMC5883L on a module
+    /// sold as HMC5883L): `use` is the model to configure instead.
+    case lookAlikeFound(chip: String, bus: String, found: String, address: UInt8, use: String)
 
     public var description: String {
         switch self {
@@ -30,6 +33,9 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the \(chip) at \(Hex.byte(address)) on \(bus) did not keep its configuration: register \(Hex.byte(register)) "
                 + "reads \(Hex.byte(readBack)) after writing \(Hex.byte(wrote)). Check the wiring and the power supply, "
                 + "and that no other program drives the chip."
+        case .lookAlikeFound(let chip, let bus, let found, let address, let use):
+            return "no \(chip) answered on \(bus), but a \(found) answers at \(Hex.byte(address)) (modules are often sold "
+                + "under the other chip's name): configure \(use) instead (`--imu` or the board file's `imu: model:`)."
         case .rateUnsupported(let chip, let requested, let maximum):
             return "the \(chip) delivers at most \(maximum) samples per second; --rate \(requested) is too high: use --rate \(maximum) or lower"
         }
@@ -44,9 +50,13 @@ enum KnownIdentity {
         case (0x75, 0x73): return "MPU-9255"
         case (0x75, 0x70): return "MPU-6500 (no magnetometer)"
         case (0x75, 0x68): return "MPU-6050 (no magnetometer)"
+        case (0x75, 0x47): return "ICM-42688-P (no magnetometer)"
+        case (0x0F, 0x6C): return "LSM6DSOX (no magnetometer)"
+        case (0x0F, 0x6A): return "LSM6DS3TR-C (no magnetometer)"
+        case (0x0F, 0x6B): return "ISM330DHCX (no magnetometer)"
         case (0x00, 0xEA): return "ICM-20948"
         case (0x0F, 0x68): return "LSM9DS1 accelerometer/gyroscope"
-        case (0x0F, 0x3D): return "LSM9DS1 magnetometer"
+        case (0x0F, 0x3D): return "LSM9DS1 magnetometer or LIS3MDL"
         case (0x0F, 0x69): return "LSM6DS3"
         default: return nil
         }

@@ -97,16 +97,9 @@ final class MPU9250Chip: IMUChip {
         }
     }
 
-    /// One 18-byte burst from INT_PIN_CFG (0x37) through GYRO_ZOUT_L (0x48): the bypass bit
-    /// read back on every tick notices a reset at once (it returns to 0).
+    /// One 18-byte burst from INT_PIN_CFG through GYRO_ZOUT_L, as on the MPU-6050.
     func readInertial() throws(I2CError) -> InertialRead {
-        try bus.read(address: address, register: MPU9250Register.intPinCfg, into: buffer.prefix(18))
-        guard buffer[0] == MPU9250Register.bypassEnable else { return .configurationLost }
-        let b = buffer
-        return .sample(MPU9250Conversion.inertial(
-            accel: (b.bigEndianInt16(at: 4), b.bigEndianInt16(at: 6), b.bigEndianInt16(at: 8)),
-            gyro: (b.bigEndianInt16(at: 12), b.bigEndianInt16(at: 14), b.bigEndianInt16(at: 16)),
-            lsbPerG: lsbPerG, lsbPerDps: lsbPerDps))
+        try MPUFamilyRead.inertial(bus: bus, address: address, buffer: buffer, lsbPerG: lsbPerG, lsbPerDps: lsbPerDps)
     }
 
     /// One 8-byte burst ST1, HXL…HZH, ST2 (reading ST2 ends the AK8963's read cycle).
@@ -123,10 +116,7 @@ final class MPU9250Chip: IMUChip {
     /// Filter/range registers, then USER_CTRL and PWR_MGMT_1 (asleep or master mode on).
     func inertialConfigurationIntact() throws(I2CError) -> Bool {
         guard written.count == 5 else { return false }
-        try bus.read(address: address, register: MPU9250Register.smplrtDiv, into: buffer.prefix(written.count))
-        for i in 0..<written.count where buffer[i] != written[i] { return false }
-        try bus.read(address: address, register: MPU9250Register.userCtrl, into: buffer.prefix(2))
-        return buffer[0] == 0x00 && buffer[1] == MPU9250Register.clockPLL
+        return try MPUFamilyRead.configurationIntact(bus: bus, address: address, buffer: buffer, written: written)
     }
 
     func magnetometerConfigurationIntact() throws(I2CError) -> Bool {

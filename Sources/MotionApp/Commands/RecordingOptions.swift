@@ -36,8 +36,8 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .customLong("buffer-rows"), help: "Rows per writer buffer (two buffers; default 32768).")
     var bufferRows: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Simulator only: run the real chip driver against a register-level fake of this chip.",
-                                            valueName: "mpu9250|icm20948|lsm9ds1"))
+    @Option(name: .long, help: ArgumentHelp("Simulator only: run the real chip drivers against register-level fakes of this IMU: mpu9250, icm20948, lsm9ds1, bno055, or mpu6050, lsm6dsox, icm42688 alone or with +hmc5883l, +qmc5883l or +lis3mdl.",
+                                            valueName: "chip[+magnetometer]"))
     var imu: String?
 
     @Option(name: .long, help: ArgumentHelp("gpsd to read GPS fixes from (default: the board's gps.gpsd, else localhost:2947). On the simulator board it replaces the scripted route with a real gpsd.",

@@ -15,7 +15,7 @@ struct RecordingSetup {
     /// True when the user named the sources (then a missing one is worth a warning).
     var sourcesExplicit: Bool
     /// `--imu`: the chip whose driver runs against a register-level fake on the simulator board.
-    var simulatedChip: IMUModel? = nil
+    var simulatedChip: IMUSelection? = nil
     /// The gpsd to read fixes from; nil: no gpsd (the simulator's scripted route, or no GPS).
     var gpsdAddress: GPSDAddress? = nil
 
@@ -82,9 +82,10 @@ struct RecordingSetup {
         if run.fast && duration == nil {
             throw .usage("--fast needs --duration (a simulated recording runs as fast as the machine allows)")
         }
-        var simulatedChip: IMUModel?
+        var simulatedChip: IMUSelection?
         if let chip = o.imu {
-            guard let model = IMUModel(rawValue: chip) else { throw .usage("--imu \"\(chip)\": use mpu9250, icm20948 or lsm9ds1") }
+            let model: IMUSelection
+            do { model = try IMUSelection(parsing: chip) } catch { throw .usage("--imu \(error)") }
             guard simulated else {
                 throw .usage("--imu chooses the chip simulated on the simulator board; board \(board.name) names its IMU in its board file (imu: model:)")
             }

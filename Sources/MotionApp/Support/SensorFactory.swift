@@ -18,6 +18,11 @@ enum SensorFactory {
         do { options.mount = try MountOrientation(board.imu.mount) } catch {
             throw CommandFailure("\(board.file): imu.mount: \(error)", code: 2)
         }
+        if let magMount = board.imu.magMount {
+            do { options.magMount = try MountOrientation(magMount) } catch {
+                throw CommandFailure("\(board.file): imu.mag_mount: \(error)", code: 2)
+            }
+        }
         // Events come from the sampling thread: hand them to the logging thread.
         let deferred = Self.eventLog
         let onEvent: (IMUEvent) -> Void = { event in
@@ -28,7 +33,7 @@ enum SensorFactory {
         }
         if board.imu.model == "simulated" {
             guard let chip = setup.simulatedChip else { return SimulatedIMU() }
-            return SimulatedChipIMU(model: chip, options: options, onEvent: onEvent)
+            return SimulatedChipIMU(selection: chip, options: options, onEvent: onEvent)
         }
         options.address = board.imu.address.map { UInt8($0) }
         options.magAddress = board.imu.magAddress.map { UInt8($0) }
@@ -37,23 +42,23 @@ enum SensorFactory {
         do { bus = try LinuxI2CBus(bus: busNumber) } catch {
             throw CommandFailure("the IMU of board \(board.name) (\(board.file)): \(error)", code: 2)
         }
-        let model: IMUModel
+        let model: IMUSelection
         if board.imu.model == "auto" {
-            let found = probe(bus: bus)
+            let found = probe(bus: bus, openingBypass: true)
             guard let detected = DetectedIMU(found) else {
                 let seen = found.isEmpty ? "nothing answered" : "found " + found.map(\.description).joined(separator: "; ")
                 throw CommandFailure("imu: auto: no supported IMU on \(bus.name) (\(seen)); check the wiring or set imu: model: and address: in \(board.file)", code: 2)
             }
-            log.info("imu: auto found the \(detected.model.displayName) at \(Hex.byte(detected.address)) on \(bus.name)")
-            model = detected.model
+            log.info("imu: auto found the \(detected.selection.displayName) at \(Hex.byte(detected.address)) on \(bus.name)")
+            model = detected.selection
             options.address = detected.address
             options.magAddress = options.magAddress ?? detected.magAddress
-        } else if let m = IMUModel(rawValue: board.imu.model) {
-            model = m
         } else {
-            throw CommandFailure("IMU model \"\(board.imu.model)\" of board \(board.name) is not supported", code: 2)
+            do { model = try IMUSelection(parsing: board.imu.model) } catch {
+                throw CommandFailure("board \(board.name) (\(board.file)): imu.model \(error)", code: 2)
+            }
         }
-        return IMUDriver(model: model, bus: bus, options: options, onEvent: onEvent)
+        return IMUDriver(selection: model, bus: bus, options: options, onEvent: onEvent)
     }
 
     static func makeLocation(_ setup: RecordingSetup, log: Logger) -> (LocationSource, String)? {

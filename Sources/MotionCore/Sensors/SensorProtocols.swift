@@ -52,8 +52,29 @@ public struct SensorHealth: Sendable, Codable, Equatable {
     public var magNotReady: Int = 0
     /// Magnetometer samples discarded because the chip flagged overflow.
     public var magOverflow: Int = 0
+    /// Magnetometer samples missed because the magnetometer failed (bus errors, NACK,
+    /// restarts), one per magnetometer period; a separate magnetometer chip counts its
+    /// own gaps here while the accelerometer/gyroscope goes on.
+    public var magGapTicks: Int = 0
 
     public init() {}
+}
+
+extension SensorHealth {
+    private enum CodingKeys: String, CodingKey {
+        case busErrors, gapTicks, reinitializations, magNotReady, magOverflow, magGapTicks
+    }
+
+    /// Metadata written before `magGapTicks` existed still reads (as 0).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        busErrors = try c.decode(Int.self, forKey: .busErrors)
+        gapTicks = try c.decode(Int.self, forKey: .gapTicks)
+        reinitializations = try c.decode(Int.self, forKey: .reinitializations)
+        magNotReady = try c.decode(Int.self, forKey: .magNotReady)
+        magOverflow = try c.decode(Int.self, forKey: .magOverflow)
+        magGapTicks = try c.decodeIfPresent(Int.self, forKey: .magGapTicks) ?? 0
+    }
 }
 
 /// An IMU as the sampling thread sees it. Implementations: the simulator's ideal sensor,

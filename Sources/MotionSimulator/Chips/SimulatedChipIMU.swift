@@ -1,47 +1,54 @@
 import IMUDrivers
 import MotionCore
 
-/// The simulator board with `--imu mpu9250|icm20948|lsm9ds1`: the REAL chip driver runs
-/// against a register-level fake of that chip on a fake I2C bus, the fake fed with the
+/// The simulator board with `--imu mpu9250|…|mpu6050+qmc5883l|bno055`: the REAL chip
+/// drivers run against register-level fakes of those chips on a fake I2C bus, fed with the
 /// scripted ride. Each tick moves the bus clock to the tick's time, then the driver reads.
+/// A composite IMU's magnetometer sits behind the MPU-6050's auxiliary bus (as on a GY-87)
+/// or directly on the bus (the other accelerometer/gyroscope chips).
 public final class SimulatedChipIMU: MotionSensor {
-    public let model: IMUModel
+    public let selection: IMUSelection
+    public var model: IMUModel { selection.model }
     public let bus: FakeI2CBus
     public let driver: IMUDriver
-    /// The chip model on the bus (a `FakeMPU9250`, `FakeICM20948` or `FakeLSM9DS1`), for fault injection.
-    public let chip: FakeI2CDevice
+    /// The fakes on the bus, for fault injection.
+    public let board: FakeIMUBoard
+    /// The accelerometer/gyroscope chip model on the bus.
+    public var chip: FakeI2CDevice { board.chip }
 
-    public init(model: IMUModel, truth: @escaping PhysicalTruth, options: IMUOptions = IMUOptions(),
-                onEvent: ((IMUEvent) -> Void)? = nil) {
-        self.model = model
+    public init(selection: IMUSelection, truth: @escaping PhysicalTruth, magTruth: PhysicalTruth? = nil,
+                options: IMUOptions = IMUOptions(), onEvent: ((IMUEvent) -> Void)? = nil) {
+        self.selection = selection
         bus = FakeI2CBus(name: "simulated I2C bus")
-        switch model {
-        case .mpu9250:
-            let c = FakeMPU9250(truth: truth)
-            c.install(on: bus, address: options.address ?? 0x68)
-            chip = c
-        case .icm20948:
-            let c = FakeICM20948(truth: truth)
-            c.install(on: bus, address: options.address ?? 0x69)
-            chip = c
-        case .lsm9ds1:
-            let c = FakeLSM9DS1(truth: truth)
-            c.install(on: bus, address: options.address ?? 0x6B, magAddress: options.magAddress ?? 0x1E)
-            chip = c
-        }
+        board = FakeIMUBoard(selection, bus: bus, truth: truth, magTruth: magTruth, address: options.address,
+                             magAddress: options.magAddress, magBehindHost: selection.model == .mpu6050)
+        board.install()
         // The fakes take configuration at once, so bring-up needs no real waiting.
-        driver = IMUDriver(model: model, bus: bus, options: options, pause: { _ in }, onEvent: onEvent)
+        driver = IMUDriver(selection: selection, bus: bus, options: options, pause: { _ in }, onEvent: onEvent)
     }
 
-    /// The scripted ride (with the simulated IMU's noise and biases) on a chip mounted with `options.mount`.
+    public convenience init(model: IMUModel, truth: @escaping PhysicalTruth, options: IMUOptions = IMUOptions(),
+                            onEvent: ((IMUEvent) -> Void)? = nil) {
+        self.init(selection: IMUSelection(model), truth: truth, options: options, onEvent: onEvent)
+    }
+
+    /// The scripted ride (with the simulated IMU's noise and biases) on chips mounted with
+    /// `options.mount` (and the magnetometer chip with `options.magMount`).
+    public convenience init(selection: IMUSelection, ride: SimulatedIMU = SimulatedIMU(), options: IMUOptions = IMUOptions(),
+                            onEvent: ((IMUEvent) -> Void)? = nil) {
+        let magTruth = options.magMount.map { ChipFrameTruth.ride(ride, mount: $0) }
+        self.init(selection: selection, truth: ChipFrameTruth.ride(ride, mount: options.mount), magTruth: magTruth,
+                  options: options, onEvent: onEvent)
+    }
+
     public convenience init(model: IMUModel, ride: SimulatedIMU = SimulatedIMU(), options: IMUOptions = IMUOptions(),
                             onEvent: ((IMUEvent) -> Void)? = nil) {
-        self.init(model: model, truth: ChipFrameTruth.ride(ride, mount: options.mount), options: options, onEvent: onEvent)
+        self.init(selection: IMUSelection(model), ride: ride, options: options, onEvent: onEvent)
     }
 
     public var info: SensorInfo {
         var i = driver.info
-        i.notes.insert("simulated: the \(model.displayName) driver against a register-level fake of the chip", at: 0)
+        i.notes.insert("simulated: the \(selection.displayName) driver against register-level fakes of the chips", at: 0)
         return i
     }
 
