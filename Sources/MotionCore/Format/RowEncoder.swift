@@ -4,29 +4,46 @@ public enum RowEncoder {
     /// Appends one row, with its LF, to `bytes`.
     @inlinable
     public static func append(_ row: Row, to bytes: inout [UInt8]) {
-        bytes.append(row.source.rawValue)
-        bytes.append(CSVFormat.comma)
-        bytes.append(row.label)
-        bytes.append(CSVFormat.comma)
-        NumberText.append(row.when, to: &bytes)
-        let n = row.source.valueCount
-        for i in 0..<n {
-            bytes.append(CSVFormat.comma)
-            if row.source == .location && i == 8 {
-                appendMode(row[i], to: &bytes)
-            } else {
-                NumberText.append(row[i], to: &bytes)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CSVFormat.maxRowBytes) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            let n = encode(row, into: base)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: n))
+        }
+    }
+
+    /// Writes one row, with its LF, at `out` (room for `CSVFormat.maxRowBytes`); returns
+    /// the byte count. No allocation.
+    @inlinable
+    public static func encode(_ row: Row, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = row.source.rawValue
+        out[1] = CSVFormat.comma
+        out[2] = row.label
+        out[3] = CSVFormat.comma
+        var n = 4
+        n += DoubleText.write(row.when, to: out + n)
+        let isLocation = row.source == .location
+        withUnsafeBytes(of: row.values) { raw in
+            let values = raw.bindMemory(to: Double.self)
+            for i in 0..<row.source.valueCount {
+                out[n] = CSVFormat.comma
+                n += 1
+                if isLocation && i == 8 {
+                    n += writeMode(values[i], to: out + n)
+                } else {
+                    n += DoubleText.write(values[i], to: out + n)
+                }
             }
         }
-        bytes.append(CSVFormat.newline)
+        out[n] = CSVFormat.newline
+        return n + 1
     }
 
     /// The fix mode of an `L` row is written as the integer 2 or 3 (as in FORMAT.md's example).
     @inlinable
-    static func appendMode(_ mode: Double, to bytes: inout [UInt8]) {
-        if mode == 2 { bytes.append(0x32) } else if mode == 3 { bytes.append(0x33) } else {
-            NumberText.append(mode, to: &bytes)
-        }
+    static func writeMode(_ mode: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if mode == 2 { out[0] = 0x32; return 1 }
+        if mode == 3 { out[0] = 0x33; return 1 }
+        return DoubleText.write(mode, to: out)
     }
 
     /// One row as a String (tests and tools).
