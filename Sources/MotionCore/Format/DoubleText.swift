@@ -28,14 +28,14 @@ public enum DoubleText {
         if bits >> 63 != 0 { p.pointee = 0x2D; p += 1 }  // "-"
         if exponentBits == 0 && significandBits == 0 {
             p[0] = 0x30; p[1] = 0x2E; p[2] = 0x30  // "0.0"
-            return p - out + 3
+            return p - out &+ 3
         }
         let d = ShortestDigits.decimal(significandBits: significandBits, exponentBits: exponentBits)
         var digits = d.digits, exponent = d.exponent
-        while digits % 10 == 0 { digits /= 10; exponent += 1 }
+        while digits % 10 == 0 { digits /= 10; exponent &+= 1 }
         let count = decimalLength(digits)
         // value = 0.d₁d₂… × 10^point
-        let point = count + exponent
+        let point = count &+ exponent
         // 2^53 = 0x1p53: its bit pattern without the sign.
         let magnitude = bits & 0x7FFF_FFFF_FFFF_FFFF
         if point < -3 || magnitude > 0x4340_0000_0000_0000 {
@@ -49,95 +49,147 @@ public enum DoubleText {
     /// `d.ddde±XX`: the point only when there is more than one digit.
     @usableFromInline
     static func writeExponential(_ digits: UInt64, count: Int, point: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
-        // Digits at out[1...count], then the first one moves before the point.
-        writeDigits(digits, count: count, endingAt: out + count + 1)
         var n: Int
         if count > 1 {
-            out[0] = out[1]
+            // The first digit, the point, then the others.
+            let scale = powerOfTen(count &- 1)
+            let first = digits / scale
+            out[0] = 0x30 &+ UInt8(truncatingIfNeeded: first)
             out[1] = 0x2E
-            n = count + 1
+            writeDigits(digits &- first &* scale, count: count &- 1, to: out + 2)
+            n = count &+ 1
         } else {
-            out[0] = out[1]
+            out[0] = 0x30 &+ UInt8(truncatingIfNeeded: digits)
             n = 1
         }
         out[n] = 0x65  // "e"
-        var e = point - 1
-        if e < 0 { out[n + 1] = 0x2D; e = -e } else { out[n + 1] = 0x2B }
-        n += 2
+        var e = point &- 1
+        if e < 0 { out[n &+ 1] = 0x2D; e = 0 &- e } else { out[n &+ 1] = 0x2B }
+        n &+= 2
         if e >= 100 {
             out[n] = 0x30 &+ UInt8(truncatingIfNeeded: e / 100)
-            n += 1
-            e %= 100
+            n &+= 1
+            e = e % 100
         }
-        writeTwoDigits(e, to: out + n)
-        return n + 2
+        writeDigits(UInt64(truncatingIfNeeded: e), count: 2, to: out + n)
+        return n &+ 2
     }
 
     /// `123.456`, `0.00123`, `1200.0`.
     @usableFromInline
     static func writePlain(_ digits: UInt64, count: Int, point: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if point <= 0 {
-            // 0.000ddd
-            out[0] = 0x30; out[1] = 0x2E
-            var n = 2
-            for _ in 0 ..< -point { out[n] = 0x30; n += 1 }
-            writeDigits(digits, count: count, endingAt: out + n + count)
-            return n + count
+            // 0.000ddd (at most three zeros after the point)
+            out[0] = 0x30; out[1] = 0x2E; out[2] = 0x30; out[3] = 0x30; out[4] = 0x30
+            let n = 2 &- point
+            writeDigits(digits, count: count, to: out + n)
+            return n &+ count
         }
         if point >= count {
             // ddd000.0
-            writeDigits(digits, count: count, endingAt: out + count)
+            writeDigits(digits, count: count, to: out)
             var n = count
-            for _ in 0 ..< point - count { out[n] = 0x30; n += 1 }
-            out[n] = 0x2E; out[n + 1] = 0x30
-            return n + 2
+            while n < point { out[n] = 0x30; n &+= 1 }
+            out[n] = 0x2E; out[n &+ 1] = 0x30
+            return n &+ 2
         }
-        // dd.ddd: write all digits one place to the right, then move the integer part left.
-        writeDigits(digits, count: count, endingAt: out + count + 1)
-        for i in 0 ..< point { out[i] = out[i + 1] }
+        // ddd.ddd
+        let fraction = count &- point
+        let scale = powerOfTen(fraction)
+        let integer = digits / scale
+        writeDigits(integer, count: point, to: out)
         out[point] = 0x2E
-        return count + 1
+        writeDigits(digits &- integer &* scale, count: fraction, to: out + point + 1)
+        return count &+ 1
     }
 
-    /// Writes the `count` decimal digits of `value` so that the last one is at `end - 1`.
+    /// Writes exactly `count` decimal digits of `value` (leading zeros included) at `out`.
+    /// Eight digits at a time in 32-bit arithmetic, two digits per table load.
     @inline(__always) @usableFromInline
-    static func writeDigits(_ value: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    static func writeDigits(_ value: UInt64, count: Int, to out: UnsafeMutablePointer<UInt8>) {
         var v = value
-        var p = end
-        let pairs = digitPairs
-        while v >= 100 {
-            let r = Int(truncatingIfNeeded: v % 100)
-            v /= 100
-            p -= 2
-            p[0] = pairs[2 * r]; p[1] = pairs[2 * r + 1]
+        var end = UnsafeMutableRawPointer(out + count)
+        var left = count
+        while left >= 8 {
+            let q = v / 100_000_000
+            let chunk = UInt32(truncatingIfNeeded: v &- q &* 100_000_000)
+            v = q
+            let high = chunk / 10_000, low = chunk &- high &* 10_000
+            end -= 8
+            writeFour(high, to: end)
+            writeFour(low, to: end + 4)
+            left &-= 8
         }
-        if v >= 10 {
-            let r = Int(truncatingIfNeeded: v)
-            p -= 2
-            p[0] = pairs[2 * r]; p[1] = pairs[2 * r + 1]
-        } else {
-            p -= 1
-            p[0] = 0x30 &+ UInt8(truncatingIfNeeded: v)
+        var w = UInt32(truncatingIfNeeded: v)
+        let pairs = UnsafeRawPointer(digitPairs)
+        while left >= 2 {
+            let q = w / 100
+            let r = Int(truncatingIfNeeded: w &- q &* 100)
+            w = q
+            end -= 2
+            end.storeBytes(of: pairs.loadUnaligned(fromByteOffset: r &* 2, as: UInt16.self), as: UInt16.self)
+            left &-= 2
+        }
+        if left == 1 {
+            end -= 1
+            end.storeBytes(of: 0x30 &+ UInt8(truncatingIfNeeded: w), as: UInt8.self)
         }
     }
 
+    /// Four digits (0...9999, leading zeros included).
     @inline(__always) @usableFromInline
-    static func writeTwoDigits(_ value: Int, to out: UnsafeMutablePointer<UInt8>) {
-        let pairs = digitPairs
-        out[0] = pairs[2 * value]; out[1] = pairs[2 * value + 1]
+    static func writeFour(_ value: UInt32, to out: UnsafeMutableRawPointer) {
+        let pairs = UnsafeRawPointer(digitPairs)
+        let high = value / 100, low = value &- high &* 100
+        out.storeBytes(of: pairs.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: high) &* 2, as: UInt16.self), as: UInt16.self)
+        (out + 2).storeBytes(of: pairs.loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: low) &* 2, as: UInt16.self), as: UInt16.self)
+    }
+
+    /// 10^n for 0 ≤ n ≤ 17.
+    @inline(__always) @usableFromInline
+    static func powerOfTen(_ n: Int) -> UInt64 {
+        switch n {
+        case 0: return 1
+        case 1: return 10
+        case 2: return 100
+        case 3: return 1_000
+        case 4: return 10_000
+        case 5: return 100_000
+        case 6: return 1_000_000
+        case 7: return 10_000_000
+        case 8: return 100_000_000
+        case 9: return 1_000_000_000
+        case 10: return 10_000_000_000
+        case 11: return 100_000_000_000
+        case 12: return 1_000_000_000_000
+        case 13: return 10_000_000_000_000
+        case 14: return 100_000_000_000_000
+        case 15: return 1_000_000_000_000_000
+        case 16: return 10_000_000_000_000_000
+        default: return 100_000_000_000_000_000
+        }
     }
 
     /// Number of decimal digits of a shortest-digits value (1...17).
     @inline(__always) @usableFromInline
     static func decimalLength(_ v: UInt64) -> Int {
-        var n = 1
-        var limit: UInt64 = 10
-        while n < 20 && v >= limit {
-            n += 1
-            if limit > UInt64.max / 10 { break }
-            limit *= 10
+        if v >= 100_000_000 {
+            if v >= 1_000_000_000_000 {
+                if v >= 100_000_000_000_000 {
+                    if v >= 10_000_000_000_000_000 { return 17 }
+                    return v >= 1_000_000_000_000_000 ? 16 : 15
+                }
+                return v >= 10_000_000_000_000 ? 14 : 13
+            }
+            if v >= 10_000_000_000 { return v >= 100_000_000_000 ? 12 : 11 }
+            return v >= 1_000_000_000 ? 10 : 9
         }
-        return n
+        if v >= 10_000 {
+            if v >= 1_000_000 { return v >= 10_000_000 ? 8 : 7 }
+            return v >= 100_000 ? 6 : 5
+        }
+        if v >= 100 { return v >= 1_000 ? 4 : 3 }
+        return v >= 10 ? 2 : 1
     }
 
     /// "00", "01", … "99": two digits per entry, in static memory (no allocation, no lazy

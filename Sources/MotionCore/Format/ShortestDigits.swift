@@ -40,16 +40,16 @@ public enum ShortestDigits {
         let e2: Int
         let m2: UInt64
         if exponentBits == 0 {
-            e2 = 1 - exponentBias - mantissaBits - 2
+            e2 = 1 &- exponentBias &- mantissaBits &- 2
             m2 = significandBits
         } else {
-            e2 = exponentBits - exponentBias - mantissaBits - 2
+            e2 = exponentBits &- exponentBias &- mantissaBits &- 2
             m2 = (1 << mantissaBits) | significandBits
         }
         let acceptBounds = m2 & 1 == 0
         // Step 2: the interval [mv - mmShift - 1, mv + 2] in units of 2^e2 (quarter ulps);
         // the lower neighbour is closer when the significand is a power of two.
-        let mv = 4 * m2
+        let mv = 4 &* m2
         let mmShift: UInt64 = (significandBits != 0 || exponentBits <= 1) ? 1 : 0
 
         // Step 3 (paper 3): vr, vp, vm = the three values times 10^-e10, truncated.
@@ -57,14 +57,14 @@ public enum ShortestDigits {
         let e10: Int
         var vmIsTrailingZeros = false, vrIsTrailingZeros = false
         if e2 >= 0 {
-            let q = log10Pow2(e2) - (e2 > 3 ? 1 : 0)
+            let q = log10Pow2(e2) &- (e2 > 3 ? 1 : 0)
             e10 = q
-            let k = pow5InverseBits + pow5BitLength(q) - 1
-            let i = -e2 + q + k
-            let mul = pow5Inverse[q]
-            vr = mulShift(4 * m2, mul, i)
-            vp = mulShift(4 * m2 + 2, mul, i)
-            vm = mulShift(4 * m2 - 1 - mmShift, mul, i)
+            let k = pow5InverseBits &+ pow5BitLength(q) &- 1
+            let i = q &+ k &- e2
+            let mul = tableEntry(pow5Inverse, q)
+            vr = mulShift(mv, mul, i)
+            vp = mulShift(mv &+ 2, mul, i)
+            vm = mulShift(mv &- 1 &- mmShift, mul, i)
             if q <= 21 {
                 // Only these can be exact multiples of 10^q: decide trailing zeros exactly.
                 if mv % 5 == 0 {
@@ -76,15 +76,15 @@ public enum ShortestDigits {
                 }
             }
         } else {
-            let q = log10Pow5(-e2) - (-e2 > 1 ? 1 : 0)
-            e10 = q + e2
-            let i = -e2 - q
-            let k = pow5BitLength(i) - pow5Bits
-            let j = q - k
-            let mul = pow5[i]
-            vr = mulShift(4 * m2, mul, j)
-            vp = mulShift(4 * m2 + 2, mul, j)
-            vm = mulShift(4 * m2 - 1 - mmShift, mul, j)
+            let q = log10Pow5(0 &- e2) &- (e2 < -1 ? 1 : 0)
+            e10 = q &+ e2
+            let i = 0 &- e2 &- q
+            let k = pow5BitLength(i) &- pow5Bits
+            let j = q &- k
+            let mul = tableEntry(pow5, i)
+            vr = mulShift(mv, mul, j)
+            vp = mulShift(mv &+ 2, mul, j)
+            vm = mulShift(mv &- 1 &- mmShift, mul, j)
             if q <= 1 {
                 // mv = 4·m2 has at least two trailing zero bits, so vr is exact.
                 vrIsTrailingZeros = true
@@ -126,39 +126,52 @@ public enum ShortestDigits {
             output = vr + (roundUp ? 1 : 0)
         } else {
             // Common: no exact edges, so only the last removed digit decides the rounding.
+            // Ryū removes one digit per step while vp / 10 > vm / 10; that condition is
+            // monotone in the number of digits removed, so the same count is found with
+            // steps of 16, 8, 4, 2 and 1 digits. The last removed digit is the top digit of
+            // the last step taken.
             var roundUp = false
-            if vp / 100 > vm / 100 {
-                roundUp = vr % 100 >= 50
-                vr /= 100; vp /= 100; vm /= 100
-                removed += 2
+            @inline(__always) func step(_ scale: UInt64, _ half: UInt64, _ digits: Int) {
+                let vpq = vp / scale, vmq = vm / scale
+                guard vpq > vmq else { return }
+                let vrq = vr / scale
+                roundUp = vr &- vrq &* scale >= half
+                vr = vrq; vp = vpq; vm = vmq
+                removed &+= digits
             }
-            while vp / 10 > vm / 10 {
-                roundUp = vr % 10 >= 5
-                vr /= 10; vp /= 10; vm /= 10
-                removed += 1
-            }
-            output = vr + ((vr == vm || roundUp) ? 1 : 0)
+            step(10_000_000_000_000_000, 5_000_000_000_000_000, 16)
+            step(100_000_000, 50_000_000, 8)
+            step(10_000, 5_000, 4)
+            step(100, 50, 2)
+            step(10, 5, 1)
+            output = vr &+ ((vr == vm || roundUp) ? 1 : 0)
         }
-        return Decimal(digits: output, exponent: e10 + removed)
+        return Decimal(digits: output, exponent: e10 &+ removed)
     }
 
     // MARK: Integer helpers (paper, section 3.3)
 
     /// floor(e · log10(2)) for 0 ≤ e ≤ 1650.
-    @inline(__always) static func log10Pow2(_ e: Int) -> Int { (e * 78913) >> 18 }
+    @inline(__always) static func log10Pow2(_ e: Int) -> Int { (e &* 78913) &>> 18 }
     /// floor(e · log10(5)) for 0 ≤ e ≤ 2620.
-    @inline(__always) static func log10Pow5(_ e: Int) -> Int { (e * 732923) >> 20 }
+    @inline(__always) static func log10Pow5(_ e: Int) -> Int { (e &* 732923) &>> 20 }
     /// The bit length of 5^e (1 for e = 0), for 0 ≤ e ≤ 3528.
-    @inline(__always) static func pow5BitLength(_ e: Int) -> Int { ((e * 1217359) >> 19) + 1 }
+    @inline(__always) static func pow5BitLength(_ e: Int) -> Int { ((e &* 1217359) &>> 19) &+ 1 }
 
     @inline(__always) static func isMultipleOfPow2(_ value: UInt64, _ p: Int) -> Bool {
-        value & ((1 << UInt64(p)) - 1) == 0
+        value & ((1 &<< UInt64(truncatingIfNeeded: p)) &- 1) == 0
     }
 
     static func isMultipleOfPow5(_ value: UInt64, _ p: Int) -> Bool {
         var v = value, count = 0
         while v != 0 && v % 5 == 0 { v /= 5; count += 1 }
         return count >= p
+    }
+
+    /// Entry `i` of a table of 128-bit numbers stored as (low, high) pairs of UInt64.
+    @inline(__always)
+    static func tableEntry(_ table: [UInt64], _ i: Int) -> (UInt64, UInt64) {
+        table.withUnsafeBufferPointer { t in (t[2 &* i], t[2 &* i &+ 1]) }
     }
 
     /// (m · mul) >> shift, where mul is a 128-bit number (low, high) and shift > 64.
@@ -168,7 +181,8 @@ public enum ShortestDigits {
         let high = m.multipliedFullWidth(by: mul.1)
         let (mid, carry) = low.high.addingReportingOverflow(high.low)
         let top = high.high &+ (carry ? 1 : 0)
-        let s = UInt64(shift - 64)
-        return (mid >> s) | (top << (64 - s))
+        // 64 < shift < 128 (the paper's bounds), so both shifts are in 1...63.
+        let s = UInt64(truncatingIfNeeded: shift &- 64)
+        return (mid &>> s) | (top &<< (64 &- s))
     }
 }

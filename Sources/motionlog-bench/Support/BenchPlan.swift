@@ -12,6 +12,9 @@ struct BenchPlan: Codable, Sendable {
     /// Ticks of rows (1 kHz, all sources) for the format figure, and rounds per writer.
     var formatTicks = 100_000
     var formatRounds = 5
+    /// Random bit patterns the formatter is checked on against Double.description (make
+    /// test checks 10^7 in a debug build; the bench checks more in release).
+    var formatterCheckValues = 50_000_000
     /// Ticks for CPU per tick on the simulated clock.
     var simulatedTicks = 200_000
     /// The two tick counts whose callgrind totals are subtracted.
@@ -35,6 +38,7 @@ struct BenchPlan: Codable, Sendable {
         p.oneCPUSeconds = 4
         p.formatTicks = 20_000
         p.formatRounds = 3
+        p.formatterCheckValues = 10_000_000
         p.simulatedTicks = 50_000
         p.callgrindTicks = [500, 2_500]
         p.memoryDurations = [10, 60]
