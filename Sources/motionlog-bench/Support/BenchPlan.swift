@@ -5,7 +5,7 @@ struct BenchPlan: Codable, Sendable {
     var schedulerRates = [100, 500, 1000]
     /// Seconds per side (motionlog and the C floor) per rate, split into alternating segments.
     var schedulerSeconds = 60.0
-    var schedulerSegments = 4
+    var schedulerSegments = 12
     /// Rates measured again with both sides pinned to one CPU, and seconds per side.
     var oneCPURates = [1000]
     var oneCPUSeconds = 20.0
