@@ -4,18 +4,61 @@ public enum RowEncoder {
     /// Appends one row, with its LF, to `bytes`.
     @inlinable
     public static func append(_ row: Row, to bytes: inout [UInt8]) {
+        var when = WhenText()
+        append(row, to: &bytes, when: &when)
+    }
+
+    /// Appends one row, with its LF, to `bytes`, reusing the When text of the previous row
+    /// when it has the same time (the rows of one tick share it).
+    @inlinable
+    public static func append(_ row: Row, to bytes: inout [UInt8], when: inout WhenText) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CSVFormat.maxRowBytes) { scratch in
+            guard let base = scratch.baseAddress else { return }
+            let n = encode(row, into: base, when: &when)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: n))
+        }
+    }
+
+    /// Writes one row, with its LF, at `out` (room for `CSVFormat.maxRowBytes`); returns
+    /// the byte count. No allocation.
+    @inlinable
+    public static func encode(_ row: Row, into out: UnsafeMutablePointer<UInt8>, when: inout WhenText) -> Int {
+        out[0] = row.source.rawValue
+        out[1] = CSVFormat.comma
+        out[2] = row.label
+        out[3] = CSVFormat.comma
+        var n = 4
+        n += when.write(row.when, to: out + n)
+        let isLocation = row.source == .location
+        withUnsafeBytes(of: row.values) { raw in
+            let values = raw.bindMemory(to: Double.self)
+            for i in 0..<row.source.valueCount {
+                out[n] = CSVFormat.comma
+                n += 1
+                if isLocation && i == 8 {
+                    n += writeMode(values[i], to: out + n)
+                } else {
+                    n += DoubleText.write(values[i], to: out + n)
+                }
+            }
+        }
+        out[n] = CSVFormat.newline
+        return n + 1
+    }
+
+    /// One row through `Double.description` (the reference, for benchmarks).
+    public static func appendWithDescriptions(_ row: Row, to bytes: inout [UInt8]) {
         bytes.append(row.source.rawValue)
         bytes.append(CSVFormat.comma)
         bytes.append(row.label)
         bytes.append(CSVFormat.comma)
-        NumberText.append(row.when, to: &bytes)
-        let n = row.source.valueCount
-        for i in 0..<n {
+        NumberText.appendDescription(row.when, to: &bytes)
+        for i in 0..<row.source.valueCount {
             bytes.append(CSVFormat.comma)
-            if row.source == .location && i == 8 {
-                appendMode(row[i], to: &bytes)
+            if row.source == .location && i == 8 && (row[i] == 2 || row[i] == 3) {
+                bytes.append(row[i] == 2 ? 0x32 : 0x33)
             } else {
-                NumberText.append(row[i], to: &bytes)
+                NumberText.appendDescription(row[i], to: &bytes)
             }
         }
         bytes.append(CSVFormat.newline)
@@ -23,10 +66,10 @@ public enum RowEncoder {
 
     /// The fix mode of an `L` row is written as the integer 2 or 3 (as in FORMAT.md's example).
     @inlinable
-    static func appendMode(_ mode: Double, to bytes: inout [UInt8]) {
-        if mode == 2 { bytes.append(0x32) } else if mode == 3 { bytes.append(0x33) } else {
-            NumberText.append(mode, to: &bytes)
-        }
+    static func writeMode(_ mode: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if mode == 2 { out[0] = 0x32; return 1 }
+        if mode == 3 { out[0] = 0x33; return 1 }
+        return DoubleText.write(mode, to: out)
     }
 
     /// One row as a String (tests and tools).
@@ -34,6 +77,30 @@ public enum RowEncoder {
         var bytes: [UInt8] = []
         append(row, to: &bytes)
         return String(decoding: bytes.dropLast(), as: UTF8.self)
+    }
+}
+
+/// The text of the last When written, kept so that the rows of one tick (which share their
+/// When) format it once.
+public struct WhenText: Sendable {
+    @usableFromInline var bits: UInt64 = 0
+    @usableFromInline var count = 0
+    @usableFromInline var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+
+    public init() {}
+
+    /// Writes the text of `value` at `out` (room for `DoubleText.maxBytes`), returns its length.
+    @inlinable
+    public mutating func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        if count > 0 && value.bitPattern == bits {
+            withUnsafeBytes(of: text) { out.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: count) }
+            return count
+        }
+        let n = DoubleText.write(value, to: out)
+        bits = value.bitPattern
+        count = n
+        withUnsafeMutableBytes(of: &text) { UnsafeMutableRawPointer($0.baseAddress!).copyMemory(from: out, byteCount: n) }
+        return n
     }
 }
 

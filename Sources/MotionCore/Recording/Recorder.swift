@@ -106,7 +106,8 @@ public final class Recorder {
             fsyncIntervalSeconds: cfg.fsyncIntervalSeconds, bufferRows: cfg.bufferRows, notes: notes)
 
         let writer = RotatingWriter(directory: directory, description: description,
-                                    configuration: .init(rotation: cfg.rotation, softwareVersion: cfg.softwareVersion),
+                                    configuration: .init(rotation: cfg.rotation, softwareVersion: cfg.softwareVersion,
+                                                         numberText: cfg.numberText),
                                     counters: counters, whenOffset: timeline.whenOffset, log: log,
                                     timeBase: timeBase)
         let writerThread = WriterThread(queue: queue, writer: writer, spare: writerBlock,

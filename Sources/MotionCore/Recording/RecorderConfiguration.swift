@@ -17,6 +17,9 @@ public struct RecorderConfiguration: Sendable {
     public var softwareVersion: String
     /// A description of the GPS source for the metadata (e.g. `gpsd localhost:2947`).
     public var gpsDescription: String?
+    /// Who makes the number text: always our formatter, except in benchmarks comparing it
+    /// with `Double.description` (the same bytes).
+    public var numberText: NumberText.Maker = .ownFormatter
 
     public init(rateHz: Int = 100, sources: Set<Source> = Set(Source.allCases), label: UInt8 = Label.defaultLetter,
                 whenMode: WhenMode = .epoch, duration: Double? = nil, rotation: RotationPolicy = .none,

@@ -12,8 +12,12 @@ public final class RotatingWriter {
         public var rotation: RotationPolicy
         public var chunkBytes: Int
         public var softwareVersion: String
-        public init(rotation: RotationPolicy, chunkBytes: Int = 256 * 1024, softwareVersion: String) {
+        /// Who makes the number text (the same bytes either way; benchmarks compare them).
+        public var numberText: NumberText.Maker
+        public init(rotation: RotationPolicy, chunkBytes: Int = 256 * 1024, softwareVersion: String,
+                    numberText: NumberText.Maker = .ownFormatter) {
             self.rotation = rotation; self.chunkBytes = chunkBytes; self.softwareVersion = softwareVersion
+            self.numberText = numberText
         }
     }
 
@@ -36,6 +40,8 @@ public final class RotatingWriter {
     /// Bytes of the current file known to be on disk (a row boundary).
     private var fileBytes: Int64 = 0
     private var chunk: [UInt8] = []
+    /// The last When's text: the rows of one tick share it, so it is formatted once.
+    private var whenText = WhenText()
     /// Rows per source in `chunk`, not yet written.
     private var chunkRows = [Int](repeating: 0, count: 5)
     private var chunkFirstWhen: Double?
@@ -84,7 +90,11 @@ public final class RotatingWriter {
                 rotate(startingWith: row)
             }
             let start = chunk.count
-            RowEncoder.append(row, to: &chunk)
+            if configuration.numberText == .ownFormatter {
+                RowEncoder.append(row, to: &chunk, when: &whenText)
+            } else {
+                RowEncoder.appendWithDescriptions(row, to: &chunk)
+            }
             if let limit = configuration.rotation.maxBytes,
                fileBytes + Int64(chunk.count) > limit, file != nil, fileHasRows(orChunkBefore: start) {
                 // This row would overflow the file: everything before it goes to the current

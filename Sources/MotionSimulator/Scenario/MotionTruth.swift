@@ -21,6 +21,12 @@ extension BikeRide {
     /// numerically (central differences over ±1 ms), so accelerations and rates are
     /// consistent with the trajectory by construction.
     public func truth(at time: Double, field: EarthField = EarthField()) -> MotionTruth {
+        truthAndState(at: time, field: field).truth
+    }
+
+    /// The truth and the ride's state at `time` (computed once for both: the simulated IMU
+    /// needs the state too, and a state costs a profile lookup and three rotations).
+    public func truthAndState(at time: Double, field: EarthField = EarthField()) -> (truth: MotionTruth, state: RideState) {
         let h = 1e-3
         let t0 = max(time, h)
         let before = state(at: t0 - h), now = state(at: t0), after = state(at: t0 + h)
@@ -36,7 +42,9 @@ extension BikeRide {
         let axis = dqn.vector.norm > 0 ? dqn.vector.normalized : .zero
         let omega = axis * (angle / (2 * h))
         let gravityDevice = q.inverseRotate(Vector3(0, 0, -1))
-        return MotionTruth(accel: -fDevice / BikeRide.gravity, gyro: omega, mag: q.inverseRotate(field.enu),
-                           gravity: gravityDevice, attitude: q)
+        let truth = MotionTruth(accel: -fDevice / BikeRide.gravity, gyro: omega, mag: q.inverseRotate(field.enu),
+                                gravity: gravityDevice, attitude: q)
+        // Before the first millisecond the differences are taken at t0 = h, not at `time`.
+        return (truth, t0 == time ? now : state(at: time))
     }
 }

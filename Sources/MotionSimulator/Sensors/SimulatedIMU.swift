@@ -30,7 +30,8 @@ public final class SimulatedIMU: MotionSensor {
     public let ride: BikeRide
     public let field: EarthField
     public let imperfections: IMUImperfections
-    public private(set) var health = SensorHealth()
+    /// Never changes (the simulated IMU has no bus to fail); a `let`, so reading it per tick needs no exclusivity check.
+    public let health = SensorHealth()
 
     public init(ride: BikeRide = .standard, field: EarthField = EarthField(), imperfections: IMUImperfections = IMUImperfections()) {
         self.ride = ride; self.field = field; self.imperfections = imperfections
@@ -45,13 +46,12 @@ public final class SimulatedIMU: MotionSensor {
 
     public func read(at tick: Tick) -> MotionReading {
         let t = tick.elapsed
-        let truth = ride.truth(at: t, field: field)
-        return MotionReading(accel: accel(truth, t), gyro: gyro(truth, t), mag: mag(truth, t))
+        let (truth, state) = ride.truthAndState(at: t, field: field)
+        return MotionReading(accel: accel(truth, state, t), gyro: gyro(truth, state, t), mag: mag(truth, t))
     }
 
-    func accel(_ truth: MotionTruth, _ t: Double) -> Vector3 {
+    func accel(_ truth: MotionTruth, _ state: RideState, _ t: Double) -> Vector3 {
         let p = imperfections
-        let state = ride.state(at: t)
         let amp = p.vibration * state.roughness * min(1.5, state.speed / 6)
         // Road vibration: a few wheel/frame resonances plus broadband roughness, mostly vertical.
         let vib = amp * (0.6 * sin(2 * Double.pi * 11.3 * t) + 0.3 * sin(2 * Double.pi * 17.9 * t + 1.1)
@@ -61,9 +61,8 @@ public final class SimulatedIMU: MotionSensor {
             + noise(t, p.accelNoise, base: 0)
     }
 
-    func gyro(_ truth: MotionTruth, _ t: Double) -> Vector3 {
+    func gyro(_ truth: MotionTruth, _ state: RideState, _ t: Double) -> Vector3 {
         let p = imperfections
-        let state = ride.state(at: t)
         let amp = p.vibration * state.roughness * min(1.5, state.speed / 6) * 0.5
         let shake = Vector3(DeterministicNoise.gaussian(time: t, channel: 20),
                             DeterministicNoise.gaussian(time: t, channel: 21),

@@ -30,6 +30,10 @@ enum FormatFigure {
         var file: Destination
         /// Encoding alone (RowEncoder into memory, no system call), for reference.
         var encodeOnly: Measure
+        /// Encoding alone with the number text from `Double.description` (the reference).
+        var encodeDescription: Measure?
+        /// The formatter against `Double.description` on random bit patterns.
+        var formatterCheck: FormatterCheck?
         var unavailable: [String: String]
     }
 
@@ -68,8 +72,11 @@ enum FormatFigure {
                     clear(fileDir)
                 }
             }
-            samples["encode", default: []].append(encodeRate(rows))
+            samples["encode", default: []].append(encodeRate(rows, description: false))
+            samples["encodeDescription", default: []].append(encodeRate(rows, description: true))
         }
+        ctx.progress("format: \(ctx.plan.formatterCheckValues) random bit patterns against Double.description")
+        let check = FormatterCheck.run(values: ctx.plan.formatterCheckValues, seed: UInt64.random(in: 0...UInt64.max))
         ctx.remove(fileDir)
         ctx.remove(rowsFile)
 
@@ -89,6 +96,7 @@ enum FormatFigure {
                       bytesPerRow: Double(bytes) / Double(max(1, rows.count)),
                       devNull: destination("devNull"), file: destination("file"),
                       encodeOnly: measure("encode") ?? Measure(rowsPerSecond: 0, rounds: []),
+                      encodeDescription: measure("encodeDescription"), formatterCheck: check,
                       unavailable: unavailable)
     }
 
@@ -143,13 +151,18 @@ enum FormatFigure {
     }
 
     /// Encoding alone into a reused buffer (cleared every 256 KiB, as the writer's chunk is).
-    static func encodeRate(_ rows: [Row]) -> Double {
+    static func encodeRate(_ rows: [Row], description: Bool) -> Double {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(256 * 1024 + CSVFormat.maxRowBytes)
         var total = 0
+        var when = WhenText()
         let t0 = SystemClock.monotonicNanos()
         for row in rows {
-            RowEncoder.append(row, to: &buffer)
+            if description {
+                RowEncoder.appendWithDescriptions(row, to: &buffer)
+            } else {
+                RowEncoder.append(row, to: &buffer, when: &when)
+            }
             if buffer.count >= 256 * 1024 { total += buffer.count; buffer.removeAll(keepingCapacity: true) }
         }
         total += buffer.count

@@ -37,6 +37,12 @@ enum TickCostFigure {
         /// The MPU-9250 driver reading a register-level fake over a fake I2C bus (the fake's
         /// physics and register encoding included).
         var mpu9250InstructionsPerTick: Double
+        /// The same as `instructionsPerTick` with the number text made by `Double.description`
+        /// (what the recorder did before its own formatter): before and after in one run.
+        var descriptionInstructionsPerTick: Double?
+        /// Simulator board without D rows (no fusion filter), and the pipeline alone without them.
+        var noFusionInstructionsPerTick: Double?
+        var pipelineNoFusionInstructionsPerTick: Double?
     }
 
     struct Result: Codable, Sendable {
@@ -84,9 +90,14 @@ enum TickCostFigure {
         let strip = try ChildProcess.run("strip", ["-g", "-o", stripped, ctx.selfPath], scratch: ctx.work)
         guard strip.succeeded else { throw BenchError("cannot make a copy without debug info: \(strip.failure) — install binutils") }
         var totals: [String: [Int64]] = [:]
-        for sensor in ["simulated", "replay", "mpu9250"] {
+        let variants: [(key: String, sensor: String, extra: [String])] = [
+            ("simulated", "simulated", []), ("replay", "replay", []), ("mpu9250", "mpu9250", []),
+            ("description", "simulated", ["--number-text", "description"]),
+            ("noFusion", "simulated", ["--no-fusion"]), ("replayNoFusion", "replay", ["--no-fusion"]),
+        ]
+        for v in variants {
             for n in ctx.plan.callgrindTicks {
-                totals[sensor, default: []].append(try instructions(ctx, program: stripped, sensor: sensor, ticks: n))
+                totals[v.key, default: []].append(try instructions(ctx, program: stripped, sensor: v.sensor, ticks: n, extra: v.extra))
             }
         }
         ctx.remove(stripped)
@@ -96,18 +107,23 @@ enum TickCostFigure {
             throw BenchError("callgrind needs two increasing tick counts")
         }
         func perTick(_ t: [Int64]) -> Double { Double(t[1] - t[0]) / Double(n[1] - n[0]) }
+        func perTick(_ key: String) -> Double? { totals[key].flatMap { $0.count == 2 ? perTick($0) : nil } }
         return Callgrind(ticks: n, instructions: sim, replayInstructions: replay, mpu9250Instructions: chip,
                          instructionsPerTick: perTick(sim), pipelineInstructionsPerTick: perTick(replay),
-                         mpu9250InstructionsPerTick: perTick(chip))
+                         mpu9250InstructionsPerTick: perTick(chip),
+                         descriptionInstructionsPerTick: perTick("description"),
+                         noFusionInstructionsPerTick: perTick("noFusion"),
+                         pipelineNoFusionInstructionsPerTick: perTick("replayNoFusion"))
     }
 
     /// Total instructions callgrind counts for one `tick-loop` run.
-    static func instructions(_ ctx: BenchContext, program: String, sensor: String, ticks: Int) throws(BenchError) -> Int64 {
-        ctx.progress("cost: callgrind, \(ticks) ticks, \(sensor) sensor")
+    static func instructions(_ ctx: BenchContext, program: String, sensor: String, ticks: Int,
+                             extra: [String] = []) throws(BenchError) -> Int64 {
+        ctx.progress("cost: callgrind, \(ticks) ticks, \(sensor) sensor \(extra.joined(separator: " "))")
         let out = ctx.work + "/callgrind-\(ticks).out"
         defer { ctx.remove(out) }
         let r = try ChildProcess.run(ctx.valgrind, ["--tool=callgrind", "--callgrind-out-file=\(out)",
-                                                    program, "tick-loop", "--ticks", "\(ticks)", "--sensor", sensor],
+                                                    program, "tick-loop", "--ticks", "\(ticks)", "--sensor", sensor] + extra,
                                      scratch: ctx.work)
         guard r.succeeded else {
             throw BenchError("\(r.failure) — install valgrind (apt-get install valgrind) or pass --valgrind")

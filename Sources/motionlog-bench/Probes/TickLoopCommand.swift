@@ -16,6 +16,9 @@ struct TickLoopCommand: ParsableCommand {
     @Option(help: "Tick rate, Hz.") var rate: Int = 1000
     @Option(help: "simulated (the scripted ride's physics per tick), replay (readings recorded beforehand), or a chip (mpu9250, icm20948, lsm9ds1: the real driver against a register-level fake).")
     var sensor = "simulated"
+    @Option(help: "Who makes the number text: own (DoubleText, as shipped) or description (Double.description, the reference).")
+    var numberText = "own"
+    @Flag(help: "Record A, G, M and L only: no D rows, so no fusion filter.") var noFusion = false
 
     func run() throws {
         guard ticks > 0, rate > 0 else { throw ValidationError("--ticks and --rate must be positive") }
@@ -31,9 +34,16 @@ struct TickLoopCommand: ParsableCommand {
         }
         let clock = SimulatedClock(start: 1_000_000_000, epoch: BenchParts.simulatedEpochNanos)
         let directory = NullDirectory()
-        let recorder = Recorder(configuration: BenchParts.configuration(rateHz: rate, seconds: Double(ticks) / Double(rate)),
+        var configuration = BenchParts.configuration(rateHz: rate, seconds: Double(ticks) / Double(rate))
+        switch numberText {
+        case "own": configuration.numberText = .ownFormatter
+        case "description": configuration.numberText = .standardLibrary
+        default: throw ValidationError("--number-text must be own or description")
+        }
+        if noFusion { configuration.sources.remove(.deviceMotion) }
+        let recorder = Recorder(configuration: configuration,
                                 clock: clock, sensor: imu, location: BenchParts.makeLocation(),
-                                estimator: try BenchParts.makeEstimator(), directory: directory,
+                                estimator: noFusion ? nil : try BenchParts.makeEstimator(), directory: directory,
                                 log: BenchParts.logger())
         let cpu0 = CPUTime.processNanos(), wall0 = SystemClock.monotonicNanos()
         let summary: RecordingSummary

@@ -32,10 +32,14 @@ extension BenchReport {
         var t: [TargetCheck] = []
         if let s = scheduler {
             for r in s.rates {
-                if r.rateHz == 1000 {
-                    t.append(TargetCheck(figure: "scheduler", target: "zero overruns at 1 kHz",
-                                         measured: "\(r.motionlog.overruns) overruns in \(r.motionlog.ticks) ticks",
-                                         met: r.motionlog.overruns == 0))
+                if r.rateHz == 1000, let floor = r.cFloor {
+                    // Zero is not honest on a shared machine: the C floor, which only sleeps,
+                    // overruns too. The target is the floor's count in the same run, scaled
+                    // to the same number of ticks.
+                    let allowed = Double(floor.overruns) * Double(r.motionlog.ticks) / Double(max(1, floor.ticks))
+                    t.append(TargetCheck(figure: "scheduler", target: "overruns at 1 kHz no more than the C floor's in the same run",
+                                         measured: "\(r.motionlog.overruns) in \(r.motionlog.ticks) ticks vs the floor's \(floor.overruns) in \(floor.ticks)",
+                                         met: Double(r.motionlog.overruns) <= allowed.rounded(.up)))
                 }
                 if let ratio = r.p99Ratio, let ours = r.motionlog.lateness, let floor = r.cFloor?.lateness {
                     t.append(TargetCheck(figure: "scheduler",
@@ -48,11 +52,16 @@ extension BenchReport {
         if let f = format {
             for (name, d) in [("/dev/null", f.devNull), ("a file", f.file)] {
                 if let ratio = d.ratioToC, let c = d.c {
-                    t.append(TargetCheck(figure: "format", target: "rows/s into \(name) at least 1.5× the C snprintf writer",
+                    t.append(TargetCheck(figure: "format", target: "rows/s into \(name) at least 5× the C snprintf writer",
                                          measured: "\(Fmt.rate(d.motionlog.rowsPerSecond)) vs \(Fmt.rate(c.rowsPerSecond)) = \(Fmt.f(ratio, 2))×",
-                                         met: ratio >= 1.5))
+                                         met: ratio >= 5))
                 }
             }
+        }
+        if let c = tickCost?.callgrind {
+            t.append(TargetCheck(figure: "cost", target: "at most 15 000 instructions per tick, simulator board, all sources, fusion included",
+                                 measured: "\(Int(c.instructionsPerTick.rounded())) (with Double.description: \(c.descriptionInstructionsPerTick.map { String(Int($0.rounded())) } ?? "not measured"))",
+                                 met: c.instructionsPerTick <= 15_000))
         }
         if let m = memory, let growth = m.growthKB, let last = m.runs.last, let first = m.runs.first {
             t.append(TargetCheck(figure: "memory", target: "flat: peak RSS grows less than 1 MB from \(Int(first.recordingSeconds)) s to \(Int(last.recordingSeconds)) s",

@@ -34,7 +34,10 @@ enum ReportTable {
                                 d.python.map { Fmt.rate($0.rowsPerSecond) } ?? "—",
                                 Fmt.opt(d.ratioToC, 2) + "×", Fmt.opt(d.ratioToPython, 1) + "×"]))
             }
-            out.append("  encoding alone: \(Fmt.rate(f.encodeOnly.rowsPerSecond)); \(Fmt.f(f.bytesPerRow, 1)) bytes per row")
+            out.append("  encoding alone: \(Fmt.rate(f.encodeOnly.rowsPerSecond)) (with Double.description: \(f.encodeDescription.map { Fmt.rate($0.rowsPerSecond) } ?? "—")); \(Fmt.f(f.bytesPerRow, 1)) bytes per row")
+            if let c = f.formatterCheck {
+                out.append("  formatter check: \(c.values) random bit patterns (seed \(c.seed)) against Double.description: \(c.mismatches) differ\(c.firstMismatch.map { " — first: \($0)" } ?? "")")
+            }
             for (k, v) in f.unavailable.sorted(by: { $0.key < $1.key }) { out.append("  \(k) unavailable: \(v)") }
         }
         if let c = r.tickCost {
@@ -51,6 +54,12 @@ enum ReportTable {
             }
             if let cg = c.callgrind {
                 out.append("  callgrind: \(Fmt.f(cg.instructionsPerTick, 0)) instructions per tick with the simulated IMU, \(Fmt.f(cg.pipelineInstructionsPerTick, 0)) for the pipeline alone (replayed readings), \(Fmt.f(cg.mpu9250InstructionsPerTick, 0)) with the MPU-9250 driver on a fake chip; ticks \(cg.ticks.map(String.init).joined(separator: " vs "))")
+                if let before = cg.descriptionInstructionsPerTick {
+                    out.append("  before/after: \(Fmt.f(before, 0)) instructions per tick with Double.description, \(Fmt.f(cg.instructionsPerTick, 0)) with motionlog's formatter (same rows)")
+                }
+                if let a = cg.noFusionInstructionsPerTick, let b = cg.pipelineNoFusionInstructionsPerTick {
+                    out.append("  without D rows (no fusion): \(Fmt.f(a, 0)) with the simulated IMU, \(Fmt.f(b, 0)) for the pipeline alone")
+                }
             }
             for (k, v) in c.unavailable.sorted(by: { $0.key < $1.key }) { out.append("  \(k) unavailable: \(v)") }
         }

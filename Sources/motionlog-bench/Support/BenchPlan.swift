@@ -5,13 +5,16 @@ struct BenchPlan: Codable, Sendable {
     var schedulerRates = [100, 500, 1000]
     /// Seconds per side (motionlog and the C floor) per rate, split into alternating segments.
     var schedulerSeconds = 60.0
-    var schedulerSegments = 4
+    var schedulerSegments = 12
     /// Rates measured again with both sides pinned to one CPU, and seconds per side.
     var oneCPURates = [1000]
     var oneCPUSeconds = 20.0
     /// Ticks of rows (1 kHz, all sources) for the format figure, and rounds per writer.
     var formatTicks = 100_000
     var formatRounds = 5
+    /// Random bit patterns the formatter is checked on against Double.description (make
+    /// test checks 10^7 in a debug build; the bench checks more in release).
+    var formatterCheckValues = 50_000_000
     /// Ticks for CPU per tick on the simulated clock.
     var simulatedTicks = 200_000
     /// The two tick counts whose callgrind totals are subtracted.
@@ -35,6 +38,7 @@ struct BenchPlan: Codable, Sendable {
         p.oneCPUSeconds = 4
         p.formatTicks = 20_000
         p.formatRounds = 3
+        p.formatterCheckValues = 10_000_000
         p.simulatedTicks = 50_000
         p.callgrindTicks = [500, 2_500]
         p.memoryDurations = [10, 60]
