@@ -65,7 +65,7 @@ let package = Package(
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionMath"], swiftSettings: strict),
         .testTarget(name: "MotionConfigTests", dependencies: ["MotionConfig"], swiftSettings: strict),
-        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionMath", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionMath", "MotionCore", "MotionSimulator"], swiftSettings: strict),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "MotionSimulator"], swiftSettings: strict),
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware"],
                     resources: [], swiftSettings: strict),

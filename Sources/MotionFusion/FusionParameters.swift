@@ -1,6 +1,7 @@
 /// Tuning of the orientation filter. Every value is independent of the sample rate (the
-/// filter works with the measured sample period). Defaults follow the published VQF
-/// parameters (Laidig & Seel, Information Fusion 2023), which are tuned on BROAD.
+/// filter works with the measured sample period). Defaults are the published VQF
+/// parameters (Laidig & Seel, Information Fusion 2023), chosen by its authors on all of
+/// BROAD; the two additions beyond VQF are off by default (see each).
 public struct FusionParameters: Sendable, Equatable {
     /// Time constant of the accelerometer low-pass filter in the almost-inertial frame,
     /// seconds. Larger trusts the gyroscope more (less sensitive to bumps, braking, turns).
@@ -68,14 +69,21 @@ public struct FusionParameters: Sendable, Equatable {
     public var magRejectionFactor: Double = 2
 
     /// Acceleration rejection: the part of a specific-force sample that differs from the
-    /// estimated gravity by more than this (g) is clipped before the low-pass filter, so
-    /// a bump, braking or a turn moves the estimate at most as much as this much
-    /// acceleration would. 0 disables it (pure low-pass, as VQF).
-    public var accelRejectionThreshold: Double = 0.1
+    /// estimated gravity by more than this (g) is clipped before the low-pass filter.
+    /// Off (0) by default, as in VQF: the low-pass in the almost-inertial frame already
+    /// averages out accelerations that come and go (pedal strokes, cobbles, braking), while
+    /// clipping biases that average whenever the accelerations are large — the vector sum of
+    /// clipped samples no longer points up — and slows every correction tenfold when the
+    /// device moves fast. On BROAD's fast translation trials (up to 5 g) 0.1 g made the
+    /// error four times VQF's (docs/FUSION.md).
+    public var accelRejectionThreshold: Double = 0
     /// Seconds at the start over which the field's norm and dip are averaged into a
     /// provisional reference for disturbance detection, confirmed once the field stays
-    /// consistent with it through `magProvisionalConfirmAngle` of rotation. 0: none (as VQF).
-    public var magProvisionalReferenceTime: Double = 2
+    /// consistent with it through `magProvisionalConfirmAngle` of rotation. Off (0) by
+    /// default, as in VQF: on BROAD it helped some magnet trials and hurt others as much
+    /// (a field that stays consistent through a slow 90° turn is not proof that it is
+    /// Earth's), so the first reference is found as VQF finds it, by fast rotation.
+    public var magProvisionalReferenceTime: Double = 0
     /// Rotation (radians) through which the field must stay consistent with the
     /// provisional reference to confirm it.
     public var magProvisionalConfirmAngle: Double = 90 * deg

@@ -167,9 +167,16 @@ struct OrientationFilterTests {
         #expect(Synthetic.inclination(s.motion.attitude, s.truth) < 0.3 * deg)
     }
 
-    @Test("acceleration rejection: braking at 0.4 g for 2 s barely tilts the estimate, which then recovers")
+    /// The optional acceleration rejection (off by default: docs/FUSION.md says why).
+    static var rejecting: FusionParameters {
+        var p = FusionParameters()
+        p.accelRejectionThreshold = 0.1
+        return p
+    }
+
+    @Test("acceleration rejection (0.1 g, optional): braking at 0.4 g for 2 s barely tilts the estimate, which then recovers")
     func accelerationRejection() throws {
-        let filter = try DeviceMotionFilter()
+        let filter = try DeviceMotionFilter(parameters: Self.rejecting)
         let truth = Quaternion(axis: Vector3(0, 0, 1), angle: 0.5)
         let braking: (Double) -> Vector3 = { t in (10..<12).contains(t) ? Vector3(0, -0.4, 0) : .zero }
         var during = 0.0, after = 0.0, tiltFromAccelerometer = 0.0, engaged = 0, engagedAfter = false
@@ -193,9 +200,9 @@ struct OrientationFilterTests {
         #expect(after < 0.2 * deg, "recovered: \(after / deg)°")
     }
 
-    @Test("acceleration rejection does not stop recovery from a large error (a gyroscope glitch)")
+    @Test("acceleration rejection (optional) does not stop recovery from a large error (a gyroscope glitch)")
     func rejectionRecovers() throws {
-        let filter = try DeviceMotionFilter()
+        let filter = try DeviceMotionFilter(parameters: Self.rejecting)
         let truth = Quaternion(axis: Vector3(0, 1, 0), angle: 0.2)
         var errorAfterGlitch = 0.0, recoveredAt: Double?
         for k in 0..<6000 {

@@ -22,8 +22,11 @@ Usage:
 
 TRIAL: a BROAD trial as CSV (optionally .gz; columns as in testdata/imu/broad), as the
 BROAD .hdf5 or as the BROAD .mat file. Default: ../shared/testdata/imu/broad/*.csv.gz.
-Needs Python 3, numpy, and for the comparison `pip install vqf imufusion` (installed on
-demand when missing; h5py or scipy only for .hdf5 / .mat input).
+Needs Python 3 with numpy; for the comparison VQF (pip `vqf`) and x-io Fusion (pip
+`imufusion`), which are installed on demand into a virtual environment in .build/fusion-venv
+(h5py or scipy only for .hdf5 / .mat input). `--reuse results.json` takes the comparison
+filters' figures from an earlier run for trials it has (same name and sample count): they do
+not change when motionlog does, and Madgwick in Python takes minutes.
 """
 import argparse
 import glob
@@ -36,25 +39,41 @@ import sys
 import tempfile
 import time
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:  # installed into the virtual environment by ensure_packages()
+    np = None
 
 GRAVITY = 9.80665  # m/s² per g: BROAD's accelerometer is m/s², the A rows are g.
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 
 
+VENV = os.path.join(REPO, '.build', 'fusion-venv')
+PACKAGES = ('numpy', 'vqf==2.1.2', 'imufusion==1.3.3')
+
+
 def ensure_packages():
-    """Imports vqf and imufusion, installing them with pip when missing."""
+    """Imports vqf and imufusion; when missing, creates a virtual environment in
+    .build/fusion-venv, installs them there with pip and runs this script again in it."""
     missing = []
-    for name in ('vqf', 'imufusion'):
+    for name in ('numpy', 'vqf', 'imufusion'):
         try:
             __import__(name)
         except ImportError:
             missing.append(name)
-    if missing:
-        print(f'installing {" ".join(missing)} with pip (needed for the side-by-side comparison)...', file=sys.stderr)
-        r = subprocess.run([sys.executable, '-m', 'pip', 'install', '--user', *missing])
-        if r.returncode != 0:
-            sys.exit(f'could not install {" ".join(missing)}: run `pip install {" ".join(missing)}` and try again')
+    if not missing:
+        return
+    python = os.path.join(VENV, 'bin', 'python')
+    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
+        sys.exit(f'{" ".join(missing)} missing in {VENV}: remove that folder and run again')
+    if not os.path.exists(python):
+        print(f'creating {VENV} for the comparison filters ({", ".join(PACKAGES)})...', file=sys.stderr)
+        if subprocess.run([sys.executable, '-m', 'venv', VENV]).returncode != 0:
+            sys.exit('could not create a virtual environment: install python3-venv (apt-get install python3-venv)')
+    r = subprocess.run([python, '-m', 'pip', 'install', '--quiet', *PACKAGES])
+    if r.returncode != 0:
+        sys.exit(f'could not install {" ".join(PACKAGES)} into {VENV}')
+    os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
 
 
 # ---------------------------------------------------------------------------------------
@@ -300,12 +319,32 @@ def initial_from_acc_mag(acc, mag):
 
 # ---------------------------------------------------------------------------------------
 
+FILTERS = [('motionlog fuse', None), ('VQF (pip vqf, defaults)', 'run_vqf'),
+           ('x-io Fusion (imufusion defaults)', 'run_imufusion'), ('Madgwick 2010 (beta 0.041)', 'madgwick_2010')]
+SHORT = {'motionlog fuse': 'motionlog', 'VQF (pip vqf, defaults)': 'VQF',
+         'x-io Fusion (imufusion defaults)': 'x-io Fusion', 'Madgwick 2010 (beta 0.041)': 'Madgwick'}
+
+
+def markdown(results, names, variant):
+    """Per-trial table: total (inclination / heading) in degrees for each filter, and the mean."""
+    lines = ['| trial | ' + ' | '.join(SHORT.get(n, n) for n in names) + ' |',
+             '|---|' + '---|' * len(names)]
+    cell = lambda e: f'{e["total"]:.2f} ({e["inclination"]:.2f} / {e["heading"]:.2f})'
+    for tname, t in results['trials'].items():
+        lines.append(f'| {tname} | ' + ' | '.join(cell(t['filters'][n][variant]) for n in names) + ' |')
+    lines.append('| **mean** | ' + ' | '.join('**' + cell(results['mean'][n][variant]) + '**' for n in names) + ' |')
+    return '\n'.join(lines)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument('trials', nargs='*')
     p.add_argument('--motionlog', default=os.path.join(REPO, '.build', 'release', 'motionlog'))
     p.add_argument('--json', default=os.path.join(REPO, 'bench', 'fusion', 'results.json'))
     p.add_argument('--only-motionlog', action='store_true', help='skip the other filters (quick checks)')
+    p.add_argument('--reuse', metavar='JSON', help='take the other filters\' results from an earlier results.json '
+                   'for the trials it has (same name and sample count)')
+    p.add_argument('--markdown', action='store_true', help='also print per-trial tables in Markdown')
     p.add_argument('--fuse-arg', action='append', default=[], metavar='ARG',
                    help='extra argument for motionlog fuse (repeatable), e.g. --fuse-arg=--parameter=accelTimeConstant=2')
     args = p.parse_args()
@@ -315,24 +354,33 @@ def main():
     if not os.access(args.motionlog, os.X_OK):
         sys.exit(f'{args.motionlog} not found: build it with `swift build -c release --product motionlog` '
                  'or pass --motionlog PATH')
-    if not args.only_motionlog:
+    if args.only_motionlog:
+        if np is None:
+            ensure_packages()
+    else:
         ensure_packages()
+    earlier = {}
+    if args.reuse:
+        with open(args.reuse) as f:
+            earlier = json.load(f).get('trials', {})
 
-    filters = [('motionlog fuse', None)]
-    if not args.only_motionlog:
-        filters += [('VQF (pip vqf, defaults)', run_vqf), ('x-io Fusion (imufusion defaults)', run_imufusion),
-                    ('Madgwick 2010 (beta 0.041)', madgwick_2010)]
+    filters = FILTERS[:1] if args.only_motionlog else FILTERS
     results = {'method': __doc__.split('\n\n')[1].replace('\n', ' '), 'trials': {}}
     with tempfile.TemporaryDirectory() as work:
         for path in trials:
             trial = load_trial(path)
+            print(f'{trial.name}: {len(trial.acc)} samples', file=sys.stderr)
+            old = earlier.get(trial.name, {})
             per = {}
             for name, fn in filters:
+                if fn is not None and old.get('samples') == len(trial.acc) and name in old.get('filters', {}):
+                    per[name] = old['filters'][name]
+                    continue
                 if fn is None:
                     q, elapsed = run_motionlog(trial, args.motionlog, work, args.fuse_arg)
                 else:
                     start = time.time()
-                    q = fn(trial)
+                    q = globals()[fn](trial)
                     elapsed = time.time() - start
                 per[name] = {'absolute': errors(q, trial.ref, trial.movement),
                              'offset-removed': errors(q, trial.ref, trial.movement, remove_heading_offset=True),
@@ -355,6 +403,9 @@ def main():
         if len(results['trials']) > 1:
             for tname, t in results['trials'].items():
                 print(f'  {tname}: ' + ', '.join(f'{n.split(" ")[0]} {t["filters"][n][variant]["total"]:.2f}' for n in names))
+        if args.markdown:
+            print('\nRMS error in degrees: total (inclination / heading), ' + title + '\n')
+            print(markdown(results, names, variant))
     if args.json:
         with open(args.json, 'w') as f:
             json.dump(results, f, indent=2)

@@ -37,6 +37,8 @@ public struct BikeRide: Sendable {
     private let positionTable: [Vector3]
     private let tableStep = 0.02
     private let loopDisplacement: Vector3
+    /// The rider's pedal strokes (rock and surge), or nil for a ride without them.
+    public private(set) var pedalling: Pedalling?
 
     public static let gravity = 9.80665
 
@@ -92,6 +94,14 @@ public struct BikeRide: Sendable {
         }
         positionTable = table
         loopDisplacement = Self.interpolate(table, step: tableStep, at: t)
+    }
+
+    /// The same ride with the rider's pedal strokes added (rocking and surging; the
+    /// position table ignores them: they move the device by centimetres at most).
+    public func withPedalling(_ pedalling: Pedalling = Pedalling()) -> BikeRide {
+        var ride = self
+        ride.pedalling = pedalling
+        return ride
     }
 
     // MARK: Profiles
@@ -162,7 +172,16 @@ public struct BikeRide: Sendable {
         let pitch = atan(p.grade)
         let courseRad = p.course * Double.pi / 180
         // Lean into the turn: tan(lean) = v·ω / g (steady-turn balance of a bicycle).
-        let lean = atan(p.speed * (p.courseRate * Double.pi / 180) / Self.gravity)
+        var lean = atan(p.speed * (p.courseRate * Double.pi / 180) / Self.gravity)
+        var velocity = Self.velocity(speed: p.speed, course: p.course, grade: p.grade)
+        if let pedalling {
+            let m = pedalling.motion(at: time, effort: pedalling.effort(speed: p.speed, speedRate: p.speedRate))
+            lean += m.rock
+            // Forward surge, and the handlebar swinging sideways (to the right for a
+            // growing lean) about the contact line.
+            let forward = Vector3(sin(courseRad), cos(courseRad), 0), right = Vector3(cos(courseRad), -sin(courseRad), 0)
+            velocity += forward * m.surgeSpeed + right * (pedalling.handlebarHeight * m.rockRate)
+        }
         // Device → ENU: heading about Up (course is clockwise from north), then the road
         // pitch about the device X axis, then the lean about the device Y axis.
         let q = Quaternion(axis: Vector3(0, 0, 1), angle: -courseRad)
@@ -171,7 +190,7 @@ public struct BikeRide: Sendable {
         let position = Self.interpolate(positionTable, step: tableStep, at: lt) + loopDisplacement * loops
         var course = p.course.truncatingRemainder(dividingBy: 360)
         if course < 0 { course += 360 }
-        return RideState(position: position, velocity: Self.velocity(speed: p.speed, course: p.course, grade: p.grade),
+        return RideState(position: position, velocity: velocity,
                          speed: p.speed, courseDegrees: course, pitch: pitch, lean: lean, attitude: q,
                          roughness: p.roughness)
     }
