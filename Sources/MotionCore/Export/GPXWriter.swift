@@ -24,8 +24,10 @@ public enum GPXWriter {
     }
 
     /// One `trkpt`; children in the order the GPX 1.1 schema requires (ele, time, ..., fix).
+    /// GPX 1.1's longitudeType is -180 <= lon < 180: 180 is written as -180 (the same meridian).
     static func point(_ p: TrackPoint) -> String {
-        var out = "      <trkpt lat=\"\(ExportText.decimal(p.latitude) ?? "0")\" lon=\"\(ExportText.decimal(p.longitude) ?? "0")\">"
+        let lon = p.longitude == 180 ? -180 : p.longitude
+        var out = "      <trkpt lat=\"\(ExportText.decimal(p.latitude) ?? "0")\" lon=\"\(ExportText.decimal(lon) ?? "0")\">"
         if let ele = ExportText.decimal(p.altitudeMSL) { out += "<ele>\(ele)</ele>" }
         out += "<time>\(ExportText.utc(p.time))</time>"
         if p.mode == 2 { out += "<fix>2d</fix>" } else if p.mode == 3 { out += "<fix>3d</fix>" }
