@@ -81,7 +81,7 @@ struct ExportCommand: ParsableCommand {
             bytesBefore += read.bytes
         }
         guard !points.isEmpty else {
-            throw CommandFailure("no usable L rows in \(files.joined(separator: ", ")): nothing to export (was GPS recorded? see `motionlog check`)", code: 1)
+            throw CommandFailure("no L rows to use in \(files.joined(separator: ", ")): nothing to export (was GPS recorded? see `motionlog check`)", code: 1)
         }
         let track = LocationTrack(points: points)
         let trackName = name ?? URL(fileURLWithPath: files[0]).deletingPathExtension().lastPathComponent

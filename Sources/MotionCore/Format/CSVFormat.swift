@@ -43,8 +43,9 @@ extension CSVFormat {
     public static func rangeProblem(_ source: Source, _ index: Int, _ value: Double) -> String? {
         if index == 2 {
             guard value.isFinite else { return "When must be a finite number of seconds" }
-            guard value >= 0 && value <= maxWhen else {
-                return "When must be seconds from 0 to \(maxWhen) (the year 9999)"
+            // Negative: relative When of a GPS fix taken just before the first tick.
+            guard abs(value) <= maxWhen else {
+                return "When must be seconds within ±\(maxWhen) (up to the year 9999)"
             }
             return nil
         }
