@@ -185,7 +185,7 @@ struct CalibrateCommand: ParsableCommand {
         Console.out(String(section.dropLast()))
         if dryRun { return }
         let text = CalibrateConfigFile.replacing(in: existingText ?? "", with: section)
-        do { try CalibrateConfigFile.write(text, to: path) } catch {
+        do { try CalibrateConfigFile.write(text, to: path, inputs: from.map { [$0] } ?? []) } catch {
             if config == nil {
                 // The default system file is not writable: the result is still printed above.
                 Console.error("\(error.message)\nThe section above was not written; paste it into your config file or pass --config FILE.")

@@ -1,5 +1,6 @@
 import Foundation
 import MotionConfig
+import MotionCore
 import MotionFusion
 import MotionMath
 
@@ -59,25 +60,29 @@ enum CalibrateConfigFile {
         return rest.isEmpty || rest.hasPrefix("#")
     }
 
-    /// Writes `text` to `path` atomically (temporary file in the same folder, then rename),
-    /// after checking that it parses as a config file.
-    static func write(_ text: String, to path: String) throws(CommandFailure) {
+    /// Writes `text` to `path` atomically (a temporary file created exclusively in the same
+    /// folder, fsync, rename: `SafeOutputFile`), after checking that it parses as a config
+    /// file. Replacing the config is the point, so an existing file is replaced.
+    static func write(_ text: String, to path: String, inputs: [String] = []) throws(CommandFailure) {
         do { _ = try RecorderSettings.parse(text: text, file: path) } catch {
             throw CommandFailure("internal error: the new config would not parse (\(error)); nothing written", code: 2)
         }
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("cannot create the folder \(dir): \(error.localizedDescription) — run with sudo or choose --config FILE", code: 2)
+            var built = dir.hasPrefix("/") ? "" : "."
+            for part in dir.split(separator: "/") {
+                built += "/" + part
+                if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                    throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
+                }
             }
         }
-        let temp = path + ".motionlog-tmp"
-        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) else {
-            throw CommandFailure("cannot write \(path): permission denied or no space — run with sudo, or choose another file with --config FILE", code: 2)
-        }
-        if rename(temp, path) != 0 {
-            try? FileManager.default.removeItem(atPath: temp)
-            throw CommandFailure("cannot replace \(path): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
+        do {
+            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true)
+            try file.write(Array(text.utf8))
+            try file.commit()
+        } catch {
+            throw CommandFailure("\(error) (or run with sudo, or choose another file with --config FILE)", code: 2)
         }
     }
 }
