@@ -17,6 +17,10 @@ struct FuseCommand: ParsableCommand {
             are replaced, every other row is kept byte for byte in value. A D row is written for \
             every tick with both A and G rows; M rows, when present, reference yaw to magnetic \
             north. The metadata JSON beside the output says which calibration was used.
+            Rows whose When does not increase for their source are left out (and counted), so \
+            the output passes `motionlog check`. The output never replaces the input or its \
+            metadata; existing outputs need --force; both files are written to temporary files \
+            and renamed when complete.
             Exit status: 0 done, 2 usage or I/O error.
             """)
 
@@ -77,8 +81,8 @@ struct FuseCommand: ParsableCommand {
         let result = try RecordingFiles.rewrite(input: input, output: csvFile, estimator: filter,
                                                 firstPeriod: rate.map { 1 / Double($0) } ?? 0, progress: progress)
         progress.finish()
-        for p in result.problems.prefix(10) { Console.error("\(input):\(p.line): \(p.severity.rawValue): \(p.message)") }
-        if result.problems.count > 10 { Console.error("\(input): \(result.problems.count - 10) more problems not shown") }
+        for p in result.problems { Console.error("\(input):\(p.line): \(p.severity.rawValue): \(p.message)") }
+        if result.moreProblems > 0 { Console.error("\(input): \(result.moreProblems) more problems not shown") }
         if result.skippedLines > 0 {
             Console.error("\(input): \(result.skippedLines) defective line\(result.skippedLines == 1 ? "" : "s") skipped (see `motionlog check \(input)`)")
         }

@@ -12,6 +12,8 @@ struct FuseResult {
     var firstWhen: Double?
     var lastWhen: Double?
     var labels: [UInt8]
+    /// Problems found beyond the first ten kept in `problems`.
+    var moreProblems = 0
     /// Input lines that gave no row (defective).
     var skippedLines = 0
     /// Rows left out because their When did not increase for their source.
@@ -75,7 +77,9 @@ enum RecordingFiles {
                     }
                     lastWhen[row.source] = row.when
                     rewriter.push(row, emit)
-                case .problem(let p): result.problems.append(p)
+                case .problem(let p):
+                    // The first ten are shown; the rest only counted (memory stays bounded).
+                    if result.problems.count < 10 { result.problems.append(p) } else { result.moreProblems += 1 }
                 }
             }
             result.skippedLines = summary.skippedLines
