@@ -23,20 +23,27 @@ struct ExportCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case gpx, geojson
 
-        /// The document for `track`.
-        func document(_ track: LocationTrack, name: String, creator: String) throws(CommandFailure) -> [UInt8] {
+        /// Writes the document for `track` to `sink`, in pieces where the format allows.
+        func write(_ track: LocationTrack, name: String, creator: String,
+                   to sink: ([UInt8]) throws(CommandFailure) -> Void) throws(CommandFailure) {
             switch self {
             case .gpx:
-                return Array(GPXWriter.document(track, name: name, creator: creator).utf8)
+                do {
+                    try GPXWriter.write(track, name: name, creator: creator) { try sink(Array($0.utf8)) }
+                } catch let failure as CommandFailure { throw failure } catch {
+                    throw CommandFailure("\(error)", code: 2)
+                }
             case .geojson:
+                let bytes: [UInt8]
                 do {
                     guard let b = try GeoJSONWriter.document(track, name: name, creator: creator) else {
                         throw CommandFailure("no L rows to export", code: 1)
                     }
-                    return b
+                    bytes = b
                 } catch let failure as CommandFailure { throw failure } catch {
                     throw CommandFailure("cannot encode GeoJSON: \(error)", code: 2)
                 }
+                try sink(bytes)
             }
         }
     }
@@ -85,22 +92,21 @@ struct ExportCommand: ParsableCommand {
         }
         let track = LocationTrack(points: points)
         let trackName = name ?? URL(fileURLWithPath: files[0]).deletingPathExtension().lastPathComponent
-        let bytes = try format.document(track, name: trackName, creator: "motionlog \(MotionLogCommand.version)")
-        try write(bytes)
-    }
-
-    private func write(_ bytes: [UInt8]) throws {
+        let creator = "motionlog \(MotionLogCommand.version)"
         guard let output else {
-            FileHandle.standardOutput.write(Data(bytes))
+            try format.write(track, name: trackName, creator: creator) { bytes throws(CommandFailure) in
+                FileHandle.standardOutput.write(Data(bytes))
+            }
             return
         }
-        do {
-            let file = try SafeOutputFile(path: output, inputs: files, overwrite: force)
-            try file.write(bytes)
-            try file.commit()
-        } catch {
+        let file: SafeOutputFile
+        do { file = try SafeOutputFile(path: output, inputs: files, overwrite: force) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
+        try format.write(track, name: trackName, creator: creator) { bytes throws(CommandFailure) in
+            do { try file.write(bytes) } catch { throw CommandFailure("\(error)", code: 2) }
+        }
+        do { try file.commit() } catch { throw CommandFailure("\(error)", code: 2) }
     }
 
     /// What reading one file gave: its track points and what was skipped.
