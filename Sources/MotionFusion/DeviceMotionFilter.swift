@@ -46,7 +46,8 @@ public final class DeviceMotionFilter: DeviceMotionEstimator {
                 + "magDisturbanceRejection \(p.magDisturbanceRejection)",
             "frames": "attitude device->ENU; pitch about X, roll about Y, yaw about Z, R = Rz(yaw)Rx(pitch)Ry(roll); "
                 + "yaw 0 with the top edge north, counter-clockwise positive (docs/FUSION.md)",
-            "calibration": calibration.summary,
+            "calibration": calibration.isIdentity ? "none: raw accelerometer and magnetometer, gyro bias estimated from 0"
+                : "applied: the numbers are in recording.calibration",
         ]
         if !p.useMagnetometer {
             info["yawReference"] = "start heading (magnetometer not used): yaw starts at 0"

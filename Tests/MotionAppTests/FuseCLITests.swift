@@ -62,9 +62,20 @@ struct FuseCLITests {
         #expect(r.stdout.contains("500 old D rows replaced"))
         #expect(try lines(output).filter { $0.hasPrefix("D,") }.count == 500)
         let meta = try RecordingMetadata.decode(Array(try #require(FileManager.default.contents(atPath: dir + "/out.json"))))
-        let calibration = try #require(meta.recording.deviceMotion?["calibration"])
-        #expect(calibration.contains("mag_hard_iron [12.0, -7.0, 20.0]"))
-        #expect(calibration.contains(config))
+        // Numbers as JSON numbers, units in the key names (issue 10, item 13).
+        let calibration = try #require(meta.recording.calibration)
+        #expect(calibration.magHardIronMicrotesla == [12, -7, 20])
+        #expect(calibration.gyroBiasRadPerS == [0.004, -0.006, 0.002])
+        #expect(calibration.origin == config)
+        let data = try #require(FileManager.default.contents(atPath: dir + "/out.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let recording = try #require(object["recording"] as? [String: Any])
+        let numbers = try #require((recording["calibration"] as? [String: Any])?["gyroBiasRadPerS"] as? [Any])
+        #expect(numbers.allSatisfy { $0 is NSNumber }, "\(numbers)")
+        #expect(recording["finalGyroBiasRadPerS"] is [Any])
+        #expect(!String(decoding: data, as: UTF8.self).contains(") rad/s"))
+        let finalBias = try #require(meta.recording.finalGyroBiasRadPerS)
+        #expect(finalBias.count == 3 && finalBias.allSatisfy { $0.isFinite })
     }
 
     @Test("without the magnetometer yaw starts at 0")

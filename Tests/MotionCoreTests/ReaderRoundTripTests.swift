@@ -14,7 +14,15 @@ struct ReaderRoundTripTests {
             func v() -> Double { g.next() % 17 == 0 ? specials[Int(g.next() % 5)] : Double.random(in: -1e4...1e4, using: &g) }
             var r = Row(source: source, label: UInt8(0x41 + g.next() % 26), when: when,
                         values: (v(), v(), v(), v(), v(), v(), v(), v(), v()))
-            if source == .location { r.values.8 = g.next() % 2 == 0 ? 2 : 3 }
+            if source == .location {
+                // L values within their ranges (docs/FORMAT.md); specials where allowed.
+                r.values.0 = Double.random(in: -90...90, using: &g)
+                r.values.1 = g.next() % 17 == 0 ? 180 : Double.random(in: -180...180, using: &g)
+                r.values.3 = r.values.3.magnitude
+                r.values.6 = r.values.6.magnitude
+                r.values.7 = r.values.7.magnitude
+                r.values.8 = g.next() % 2 == 0 ? 2 : 3
+            }
             rows.append(r)
         }
         var bytes = CSVFormat.headerBytes

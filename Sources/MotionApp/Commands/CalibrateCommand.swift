@@ -77,16 +77,21 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     /// Reads a recording: M rows for the fit, A and G rows of the same tick for the bias.
-    static func collect(recording path: String) throws(CommandFailure) -> (GyroBiasCalibrator, MagnetometerCalibrator) {
+    /// Streams the file; the M rows kept for the fit are an evenly spread subset of at most
+    /// `maxMagnetometerSamples`, so memory does not grow with the recording's length.
+    static func collect(recording path: String,
+                        maxMagnetometerSamples: Int = 100_000) throws(CommandFailure) -> (GyroBiasCalibrator, MagnetometerCalibrator) {
         var gyro = GyroBiasCalibrator()
-        var mag = MagnetometerCalibrator()
+        var magSamples = EvenSubset<Vector3>(capacity: maxMagnetometerSamples)
         var lastAccel: Row?
         var lastGyroWhen: Double?
-        var errors = 0
+        let progress = ProgressMeter(verb: "reading", paths: [path])
+        progress.begin(path, bytesBefore: 0)
+        let summary: RecordingReadSummary
         do {
-            try RecordingReader(path: path).read { item in
+            summary = try RecordingReader(path: path).read(progress: { progress.update($0) }) { item in
                 switch item {
-                case .problem(let p): if p.severity == .error { errors += 1 }
+                case .problem: break
                 case .row(_, let r):
                     switch r.source {
                     case .accelerometer: lastAccel = r
@@ -98,13 +103,18 @@ struct CalibrateCommand: ParsableCommand {
                             }
                         }
                         lastGyroWhen = r.when
-                    case .magnetometer: mag.add(Vector3(r[0], r[1], r[2]))
+                    case .magnetometer: magSamples.add(Vector3(r[0], r[1], r[2]))
                     default: break
                     }
                 }
             }
-        } catch { throw CommandFailure("\(error)", code: 2) }
-        if errors > 0 { Console.error("\(path): \(errors) damaged lines skipped (see `motionlog check \(path)`)") }
+        } catch { progress.finish(); throw CommandFailure("\(error)", code: 2) }
+        progress.finish()
+        if summary.skippedLines > 0 {
+            Console.error("\(path): \(summary.skippedLines) defective line\(summary.skippedLines == 1 ? "" : "s") skipped (see `motionlog check \(path)`)")
+        }
+        var mag = MagnetometerCalibrator()
+        for m in magSamples.kept { mag.add(m) }
         if mag.samples.isEmpty {
             throw CommandFailure("\(path) has no M rows: record with the magnetometer (sources including M) while turning the device", code: 2)
         }
@@ -183,7 +193,8 @@ struct CalibrateCommand: ParsableCommand {
             return
         }
         let outcome: CalibrateConfigFile.Outcome
-        do { outcome = try CalibrateConfigFile.update(path, existing: existingText, section: section) } catch {
+        do { outcome = try CalibrateConfigFile.update(path, existing: existingText, section: section,
+                                                                   inputs: from.map { [$0] } ?? []) } catch {
             if config == nil {
                 // The default system file is not writable: the result is still printed above.
                 Console.error("\(error.message)\nThe section above was not written; paste it into your config file or pass --config FILE.")

@@ -1,5 +1,6 @@
 import Foundation
 import MotionConfig
+import MotionCore
 import MotionFusion
 import MotionMath
 #if canImport(Glibc)
@@ -77,61 +78,40 @@ enum CalibrateConfigFile {
 
     /// Writes the calibration `section` into the config file at `path` (created when
     /// missing) and says what it did.
-    static func update(_ path: String, existing: String?, section: String) throws(CommandFailure) -> Outcome {
-        let outcome: Outcome = existing == nil ? .created
-            : existing!.components(separatedBy: "\n").contains(where: isCalibrationKey) ? .replacedSection : .addedSection
-        try write(replacing(in: existing ?? "", with: section), to: path)
+    static func update(_ path: String, existing: String?, section: String, inputs: [String] = []) throws(CommandFailure) -> Outcome {
+        let outcome: Outcome
+        if let existing {
+            outcome = existing.components(separatedBy: "\n").contains(where: isCalibrationKey) ? .replacedSection : .addedSection
+        } else {
+            outcome = .created
+        }
+        try write(replacing(in: existing ?? "", with: section), to: path, inputs: inputs)
         return outcome
     }
 
-    /// Writes `text` to `path` atomically and durably, after checking that it parses as a
-    /// config file: a new temporary file in the same folder (created exclusively, never
-    /// through a symlink, with the old file's mode), fsynced, renamed over `path`, then the
-    /// folder fsynced so the rename survives a power cut.
-    static func write(_ text: String, to path: String) throws(CommandFailure) {
+    /// Writes `text` to `path` atomically (a temporary file created exclusively in the same
+    /// folder, fsync, rename: `SafeOutputFile`), after checking that it parses as a config
+    /// file. Replacing the config is the point, so an existing file is replaced.
+    static func write(_ text: String, to path: String, inputs: [String] = []) throws(CommandFailure) {
         do { _ = try RecorderSettings.parse(text: text, file: path) } catch {
             throw CommandFailure("internal error: the new config would not parse (\(error)); nothing written", code: 2)
         }
-        let hint = "run with sudo, or choose another file with --config FILE"
-        let dir = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: dir) {
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("cannot create the folder \(dir): \(String(cString: strerror(errno))) — \(hint)", code: 2)
+        let dir = (path as NSString).deletingLastPathComponent
+        if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
+            var built = dir.hasPrefix("/") ? "" : "."
+            for part in dir.split(separator: "/") {
+                built += "/" + part
+                if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                    throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
+                }
             }
         }
-        var st = stat()
-        let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o7777 : 0o644
-        let temp = path + ".motionlog-tmp"
-        unlink(temp)    // a leftover of an interrupted run (unlink never follows a symlink)
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else {
-            throw CommandFailure("cannot write \(temp): \(String(cString: strerror(errno))) — \(hint)", code: 2)
-        }
-        func fail(_ what: String) -> CommandFailure {
-            let message = "cannot \(what): \(String(cString: strerror(errno))) — \(hint); \(path) is unchanged"
-            close(fd)
-            unlink(temp)
-            return CommandFailure(message, code: 2)
-        }
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 { if errno == EINTR { continue }; throw fail("write \(temp)") }
-            done += n
-        }
-        _ = fchmod(fd, mode)     // the umask may have narrowed it
-        if fsync(fd) != 0 { throw fail("fsync \(temp)") }
-        close(fd)
-        if rename(temp, path) != 0 {
-            let message = "cannot replace \(path): \(String(cString: strerror(errno))) — \(hint)"
-            unlink(temp)
-            throw CommandFailure(message, code: 2)
-        }
-        let dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            _ = fsync(dfd)
-            close(dfd)
+        do {
+            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true)
+            try file.write(Array(text.utf8))
+            try file.commit()
+        } catch {
+            throw CommandFailure("\(error) (or run with sudo, or choose another file with --config FILE)", code: 2)
         }
     }
 }

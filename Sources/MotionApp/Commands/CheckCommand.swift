@@ -7,8 +7,9 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate recording files against the format and summarise them.",
         discussion: """
-            Checks the header, field counts per source, numbers, labels and that When strictly \
-            increases per source. Prints per-source row counts, time span and measured rate, and \
+            Checks the header, field counts per source, numbers and their ranges, labels and \
+            that When strictly increases per source (docs/FORMAT.md). Binary data stops the \
+            check at its byte offset; a line longer than 1024 bytes is an error at once. Prints per-source row counts, time span and measured rate, and \
             every problem with its line number. A torn last line (power cut) is a warning.
             Exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error.
             """)
@@ -25,9 +26,18 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         var invalid = false, ioError = false
+        let progress = ProgressMeter(verb: "checking", paths: files)
+        var bytesBefore: Int64 = 0
         for path in files {
             let report: CheckReport
-            do { report = try RecordingCheck.check(path: path) } catch {
+            progress.begin(path, bytesBefore: bytesBefore)
+            var fileBytes: Int64 = 0
+            defer { bytesBefore += fileBytes }
+            do {
+                report = try RecordingCheck.check(path: path) { fileBytes = $0; progress.update($0) }
+                progress.finish()
+            } catch {
+                progress.finish()
                 Console.error("\(error)")
                 ioError = true
                 continue

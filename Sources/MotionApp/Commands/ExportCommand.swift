@@ -12,12 +12,40 @@ struct ExportCommand: ParsableCommand {
             times in UTC. GeoJSON: one Feature with a LineString ([lon, lat] or [lon, lat, alt]) \
             and per-point times (coordTimes in UTC, times in epoch seconds). Files are read in \
             the order given and their points sorted by time. Files recorded with relative When \
-            are converted with the start time in the metadata (.json) beside them.
+            are converted with the start time in the metadata (.json) beside them. Lines that \
+            cannot be used (defective, out of range) are skipped and counted on stderr.
+            The output is never one of the inputs; an existing output needs --force; it is \
+            written to a temporary file in the same folder and renamed when complete.
             Exit status: 0 exported, 1 no L rows to export, 2 usage or I/O error.
             """)
 
+    /// The export formats: one writer each (add a case and its writer to add a format).
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case gpx, geojson
+
+        /// Writes the document for `track` to `sink`, in pieces where the format allows.
+        func write(_ track: LocationTrack, name: String, creator: String,
+                   to sink: ([UInt8]) throws(CommandFailure) -> Void) throws(CommandFailure) {
+            switch self {
+            case .gpx:
+                do {
+                    try GPXWriter.write(track, name: name, creator: creator) { try sink(Array($0.utf8)) }
+                } catch let failure as CommandFailure { throw failure } catch {
+                    throw CommandFailure("\(error)", code: 2)
+                }
+            case .geojson:
+                let bytes: [UInt8]
+                do {
+                    guard let b = try GeoJSONWriter.document(track, name: name, creator: creator) else {
+                        throw CommandFailure("no L rows to export", code: 1)
+                    }
+                    bytes = b
+                } catch let failure as CommandFailure { throw failure } catch {
+                    throw CommandFailure("cannot encode GeoJSON: \(error)", code: 2)
+                }
+                try sink(bytes)
+            }
+        }
     }
 
     @Argument(help: "Recording files (.csv).")
@@ -32,68 +60,121 @@ struct ExportCommand: ParsableCommand {
     @Option(name: .long, help: "Track name (default: the first file's name).")
     var name: String?
 
+    @Flag(name: .long, help: "Replace the output file if it exists (never an input).")
+    var force = false
+
     func validate() throws {
         if files.isEmpty { throw ValidationError("give at least one recording file to export") }
     }
 
     func run() throws {
+        // Refuse before reading anything: the output may not be an input or (without
+        // --force) an existing file.
+        if let output {
+            do { try SafeOutputFile.check(output, inputs: files, overwrite: force) } catch { throw CommandFailure.usage("\(error)") }
+        } else if let stdout = SafeOutputFile.identity(ofDescriptor: 1),
+                  let input = files.first(where: { SafeOutputFile.identity(of: $0) == stdout }) {
+            throw CommandFailure.usage("standard output is \(input), an input of this command: refusing to write over it — redirect to another file or use -o")
+        }
+        let progress = ProgressMeter(verb: "reading", paths: files)
         var points: [TrackPoint] = []
+        var bytesBefore: Int64 = 0
         for path in files {
-            points += try Self.points(of: path)
+            progress.begin(path, bytesBefore: bytesBefore)
+            let read = try Self.points(of: path, progress: progress)
+            progress.finish()
+            read.report(path: path)
+            points += read.points
+            bytesBefore += read.bytes
         }
         guard !points.isEmpty else {
-            throw CommandFailure("no L rows in \(files.joined(separator: ", ")): nothing to export (was GPS recorded? see `motionlog check`)", code: 1)
+            throw CommandFailure("no L rows to use in \(files.joined(separator: ", ")): nothing to export (was GPS recorded? see `motionlog check`)", code: 1)
         }
         let track = LocationTrack(points: points)
         let trackName = name ?? URL(fileURLWithPath: files[0]).deletingPathExtension().lastPathComponent
         let creator = "motionlog \(MotionLogCommand.version)"
-        let bytes: [UInt8]
-        switch format {
-        case .gpx:
-            bytes = Array(GPXWriter.document(track, name: trackName, creator: creator).utf8)
-        case .geojson:
-            do {
-                guard let b = try GeoJSONWriter.document(track, name: trackName, creator: creator) else {
-                    throw CommandFailure("no L rows to export", code: 1)
-                }
-                bytes = b
-            } catch let failure as CommandFailure { throw failure } catch {
-                throw CommandFailure("cannot encode GeoJSON: \(error)", code: 2)
-            }
-        }
-        try write(bytes)
-    }
-
-    private func write(_ bytes: [UInt8]) throws {
         guard let output else {
-            FileHandle.standardOutput.write(Data(bytes))
+            try format.write(track, name: trackName, creator: creator) { bytes throws(CommandFailure) in
+                FileHandle.standardOutput.write(Data(bytes))
+            }
             return
         }
-        do { try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-            throw CommandFailure("cannot write \(output): \(error.localizedDescription) — choose a folder you may write to", code: 2)
+        let file: SafeOutputFile
+        do { file = try SafeOutputFile(path: output, inputs: files, overwrite: force) } catch {
+            throw CommandFailure("\(error)", code: 2)
+        }
+        try format.write(track, name: trackName, creator: creator) { bytes throws(CommandFailure) in
+            do { try file.write(bytes) } catch { throw CommandFailure("\(error)", code: 2) }
+        }
+        do { try file.commit() } catch { throw CommandFailure("\(error)", code: 2) }
+    }
+
+    /// What reading one file gave: its track points and what was skipped.
+    struct FilePoints {
+        var points: [TrackPoint] = []
+        var bytes: Int64 = 0
+        /// Lines that gave no row (defective or out of range), with the first reason.
+        var skippedLines = 0
+        var firstSkipped: RecordingProblem?
+        /// L rows whose time (after conversion to epoch seconds) is outside 1970...9999.
+        var skippedTimes = 0
+        /// A note about the file that does not skip anything (CRLF line ends).
+        var notes: [RecordingProblem] = []
+        /// Set when reading stopped at binary data (the rest of the file was not read).
+        var binary: RecordingProblem?
+
+        /// Tells the user on stderr what was skipped, and where to look.
+        func report(path: String) {
+            if let b = binary { Console.error("\(path):\(b.line): \(b.message)") }
+            for n in notes { Console.error("\(path):\(n.line): note: \(n.message)") }
+            if skippedLines > 0 {
+                var text = "\(path): \(skippedLines) line\(skippedLines == 1 ? "" : "s") skipped"
+                if let p = firstSkipped { text += " (first: line \(p.line): \(p.message))" }
+                Console.error(text + "; see `motionlog check \(path)`")
+            }
+            if skippedTimes > 0 {
+                Console.error("\(path): \(skippedTimes) L row\(skippedTimes == 1 ? "" : "s") skipped: the time is not within 1970...9999 after adding the metadata's start time")
+            }
         }
     }
 
     /// The track points of one file, with relative When converted through its metadata.
-    static func points(of path: String) throws -> [TrackPoint] {
-        let rows: [Row], problems: [RecordingProblem]
-        do { (rows, problems) = try RecordingReader(path: path).readAll() } catch {
+    static func points(of path: String, progress: ProgressMeter? = nil) throws(CommandFailure) -> FilePoints {
+        var result = FilePoints()
+        let meta = RecordingFiles.readMetadata(besides: path)
+        let offset = meta.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
+        var relativeWithoutMetadata: Double?
+        var lastError: RecordingProblem?
+        let summary: RecordingReadSummary
+        do {
+            summary = try RecordingReader(path: path).read(progress: { progress?.update($0) }) { item in
+                switch item {
+                case .row(_, let row) where row.source == .location:
+                    if meta == nil && relativeWithoutMetadata == nil && result.points.isEmpty && row.when < 1e9 {
+                        relativeWithoutMetadata = row.when
+                    }
+                    let time = row.when + offset
+                    if time >= 0 && time <= CSVFormat.maxWhen, let point = TrackPoint(row: row, epochOffset: offset) {
+                        result.points.append(point)
+                    } else {
+                        result.skippedTimes += 1
+                    }
+                case .row: break
+                case .problem(let p) where p.severity == .error:
+                    lastError = p
+                    if p.message.hasPrefix("CRLF") { result.notes.append(p) } else if result.firstSkipped == nil { result.firstSkipped = p }
+                case .problem: break
+                }
+            }
+        } catch {
             throw CommandFailure("\(error)", code: 2)
         }
-        let errors = problems.filter { $0.severity == .error }.count
-        if errors > 0 {
-            Console.error("\(path): \(errors) defective line\(errors == 1 ? "" : "s") skipped (see `motionlog check \(path)`)")
+        if let when = relativeWithoutMetadata {
+            throw CommandFailure("\(path): When looks relative (\(when)) and there is no readable metadata (\(RecordingFiles.metadataPath(for: path))) with the start time: keep the .json beside the .csv", code: 2)
         }
-        let locationRows = rows.filter { $0.source == .location }
-        guard let first = locationRows.first else { return [] }
-        var offset = 0.0
-        let metadataPath = (path.hasSuffix(".csv") ? String(path.dropLast(4)) : path) + ".json"
-        if let data = FileManager.default.contents(atPath: metadataPath),
-           let meta = try? RecordingMetadata.decode(Array(data)) {
-            if meta.recording.whenMode == .relative { offset = meta.recording.startEpoch }
-        } else if first.when < 1e9 {
-            throw CommandFailure("\(path): When looks relative (\(first.when)) and there is no readable metadata (\(metadataPath)) with the start time: keep the .json beside the .csv", code: 2)
-        }
-        return locationRows.compactMap { TrackPoint(row: $0, epochOffset: offset) }
+        result.bytes = summary.bytes
+        result.skippedLines = summary.skippedLines
+        if summary.stoppedAtBinary { result.binary = lastError }
+        return result
     }
 }

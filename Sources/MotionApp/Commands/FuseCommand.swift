@@ -17,6 +17,10 @@ struct FuseCommand: ParsableCommand {
             are replaced, every other row is kept byte for byte in value. A D row is written for \
             every tick with both A and G rows; M rows, when present, reference yaw to magnetic \
             north. The metadata JSON beside the output says which calibration was used.
+            Rows whose When does not increase for their source are left out (and counted), so \
+            the output passes `motionlog check`. The output never replaces the input or its \
+            metadata; existing outputs need --force; both files are written to temporary files \
+            and renamed when complete.
             Exit status: 0 done, 2 usage or I/O error.
             """)
 
@@ -65,24 +69,43 @@ struct FuseCommand: ParsableCommand {
         do { filter = try DeviceMotionFilter(calibration: calibration, parameters: parameters) } catch {
             throw CommandFailure.usage("\(error)")
         }
+        let inputs = [input, RecordingFiles.metadataPath(for: input)]
+        let csvFile: SafeOutputFile, metadataFile: SafeOutputFile
+        do {
+            csvFile = try SafeOutputFile(path: out, inputs: inputs, overwrite: force)
+            metadataFile = try SafeOutputFile(path: metadataPath, inputs: inputs, overwrite: force)
+        } catch { throw CommandFailure("\(error)", code: 2) }
         let rate = inputMetadata?.recording.rateHz
-        let result = try RecordingFiles.rewrite(input: input, output: out, estimator: filter,
-                                                firstPeriod: rate.map { 1 / Double($0) } ?? 0)
-        for p in result.problems.prefix(10) { Console.error("\(input):\(p.line): \(p.severity.rawValue): \(p.message)") }
-        if result.problems.count > 10 { Console.error("\(input): \(result.problems.count - 10) more problems not shown") }
+        let progress = ProgressMeter(verb: "fusing", paths: [input])
+        progress.begin(input, bytesBefore: 0)
+        let result = try RecordingFiles.rewrite(input: input, output: csvFile, estimator: filter,
+                                                firstPeriod: rate.map { 1 / Double($0) } ?? 0, progress: progress)
+        progress.finish()
+        for p in result.problems { Console.error("\(input):\(p.line): \(p.severity.rawValue): \(p.message)") }
+        if result.moreProblems > 0 { Console.error("\(input): \(result.moreProblems) more problems not shown") }
+        if result.skippedLines > 0 {
+            Console.error("\(input): \(result.skippedLines) defective line\(result.skippedLines == 1 ? "" : "s") skipped (see `motionlog check \(input)`)")
+        }
+        if let first = result.firstOutOfOrder {
+            Console.error("\(input): \(result.outOfOrderRows) row\(result.outOfOrderRows == 1 ? "" : "s") left out because When goes backwards (first: line \(first.line): \(first.message)); the output keeps time order")
+        }
         guard result.rewriter.deviceMotionRows > 0 else {
-            try? FileManager.default.removeItem(atPath: out)
-            throw CommandFailure("\(input) has no tick with both A and G rows: D rows need the accelerometer and the gyroscope", code: 2)
+            throw CommandFailure("\(input) has no tick with both A and G rows: D rows need the accelerometer and the gyroscope; nothing written", code: 2)
         }
         var info = filter.info
         info["recomputedBy"] = "motionlog fuse \(MotionLogCommand.version) from \((input as NSString).lastPathComponent)"
-        info["finalGyroBias"] = "\(filter.estimate.gyroBias) rad/s"
         if result.rewriter.magnetometerSamples == 0 && !noMagnetometer {
             info["yawReference"] = "start heading (the recording has no M rows): yaw starts at 0"
         }
-        let metadata = RecordingFiles.fusedMetadata(from: inputMetadata, input: input, output: out, result: result,
+        var metadata = RecordingFiles.fusedMetadata(from: inputMetadata, input: input, output: out, result: result,
                                                     info: info, calibration: calibration)
-        try RecordingFiles.writeMetadata(metadata, path: metadataPath)
+        let bias = filter.estimate.gyroBias
+        metadata.recording.finalGyroBiasRadPerS = [bias.x, bias.y, bias.z]
+        try RecordingFiles.writeMetadata(metadata, to: metadataFile)
+        do {
+            try csvFile.commit()
+            try metadataFile.commit()
+        } catch { throw CommandFailure("\(error)", code: 2) }
         let r = result.rewriter
         Console.out("""
             \(out): \(r.deviceMotionRows) D rows written (\(r.replacedRows) old D rows replaced), \
@@ -118,20 +141,20 @@ struct FuseCommand: ParsableCommand {
         return base + "-fused.csv"
     }
 
-    /// Refuses to overwrite the input or (without --force) existing outputs.
+    /// Refuses to overwrite the input or its metadata (compared by device and inode, and
+    /// by name for files not yet written) or, without --force, existing outputs.
     static func checkPaths(input: String, output: String, force: Bool) throws(CommandFailure) -> String {
-        let fm = FileManager.default
-        guard fm.fileExists(atPath: input) else { throw .usage("\(input): no such file") }
+        guard FileManager.default.fileExists(atPath: input) else { throw .usage("\(input): no such file") }
         let metadata = RecordingFiles.metadataPath(for: output)
+        let inputs = [input, RecordingFiles.metadataPath(for: input)]
         let same = (input as NSString).standardizingPath == (output as NSString).standardizingPath
         if same || RecordingFiles.metadataPath(for: input) == metadata {
             throw .usage("the output \(output) would replace the input: choose another name with -o")
         }
-        if !force {
-            for p in [output, metadata] where fm.fileExists(atPath: p) {
-                throw .usage("\(p) exists: pass --force to overwrite it, or choose another name with -o")
-            }
-        }
+        do {
+            try SafeOutputFile.check(output, inputs: inputs, overwrite: force)
+            try SafeOutputFile.check(metadata, inputs: inputs, overwrite: force)
+        } catch { throw .usage("\(error)") }
         return metadata
     }
 }

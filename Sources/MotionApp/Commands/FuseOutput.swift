@@ -12,6 +12,13 @@ struct FuseResult {
     var firstWhen: Double?
     var lastWhen: Double?
     var labels: [UInt8]
+    /// Problems found beyond the first ten kept in `problems`.
+    var moreProblems = 0
+    /// Input lines that gave no row (defective).
+    var skippedLines = 0
+    /// Rows left out because their When did not increase for their source.
+    var outOfOrderRows = 0
+    var firstOutOfOrder: RecordingProblem?
 }
 
 /// Reading and writing the files of `motionlog fuse`: the CSV streamed through a
@@ -28,22 +35,20 @@ enum RecordingFiles {
         return try? RecordingMetadata.decode(Array(data))
     }
 
-    /// Streams `input` through a rewriter into `output` (created or truncated).
-    static func rewrite(input: String, output: String, estimator: DeviceMotionEstimator,
-                        firstPeriod: Double) throws(CommandFailure) -> FuseResult {
-        guard FileManager.default.createFile(atPath: output, contents: nil),
-              let handle = FileHandle(forWritingAtPath: output) else {
-            throw CommandFailure("cannot create \(output): check that its folder exists and you may write there", code: 2)
-        }
+    /// Streams `input` through a rewriter into `output` (a temporary file until the caller
+    /// commits it). Rows whose When does not increase for their source are left out (a
+    /// fused file must pass `check`) and counted in `outOfOrderRows`.
+    static func rewrite(input: String, output: SafeOutputFile, estimator: DeviceMotionEstimator,
+                        firstPeriod: Double, progress: ProgressMeter? = nil) throws(CommandFailure) -> FuseResult {
         var rewriter = DeviceMotionRewriter(estimator: estimator, firstPeriod: firstPeriod)
         var result = FuseResult(rewriter: rewriter, problems: [], rowsWritten: 0, rowsBySource: [:], bytesWritten: 0,
                                 labels: [])
         var buffer = CSVFormat.headerBytes
         buffer.reserveCapacity(1 << 20)
-        var writeError: Error?
+        var writeError: SafeOutputError?
         func drain(force: Bool) {
             guard writeError == nil, force || buffer.count >= 1 << 20 else { return }
-            do { try handle.write(contentsOf: buffer) } catch { writeError = error }
+            do { try output.write(buffer) } catch { writeError = error }
             result.bytesWritten += Int64(buffer.count)
             buffer.removeAll(keepingCapacity: true)
         }
@@ -56,24 +61,35 @@ enum RecordingFiles {
             if result.labels.last != row.label, !result.labels.contains(row.label) { result.labels.append(row.label) }
             drain(force: false)
         }
+        var lastWhen: [Source: Double] = [:]
         do {
-            try RecordingReader(path: input).read { item in
+            let summary = try RecordingReader(path: input).read(progress: { progress?.update($0) }) { item in
                 switch item {
-                case .row(_, let row): rewriter.push(row, emit)
-                case .problem(let p): result.problems.append(p)
+                case .row(let line, let row):
+                    if let last = lastWhen[row.source], !(row.when > last) {
+                        result.outOfOrderRows += 1
+                        if result.firstOutOfOrder == nil {
+                            result.firstOutOfOrder = RecordingProblem(
+                                line: line, severity: .warning,
+                                message: "\(row.source) When \(row.when) is not after the previous \(row.source) row's \(last)")
+                        }
+                        return
+                    }
+                    lastWhen[row.source] = row.when
+                    rewriter.push(row, emit)
+                case .problem(let p):
+                    // The first ten are shown; the rest only counted (memory stays bounded).
+                    if result.problems.count < 10 { result.problems.append(p) } else { result.moreProblems += 1 }
                 }
             }
+            result.skippedLines = summary.skippedLines
         } catch {
-            try? handle.close()
             throw CommandFailure("\(error)", code: 2)
         }
         rewriter.finish(emit)
         result.rewriter = rewriter
         drain(force: true)
-        do { try handle.synchronize(); try handle.close() } catch { writeError = writeError ?? error }
-        if let writeError {
-            throw CommandFailure("cannot write \(output): \(writeError) — check free space and permissions", code: 2)
-        }
+        if let writeError { throw CommandFailure("\(writeError)", code: 2) }
         return result
     }
 
@@ -83,8 +99,10 @@ enum RecordingFiles {
                               result: FuseResult, info: [String: String],
                               calibration: FusionCalibration) -> RecordingMetadata {
         let now = Date().timeIntervalSince1970
-        let note = "D rows recomputed by motionlog fuse \(MotionLogCommand.version) on \(TimeText.isoLocal(epochSeconds: now)) "
+        let note = "D rows recomputed by motionlog fuse \(MotionLogCommand.version) on \(TimeText.isoUTC(epochSeconds: now)) "
             + "from the A, G and M rows of \((input as NSString).lastPathComponent); calibration: \(calibration.summary)"
+            + (result.skippedLines > 0 ? "; \(result.skippedLines) defective input lines skipped" : "")
+            + (result.outOfOrderRows > 0 ? "; \(result.outOfOrderRows) input rows left out because their When did not increase" : "")
         var file = RecordingMetadata.FileSection(name: (output as NSString).lastPathComponent,
                                                  index: inputMetadata?.file.index ?? 1,
                                                  previous: inputMetadata?.file.previous)
@@ -97,6 +115,7 @@ enum RecordingFiles {
         if var m = inputMetadata {
             m.file = file
             m.recording.deviceMotion = info
+            m.recording.calibration = calibration.isIdentity ? nil : calibration.record
             m.recording.sources = letters
             m.recording.notes.append(note)
             return m
@@ -109,12 +128,13 @@ enum RecordingFiles {
             board: "unknown", boardDescription: nil, sensor: SensorInfo(model: "unknown"), gps: nil,
             deviceMotion: info, rateHz: estimatedRate(result), sources: letters, label: label,
             whenMode: epoch ? .epoch : .relative, startEpoch: epoch ? first : 0,
-            started: epoch ? TimeText.isoLocal(epochSeconds: first) : "unknown", clock: "unknown",
+            started: epoch ? TimeText.isoUTC(epochSeconds: first) : "unknown", clock: "unknown",
             rotateBytes: nil, rotateSeconds: nil, fsyncIntervalSeconds: 0, bufferRows: 0,
-            notes: ["the input had no readable metadata: recording details are unknown", note])
+            notes: ["the input had no readable metadata: recording details are unknown", note],
+            calibration: calibration.isIdentity ? nil : calibration.record)
         return RecordingMetadata(software: .init(version: MotionLogCommand.version), recording: recording, file: file,
                                  counters: CounterSnapshot(), endedCleanly: true, endReason: "fused",
-                                 ended: TimeText.isoLocal(epochSeconds: now))
+                                 ended: TimeText.isoUTC(epochSeconds: now))
     }
 
     /// The D-row rate over the file, rounded to whole Hz (0 when unknown).
@@ -123,10 +143,7 @@ enum RecordingFiles {
         return Int((Double(r.rewriter.deviceMotionRows - 1) / (b - a)).rounded())
     }
 
-    static func writeMetadata(_ m: RecordingMetadata, path: String) throws(CommandFailure) {
-        let bytes = m.encoded()
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw CommandFailure("cannot write \(path): check free space and permissions", code: 2)
-        }
+    static func writeMetadata(_ m: RecordingMetadata, to file: SafeOutputFile) throws(CommandFailure) {
+        do { try file.write(m.encoded()) } catch { throw CommandFailure("\(error)", code: 2) }
     }
 }

@@ -3,6 +3,15 @@
 /// to the recorded Doubles), `ele` (altitude MSL, when known), `time` (UTC) and `fix`.
 public enum GPXWriter {
     public static func document(_ track: LocationTrack, name: String, creator: String) -> String {
+        var out = ""
+        write(track, name: name, creator: creator) { out += $0 }
+        return out
+    }
+
+    /// Streams the document to `sink` in pieces of about 64 KiB (memory does not hold the
+    /// whole document).
+    public static func write(_ track: LocationTrack, name: String, creator: String,
+                             to sink: (String) throws -> Void) rethrows {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <gpx version="1.1" creator="\(ExportText.xml(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
@@ -11,21 +20,26 @@ public enum GPXWriter {
 
         """
         out += "  <metadata>\n    <name>\(ExportText.xml(name))</name>\n"
-        if let first = track.points.first { out += "    <time>\(ExportText.utc(first.time))</time>\n" }
+        if let first = track.segments.first?.first { out += "    <time>\(ExportText.utc(first.time))</time>\n" }
         out += "  </metadata>\n"
         out += "  <trk>\n    <name>\(ExportText.xml(name))</name>\n"
         for segment in track.segments {
             out += "    <trkseg>\n"
-            for p in segment { out += point(p) }
+            for p in segment {
+                out += point(p)
+                if out.utf8.count >= 1 << 16 { try sink(out); out = "" }
+            }
             out += "    </trkseg>\n"
         }
         out += "  </trk>\n</gpx>\n"
-        return out
+        try sink(out)
     }
 
     /// One `trkpt`; children in the order the GPX 1.1 schema requires (ele, time, ..., fix).
+    /// GPX 1.1's longitudeType is -180 <= lon < 180: 180 is written as -180 (the same meridian).
     static func point(_ p: TrackPoint) -> String {
-        var out = "      <trkpt lat=\"\(ExportText.decimal(p.latitude) ?? "0")\" lon=\"\(ExportText.decimal(p.longitude) ?? "0")\">"
+        let lon = p.longitude == 180 ? -180 : p.longitude
+        var out = "      <trkpt lat=\"\(ExportText.decimal(p.latitude) ?? "0")\" lon=\"\(ExportText.decimal(lon) ?? "0")\">"
         if let ele = ExportText.decimal(p.altitudeMSL) { out += "<ele>\(ele)</ele>" }
         out += "<time>\(ExportText.utc(p.time))</time>"
         if p.mode == 2 { out += "<fix>2d</fix>" } else if p.mode == 3 { out += "<fix>3d</fix>" }

@@ -44,7 +44,9 @@ public struct LocationTrack: Sendable, Equatable {
 
     /// Sorts the points by time (stable: equal times keep their order) and splits them.
     public init(points: [TrackPoint], maxGapSeconds: Double = LocationTrack.defaultMaxGapSeconds) {
-        let sorted = points.enumerated().sorted { a, b in
+        // Recordings are in time order already: sorting (and its copies) only when needed.
+        let inOrder = zip(points, points.dropFirst()).allSatisfy { $0.time <= $1.time }
+        let sorted = inOrder ? points : points.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
         var segments: [[TrackPoint]] = []

@@ -19,18 +19,19 @@ public struct CheckReport: Sendable {
     public var isValid: Bool { errors == 0 }
 }
 
-/// Validates recordings against FORMAT.md: header, field counts per source, numbers,
-/// labels, When strictly increasing per source. Every problem carries its line number.
+/// Validates recordings against docs/FORMAT.md: header, field counts per source, numbers,
+/// value ranges, labels, When strictly increasing per source, no binary data. Every problem carries its line number.
 public enum RecordingCheck {
     /// Checks one file. Throws only when the file cannot be read at all.
-    public static func check(path: String, maxProblems: Int = 1000) throws(RecordingReadError) -> CheckReport {
+    public static func check(path: String, maxProblems: Int = 1000,
+                             progress: ((Int64) -> Void)? = nil) throws(RecordingReadError) -> CheckReport {
         var report = CheckReport(path: path)
         var lastLine: [Source: Int] = [:]
         var suppressed = 0
         func add(_ p: RecordingProblem) {
             if report.problems.count < maxProblems { report.problems.append(p) } else { suppressed += 1 }
         }
-        try RecordingReader(path: path).read { item in
+        try RecordingReader(path: path).read(progress: progress) { item in
             switch item {
             case .problem(let p): add(p)
             case .row(let line, let row):

@@ -25,50 +25,129 @@ public enum RecordingItem: Sendable {
 public struct RecordingReadError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Errno
-    public var description: String { "cannot read \(path): \(errno)" }
+    public var description: String {
+        var text = "cannot read \(path): \(errno)"
+        switch errno {
+        case .noSuchFileOrDirectory: text += " — check the name (`ls` the folder)"
+        case .permissionDenied: text += " — you may not read it: ask its owner, or use sudo"
+        case .isDirectory: text += " — give the .csv files in it, e.g. \(path)/*.csv"
+        case .ioError: text += " — the storage reported an I/O error: the card may be failing"
+        default: break
+        }
+        return text
+    }
 }
 
-/// Reads MotionCollector CSV files (FORMAT.md) as a stream of rows and problems. The one
-/// reader shared by every command that reads recordings (`check`, `export`, `fuse`, ...).
+/// What one read of a file saw, for commands that report what they skipped.
+public struct RecordingReadSummary: Sendable, Equatable {
+    /// Lines in the file, the header and a torn last line included.
+    public var lines = 0
+    /// Valid data rows handed on.
+    public var rows = 0
+    /// Data lines that gave no row (defective, out of range, torn, after binary data).
+    public var skippedLines: Int { max(0, lines - rows - (lines > 0 ? 1 : 0)) }
+    /// Bytes read.
+    public var bytes: Int64 = 0
+    /// True when reading stopped at binary data.
+    public var stoppedAtBinary = false
+}
+
+/// Reads MotionCollector CSV files (docs/FORMAT.md) as a stream of rows and problems. The
+/// one reader shared by every command that reads recordings (`check`, `export`, `fuse`,
+/// `calibrate --from`).
+///
+/// Memory is bounded independent of the file's size and of its line lengths: the file is
+/// read in chunks, and a line longer than `CSVFormat.maxLineBytes` is an error as soon as
+/// the limit is crossed (its bytes are skipped up to the next LF, never stored).
 ///
 /// It never crashes on bad input: each defective line becomes a problem with its line
 /// number. A last line without its LF (a power cut mid-write) is reported as a warning
-/// and not used.
+/// and not used; a file with no LF at all is not a recording. A control character other
+/// than TAB and CR (e.g. a NUL byte) means binary data: the reader reports it with its byte
+/// offset and stops.
 public struct RecordingReader {
     public let path: String
+    /// Bytes read per system call.
+    public var chunkBytes = 1 << 18
 
     public init(path: String) { self.path = path }
 
-    /// Reads the whole file, calling `handle` for every row and problem in file order.
-    public func read(_ handle: (RecordingItem) -> Void) throws(RecordingReadError) {
+    /// Reads the whole file, calling `handle` for every row and problem in file order and
+    /// `progress` with the bytes read so far after every chunk.
+    @discardableResult
+    public func read(progress: ((Int64) -> Void)? = nil,
+                     _ handle: (RecordingItem) -> Void) throws(RecordingReadError) -> RecordingReadSummary {
         let fd: FileDescriptor
         do { fd = try FileDescriptor.open(FilePath(path), .readOnly) } catch {
             throw RecordingReadError(path: path, errno: (error as? Errno) ?? .ioError)
         }
         defer { try? fd.close() }
+        var summary = RecordingReadSummary()
         var parser = LineParser()
+        let limit = CSVFormat.maxLineBytes
         var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
+        pending.reserveCapacity(limit)
+        var overlong = false
+        var chunk = [UInt8](repeating: 0, count: max(64, chunkBytes))
+        func count(_ item: RecordingItem) {
+            if case .row = item { summary.rows += 1 }
+            handle(item)
+        }
+        reading: while true {
             let n: Int
             do { n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) } } catch {
+                if (error as? Errno) == .interrupted { continue }
                 throw RecordingReadError(path: path, errno: (error as? Errno) ?? .ioError)
             }
             if n == 0 { break }
-            var start = 0
-            for i in 0..<n where chunk[i] == CSVFormat.newline {
-                if pending.isEmpty {
-                    parser.parse(chunk[start..<i], handle)
-                } else {
-                    pending.append(contentsOf: chunk[start..<i])
-                    parser.parse(pending[...], handle)
-                    pending.removeAll(keepingCapacity: true)
+            let base = summary.bytes
+            summary.bytes += Int64(n)
+            var binaryAt: Int?
+            chunk.withUnsafeBufferPointer { buf in
+                var start = 0
+                for i in 0..<n {
+                    let b = buf[i]
+                    guard b < 0x20 || b == 0x7F else { continue }
+                    if b == CSVFormat.newline {
+                        if overlong {
+                            overlong = false
+                        } else if pending.count + (i - start) > limit {
+                            parser.tooLong(limit: limit, count)
+                        } else if pending.isEmpty {
+                            parser.parse(UnsafeBufferPointer(rebasing: buf[start..<i]), count)
+                        } else {
+                            pending.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i]))
+                            parser.parse(pending, count)
+                        }
+                        pending.removeAll(keepingCapacity: true)
+                        start = i + 1
+                    } else if b != 0x09 && b != 0x0D {
+                        binaryAt = i
+                        return
+                    }
                 }
-                start = i + 1
+                // The rest of the chunk starts a line that the next chunk continues.
+                if !overlong {
+                    if pending.count + (n - start) > limit {
+                        overlong = true
+                        parser.tooLong(limit: limit, count)
+                        pending.removeAll(keepingCapacity: true)
+                    } else {
+                        pending.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<n]))
+                    }
+                }
             }
-            if start < n { pending.append(contentsOf: chunk[start..<n]) }
+            if let at = binaryAt {
+                parser.binary(at: base + Int64(at), count)
+                summary.stoppedAtBinary = true
+                progress?(summary.bytes)
+                break reading
+            }
+            progress?(summary.bytes)
         }
-        parser.finish(torn: pending, handle)
+        if !summary.stoppedAtBinary { parser.finish(torn: pending, tornOverlong: overlong, count) }
+        summary.lines = parser.lineNumber
+        return summary
     }
 
     /// Convenience: every valid row and every problem, collected (small files, tests).
@@ -84,36 +163,65 @@ public struct RecordingReader {
     }
 }
 
-/// Parses one line at a time; keeps the line count.
+/// Parses one line at a time; keeps the line count and checks every value's range.
 struct LineParser {
     private(set) var lineNumber = 0
     private var sawHeader = false
+    private var reportedCRLF = false
 
-    mutating func parse(_ bytes: ArraySlice<UInt8>, _ handle: (RecordingItem) -> Void) {
+    mutating func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ handle: (RecordingItem) -> Void) {
         lineNumber += 1
         var line = String(decoding: bytes, as: UTF8.self)
         if line.hasSuffix("\r") {
-            handle(.problem(.init(line: lineNumber, severity: .error, message: "CRLF line end: the format uses LF only")))
+            if !reportedCRLF {
+                reportedCRLF = true
+                handle(.problem(.init(line: lineNumber, severity: .error,
+                                      message: "CRLF line end (a Windows line end): the format uses LF only; "
+                                        + "this and every later CRLF line are read as if they ended in LF "
+                                        + "(convert the file with `dos2unix` or `tr -d '\\r'`)")))
+            }
             line.removeLast()
         }
         if lineNumber == 1 {
             sawHeader = true
             if line != CSVFormat.headerLine {
                 handle(.problem(.init(line: 1, severity: .error,
-                                      message: "header is not \"\(CSVFormat.headerLine)\" (found \"\(line.prefix(120))\")")))
+                                      message: "header is not \"\(CSVFormat.headerLine)\" (found \"\(line.prefix(120))\"): not a recording")))
             }
             return
         }
         if let row = parseRow(line, handle) { handle(.row(line: lineNumber, row)) }
     }
 
-    mutating func finish(torn: [UInt8], _ handle: (RecordingItem) -> Void) {
-        if !torn.isEmpty {
+    /// A line crossed `limit` bytes: an error at once; the caller skips it up to its LF.
+    mutating func tooLong(limit: Int, _ handle: (RecordingItem) -> Void) {
+        lineNumber += 1
+        if lineNumber == 1 { sawHeader = true }
+        let what = lineNumber == 1 ? "not a recording: the first line" : "line"
+        handle(.problem(.init(line: lineNumber, severity: .error,
+                              message: "\(what) is longer than \(limit) bytes, more than any valid row (at most \(CSVFormat.maxRowBytes)): skipped up to its line end")))
+    }
+
+    /// Binary data at byte `offset` (from 0): the end of reading.
+    mutating func binary(at offset: Int64, _ handle: (RecordingItem) -> Void) {
+        let line = lineNumber + 1
+        let message = line == 1 || !sawHeader
+            ? "not a recording (binary data at byte \(offset))"
+            : "binary data at byte \(offset): the rest of the file is not a recording (a crash or power cut can leave zeros); reading stopped"
+        handle(.problem(.init(line: line, severity: .error, message: message)))
+    }
+
+    mutating func finish(torn: [UInt8], tornOverlong: Bool = false, _ handle: (RecordingItem) -> Void) {
+        if lineNumber == 0 && (torn.isEmpty && !tornOverlong) {
+            handle(.problem(.init(line: 1, severity: .error, message: "empty file: no header")))
+        } else if lineNumber == 0 || (lineNumber == 1 && tornOverlong) {
+            if lineNumber == 0 { lineNumber = 1 }
+            handle(.problem(.init(line: 1, severity: .error,
+                                  message: "no line end (LF) in the file: not a recording (the header and every row end with LF)")))
+        } else if !torn.isEmpty {
             lineNumber += 1
             handle(.problem(.init(line: lineNumber, severity: .warning,
                                   message: "last line is incomplete (no line end): torn by a power cut or crash; ignored")))
-        } else if lineNumber == 0 {
-            handle(.problem(.init(line: 1, severity: .error, message: "empty file: no header")))
         }
     }
 
@@ -134,7 +242,7 @@ struct LineParser {
         var values = [Double](repeating: 0, count: 10)
         for i in 2..<fields.count {
             let text = fields[i]
-            let name = i == 2 ? "When" : "field \(i + 1)"
+            let name = CSVFormat.fieldName(source, i)
             if source == .location && i == 11 {
                 guard text == "2" || text == "3" else { return error("L row mode \"\(text.prefix(20))\" is not 2 or 3") }
                 values[i - 2] = text == "2" ? 2 : 3
@@ -143,7 +251,9 @@ struct LineParser {
             guard let v = Double(text), !text.contains(" ") else {
                 return error("\(name) \"\(text.prefix(30))\" is not a number")
             }
-            if i == 2 && !v.isFinite { return error("When \"\(text)\" is not a finite number") }
+            if let problem = CSVFormat.rangeProblem(source, i, v) {
+                return error("\(name) \(text.prefix(30))\(text.count > 30 ? "…" : "") is out of range: \(problem)")
+            }
             if v.description != text {
                 handle(.problem(.init(line: n, severity: .warning,
                                       message: "\(name) \"\(text.prefix(30))\" is not in Swift's shortest form (\(v))")))

@@ -4,7 +4,7 @@ import Foundation
 /// recorded, what it holds, and whether it ended cleanly. Written when the file opens
 /// (`endedCleanly: false`) and rewritten when it closes.
 public struct RecordingMetadata: Codable, Sendable, Equatable {
-    public var format = "MotionCollector CSV with L rows (FORMAT.md)"
+    public var format = "MotionCollector CSV with L rows (docs/FORMAT.md)"
     public var software: Software
     public var recording: RecordingDescription
     public var file: FileSection
@@ -13,7 +13,7 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
     public var endedCleanly: Bool
     /// `recording` (still open), `rotated`, `stopped`, `duration`, `low-disk-space`, or `recovered`.
     public var endReason: String
-    /// ISO 8601 wall-clock time the file was closed.
+    /// Wall-clock time the file was closed, ISO 8601 UTC (`2026-11-21T13:30:05.120Z`).
     public var ended: String?
 
     public struct Software: Codable, Sendable, Equatable {
@@ -31,7 +31,8 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
         /// When of the first and last row in the file (as written in the file).
         public var firstWhen: Double?
         public var lastWhen: Double?
-        /// Local time of the first sample, ISO 8601 with offset.
+        /// Local time of the first sample (the file name's time), ISO 8601 with the UTC
+        /// offset (`2026-11-21T14:30:05+01:00`, or `Z` where local time is UTC).
         public var startLocal: String?
         /// The provisional name the file had before GPS time was known (docs/GPS.md).
         public var renamedFrom: String?
@@ -51,19 +52,34 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
         self.counters = counters; self.endedCleanly = endedCleanly; self.endReason = endReason; self.ended = ended
     }
 
-    /// Pretty JSON with sorted keys; non-finite numbers as strings.
+    /// Pretty JSON with sorted keys; non-finite numbers as strings. The clock is written
+    /// once, as `recording.clock`, from the time base when there is one (it can change
+    /// during a recording, e.g. to `gps`).
     public func encoded() -> [UInt8] {
+        var doc = self
+        if let clock = doc.counters.time?.clock { doc.recording.clock = clock }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        guard let data = try? encoder.encode(self) else { return Array("{}\n".utf8) }
+        guard let data = try? encoder.encode(doc) else { return Array("{}\n".utf8) }
         return Array(data) + [0x0A]
     }
 
+    /// Reads metadata written by this or an older version (which also wrote
+    /// `counters.time.clock`, the more precise of its two clocks).
     public static func decode(_ bytes: [UInt8]) throws -> RecordingMetadata {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try decoder.decode(RecordingMetadata.self, from: Data(bytes))
+        var doc = try decoder.decode(RecordingMetadata.self, from: Data(bytes))
+        struct Legacy: Decodable {
+            struct Counters: Decodable { struct Time: Decodable { var clock: String? }; var time: Time? }
+            var counters: Counters
+        }
+        if let legacy = try? decoder.decode(Legacy.self, from: Data(bytes)).counters.time?.clock {
+            doc.recording.clock = legacy
+        }
+        if doc.counters.time != nil { doc.counters.time?.clock = doc.recording.clock }
+        return doc
     }
 }
 
@@ -76,6 +92,10 @@ public struct RecordingDescription: Codable, Sendable, Equatable {
     public var sensor: SensorInfo
     public var gps: String?
     public var deviceMotion: [String: String]?
+    /// The calibration the D rows were computed with, as numbers (nil: none applied).
+    public var calibration: CalibrationRecord?
+    /// `motionlog fuse` only: the filter's gyroscope bias estimate at the end, rad/s.
+    public var finalGyroBiasRadPerS: [Double]?
     public var rateHz: Int
     /// Source letters recorded, e.g. `AGMDL`.
     public var sources: String
@@ -83,9 +103,11 @@ public struct RecordingDescription: Codable, Sendable, Equatable {
     public var whenMode: WhenMode
     /// Epoch seconds of the first tick (the zero of relative When).
     public var startEpoch: Double
-    /// ISO 8601 local start time.
+    /// Wall-clock time of the first tick, ISO 8601 UTC (`2026-11-21T13:30:05.120Z`).
     public var started: String
-    /// `system` (CLOCK_REALTIME anchored at start) or `simulated`.
+    /// What When is based on: `system` (the system clock, synchronised), `system-unsynchronised`
+    /// (no time service: provisional until GPS time is known), `gps` (anchored to GPS
+    /// time), `simulated` (--fast), or `unknown` (rebuilt or foreign metadata).
     public var clock: String
     public var rotateBytes: Int64?
     public var rotateSeconds: Double?
@@ -97,7 +119,8 @@ public struct RecordingDescription: Codable, Sendable, Equatable {
     public init(id: String, board: String, boardDescription: String?, sensor: SensorInfo, gps: String?,
                 deviceMotion: [String: String]?, rateHz: Int, sources: String, label: String, whenMode: WhenMode,
                 startEpoch: Double, started: String, clock: String, rotateBytes: Int64?, rotateSeconds: Double?,
-                fsyncIntervalSeconds: Double, bufferRows: Int, notes: [String]) {
+                fsyncIntervalSeconds: Double, bufferRows: Int, notes: [String], calibration: CalibrationRecord? = nil) {
+        self.calibration = calibration
         self.id = id; self.board = board; self.boardDescription = boardDescription; self.sensor = sensor
         self.gps = gps; self.deviceMotion = deviceMotion; self.rateHz = rateHz; self.sources = sources
         self.label = label; self.whenMode = whenMode; self.startEpoch = startEpoch; self.started = started
@@ -132,4 +155,28 @@ public struct CounterSnapshot: Codable, Sendable, Equatable {
     public var time: GPSTimeRecord?
 
     public init() {}
+}
+
+/// The sensor calibration a recording's `D` rows were computed with, as JSON numbers in
+/// the units the key names (`recording.calibration`; see docs/FORMAT.md).
+public struct CalibrationRecord: Codable, Sendable, Equatable {
+    /// Gyroscope bias the filter started from, rad/s, [x, y, z].
+    public var gyroBiasRadPerS: [Double]
+    /// Magnetometer hard-iron offset, µT, subtracted first.
+    public var magHardIronMicrotesla: [Double]
+    /// Magnetometer soft-iron matrix (rows), unitless, applied after the offset.
+    public var magSoftIron: [[Double]]
+    /// Accelerometer offset, g (format sign), subtracted first.
+    public var accelOffsetG: [Double]
+    /// Accelerometer scale per axis, unitless, applied after the offset.
+    public var accelScale: [Double]
+    /// Where the values came from, e.g. `/etc/motionlog/config.yaml`.
+    public var origin: String?
+
+    public init(gyroBiasRadPerS: [Double], magHardIronMicrotesla: [Double], magSoftIron: [[Double]],
+                accelOffsetG: [Double], accelScale: [Double], origin: String?) {
+        self.gyroBiasRadPerS = gyroBiasRadPerS; self.magHardIronMicrotesla = magHardIronMicrotesla
+        self.magSoftIron = magSoftIron; self.accelOffsetG = accelOffsetG; self.accelScale = accelScale
+        self.origin = origin
+    }
 }

@@ -9,9 +9,14 @@ public enum TimeText {
         format(epochSeconds, "%Y%m%d%H%M%S", utc: false)
     }
 
-    /// ISO 8601 local time with UTC offset, e.g. `2026-11-21T14:30:05+0100`.
+    /// ISO 8601 (RFC 3339) local time with its UTC offset, e.g. `2026-11-21T14:30:05+01:00`,
+    /// or `2026-11-21T13:30:05Z` where local time is UTC.
     public static func isoLocal(epochSeconds: Double) -> String {
-        format(epochSeconds, "%Y-%m-%dT%H:%M:%S%z", utc: false)
+        let text = format(epochSeconds, "%Y-%m-%dT%H:%M:%S%z", utc: false)
+        guard text.count > 5, let sign = text.dropLast(4).last, sign == "+" || sign == "-" else { return text }
+        let offset = text.suffix(4)
+        if offset == "0000" { return text.dropLast(5) + "Z" }
+        return text.dropLast(2) + ":" + offset.suffix(2)
     }
 
     /// ISO 8601 UTC with milliseconds, e.g. `2026-11-21T13:30:05.120Z`.

@@ -100,10 +100,11 @@ public final class Recorder {
             deviceMotion: cfg.sources.contains(.deviceMotion) ? estimator?.info : nil,
             rateHz: cfg.rateHz, sources: cfg.sources.letters, label: String(UnicodeScalar(cfg.label)),
             whenMode: cfg.whenMode, startEpoch: timeline.startEpochSeconds,
-            started: TimeText.isoLocal(epochSeconds: timeline.startEpochSeconds),
+            started: TimeText.isoUTC(epochSeconds: timeline.startEpochSeconds),
             clock: clock.isRealTime ? "system" : "simulated",
             rotateBytes: cfg.rotation.maxBytes, rotateSeconds: cfg.rotation.maxSeconds,
-            fsyncIntervalSeconds: cfg.fsyncIntervalSeconds, bufferRows: cfg.bufferRows, notes: notes)
+            fsyncIntervalSeconds: cfg.fsyncIntervalSeconds, bufferRows: cfg.bufferRows, notes: notes,
+            calibration: cfg.sources.contains(.deviceMotion) ? estimator?.calibrationRecord : nil)
 
         let writer = RotatingWriter(directory: directory, description: description,
                                     configuration: .init(rotation: cfg.rotation, softwareVersion: cfg.softwareVersion,

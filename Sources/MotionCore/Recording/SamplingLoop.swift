@@ -66,13 +66,15 @@ struct SamplingLoop {
     }
 
     private mutating func addFix(_ fix: LocationFix, label: UInt8) {
-        // Defence in depth: When strictly increases per source, whatever the source does.
-        guard fix.when > lastLocationWhen, fix.mode == 2 || fix.mode == 3 else {
+        // Defence in depth: When (as written) strictly increases per source, whatever the source does.
+        var row = Row(fix: fix, label: label)
+        row.when = RelativeWhen.of(epochSeconds: fix.when, offset: locationWhenOffset)
+        guard row.when > lastLocationWhen, fix.mode == 2 || fix.mode == 3 else {
             _ = counters.rejectedFixes.add(1, ordering: .relaxed)
             return
         }
-        lastLocationWhen = fix.when
-        add(Row(fix: fix, label: label, whenOffset: locationWhenOffset))
+        lastLocationWhen = row.when
+        add(row)
     }
 
     /// Subtracted from fix times: 0 in epoch mode; in relative mode the first tick's epoch,

@@ -131,7 +131,7 @@ public enum RecordingRecovery {
         doc.endedCleanly = false
         doc.endReason = endReason
         let epochOffset = doc.recording.whenMode == .relative ? doc.recording.startEpoch : 0
-        doc.ended = scan.lastWhen.map { TimeText.isoLocal(epochSeconds: $0 + epochOffset) }
+        doc.ended = scan.lastWhen.map { TimeText.isoUTC(epochSeconds: $0 + epochOffset) }
         var note = "recovered after an unclean end (power cut or crash): "
         if headerRewritten {
             note += "the file had no complete header and was reset to the header alone"
@@ -156,7 +156,7 @@ public enum RecordingRecovery {
             id: UUID().uuidString, board: "unknown", boardDescription: nil, sensor: SensorInfo(model: "unknown"),
             gps: nil, deviceMotion: nil, rateHz: busiest.map { estimatedRate(scan, $0) } ?? 0,
             sources: String(sources.map(\.letter)), label: label, whenMode: whenMode, startEpoch: startEpoch,
-            started: TimeText.isoLocal(epochSeconds: startEpoch), clock: "unknown", rotateBytes: nil, rotateSeconds: nil,
+            started: TimeText.isoUTC(epochSeconds: startEpoch), clock: "unknown", rotateBytes: nil, rotateSeconds: nil,
             fsyncIntervalSeconds: 0, bufferRows: 0,
             notes: ["metadata was \(unreadable ? "unreadable" : "missing") after an unclean end and was rebuilt from the CSV: board, sensor and settings are unknown, rateHz is estimated from the rows, file index and previous file are unknown"])
         var section = RecordingMetadata.FileSection(name: name, index: 1, previous: nil)

@@ -123,7 +123,13 @@ public protocol LocationSource: AnyObject {
 public protocol DeviceMotionEstimator: AnyObject {
     /// A short description for the metadata (algorithm, parameters, calibration used).
     var info: [String: String] { get }
+    /// The calibration applied, as numbers (nil when the estimator applies none it can tell).
+    var calibrationRecord: CalibrationRecord? { get }
     /// `accel` in g with CoreMotion signs, `gyro` rad/s, `mag` µT or nil; `dt` seconds since
     /// the previous update (the measured sample period).
     func update(accel: Vector3, gyro: Vector3, mag: Vector3?, dt: Double) -> DeviceMotion
+}
+
+extension DeviceMotionEstimator {
+    public var calibrationRecord: CalibrationRecord? { nil }
 }

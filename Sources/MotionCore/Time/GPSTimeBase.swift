@@ -5,8 +5,9 @@ import Synchronization
 public struct GPSTimeRecord: Codable, Sendable, Equatable {
     /// `system` (the system clock, synchronised by a time service), `system-unsynchronised`
     /// (no time service and no GPS time yet: When and file names are provisional), `gps`
-    /// (When anchored to GPS time), or `simulated`.
-    public var clock: String
+    /// (When anchored to GPS time), or `simulated`. Written to the metadata once, as
+    /// `recording.clock` (not repeated here).
+    public var clock: String = "unknown"
     /// The kernel's verdict at start (ntp_adjtime), nil when not checked (simulated clock).
     public var systemClockSynchronised: Bool?
     public var systemClockDetail: String?
@@ -25,6 +26,11 @@ public struct GPSTimeRecord: Codable, Sendable, Equatable {
     public var gpsDelaySpreadSeconds: Double?
     /// How files are named while GPS time is not known (see docs/GPS.md).
     public var provisionalNaming: String?
+
+    enum CodingKeys: String, CodingKey {
+        case systemClockSynchronised, systemClockDetail, gpsMinusSystemSeconds, correctionSeconds,
+             slewRemainingSeconds, steps, firstCorrectedWhen, gpsDelaySpreadSeconds, provisionalNaming
+    }
 
     public init(clock: String, systemClockSynchronised: Bool? = nil, systemClockDetail: String? = nil) {
         self.clock = clock; self.systemClockSynchronised = systemClockSynchronised

@@ -318,7 +318,7 @@ public final class RotatingWriter {
         let doc = RecordingMetadata(
             software: .init(version: configuration.softwareVersion), recording: description, file: section,
             counters: snapshot, endedCleanly: endedCleanly, endReason: reason,
-            ended: endedCleanly ? TimeText.isoLocal(epochSeconds: Double(SystemClock.realtimeNanos()) / 1e9) : nil)
+            ended: endedCleanly ? TimeText.isoUTC(epochSeconds: Double(SystemClock.realtimeNanos()) / 1e9) : nil)
         let jsonName = String(section.name.dropLast(4)) + ".json"
         lastMetadataWrite = nowNanos()
         do { try directory.replace(name: jsonName, contents: doc.encoded()) } catch {
