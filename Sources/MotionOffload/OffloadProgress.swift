@@ -36,7 +36,7 @@ public struct OffloadProgress: Codable, Sendable, Equatable {
     public func encoded() -> Data {
         let e = JSONEncoder()
         e.keyEncodingStrategy = .convertToSnakeCase
-        e.outputFormatting = [.sortedKeys]
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? e.encode(self)) ?? Data()
     }
 
