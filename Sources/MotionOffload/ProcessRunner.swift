@@ -9,7 +9,9 @@ public struct ProcessResult: Sendable, Equatable {
 
 /// Runs external programs (`mount`, `blkid`, `rclone`); tests may substitute a script.
 public protocol ProcessRunning: Sendable {
-    /// Runs `executable` with `arguments`, waits, and returns its status and combined output.
+    /// Runs `executable` with `arguments` and this process's environment changed by
+    /// `environment` (an empty value removes the variable), waits, and returns its status
+    /// and combined output.
     func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> ProcessResult
 }
 
@@ -25,7 +27,7 @@ public struct SystemProcessRunner: ProcessRunning {
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
+        for (k, v) in environment { env[k] = v.isEmpty ? nil : v }
         p.environment = env
         let pipe = Pipe()
         p.standardOutput = pipe
