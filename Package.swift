@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Vectors, quaternions and matrices shared by the simulator, drivers and fusion.
@@ -48,10 +49,18 @@ let package = Package(
         .target(name: "MotionSimulator",
                 dependencies: ["MotionMath", "MotionCore", "IMUDrivers"],
                 swiftSettings: strict),
+        // Getting recordings off the logger: verified copies to a USB stick or folder, and
+        // uploads to a remote through rclone. Reads finished recordings only.
+        .target(name: "CFileSystem", path: "Sources/CFileSystem"),
+        .target(name: "MotionOffload",
+                dependencies: ["MotionCore", "CFileSystem",
+                               .product(name: "Crypto", package: "swift-crypto"),
+                               .product(name: "SystemPackage", package: "swift-system")],
+                swiftSettings: strict),
         // Commands (record, check, boards, ...) as a library, so tests drive them directly.
         .target(name: "MotionApp",
                 dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers",
-                               "LinuxHardware", "MotionSimulator",
+                               "LinuxHardware", "MotionSimulator", "MotionOffload",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
@@ -71,6 +80,7 @@ let package = Package(
                     resources: [], swiftSettings: strict),
         .testTarget(name: "MotionSimulatorTests", dependencies: ["MotionSimulator", "MotionCore"], swiftSettings: strict),
         .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionOffloadTests", dependencies: ["MotionOffload", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
         .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),
     ]

@@ -22,6 +22,8 @@ public struct RecorderSettings: Sendable, Equatable {
     public var minFreeSpace: Int64?
     /// `motionlog daemon` settings (`daemon:` section).
     public var daemon: DaemonSettings?
+    /// Copies to USB sticks and uploads (`offload:` section).
+    public var offload: OffloadSettings?
     public var file: String?
 
     public init() {}
@@ -60,6 +62,9 @@ public struct RecorderSettings: Sendable, Equatable {
         }
         if let d = try doc.section("daemon") {
             s.daemon = try DaemonSettings.parse(d)
+        }
+        if let o = try doc.section("offload") {
+            s.offload = try OffloadSettings.parse(o)
         }
         try doc.rejectUnknownKeys()
         return s

@@ -80,6 +80,7 @@ struct DaemonCommand: ParsableCommand {
         settings.core.shutdownCommand = config.shutdownCommand
         settings.core.baseLabel = setup.configuration.label
         settings.ledShowsGPS = config.ledShowsGPS
+        settings.offloadStatusFile = OffloadWatch.statusFile(socket: config.socket)
         let daemon = Daemon(launcher: launcher, settings: settings, shutdown: ShellShutdownRunner(), log: log)
         daemon.noteGPIOProblem(gpioProblem)
 

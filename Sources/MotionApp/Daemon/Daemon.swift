@@ -16,6 +16,8 @@ final class Daemon: Sendable {
         var core = DaemonCore.Settings()
         /// While recording, show "no GPS fix" on the LED.
         var ledShowsGPS = true
+        /// Where `motionlog offload` writes its progress (nil: not followed).
+        var offloadStatusFile: String?
     }
 
     private struct State: Sendable {
@@ -44,12 +46,14 @@ final class Daemon: Sendable {
     private let published = Mutex(Published())
     private let rates = Mutex(RateMeter())
     private let gpioProblem = Mutex<String?>(nil)
+    let offload: OffloadWatch
 
     init(launcher: RecordingLauncher, settings: Settings, shutdown: ShutdownRunner, log: Logger) {
         self.launcher = launcher
         self.settings = settings
         self.shutdown = shutdown
         self.log = log
+        offload = OffloadWatch(path: settings.offloadStatusFile)
         state = Mutex(State(core: DaemonCore(settings: settings.core)))
         published.withLock { $0.label = settings.core.baseLabel }
     }
@@ -180,6 +184,14 @@ final class Daemon: Sendable {
     /// The LED pattern for the current state.
     var ledPattern: LEDPattern {
         let p = published.withLock { $0 }
+        // A USB offload says how it goes (the recording, if any, is unaffected).
+        if p.phase != .error, let o = offload.progress {
+            switch o.state {
+            case .copying: return .offloading
+            case .done: return .offloadDone
+            case .error: return .error
+            }
+        }
         switch p.phase {
         case .idle: return .idle
         case .recording:
@@ -229,7 +241,7 @@ final class Daemon: Sendable {
             freeSpace: .init(availableBytes: free?.availableBytes ?? (try? StatvfsFileSystemStats().space(at: launcher.outputFolder).availableBytes),
                              minimumBytes: launcher.freeSpace?.minimumFreeBytes ?? 0),
             label: String(Character(UnicodeScalar(p.label))), lastFiles: p.lastFiles, recordings: p.recordings,
-            gpio: gpioProblem.withLock { $0 } ?? "ok", pid: getpid(), version: MotionLogCommand.version)
+            gpio: gpioProblem.withLock { $0 } ?? "ok", offload: offload.progress, pid: getpid(), version: MotionLogCommand.version)
     }
 
     // MARK: Control requests

@@ -58,6 +58,7 @@ final class DaemonLoop: Sendable {
             }
             if now - lastRateSample >= 1_000_000_000 {
                 daemon.sampleRates(now: now)
+                daemon.offload.refresh()
                 lastRateSample = now
             }
             var wakeAt = now + 1_000_000_000

@@ -1,5 +1,6 @@
 import Foundation
 import MotionCore
+import MotionOffload
 
 /// What `motionlog status` reports: the daemon's state and, while recording, the live
 /// numbers of the recording. Sent as JSON over the control socket (`status --json` prints it).
@@ -34,6 +35,8 @@ struct DaemonStatus: Codable, Sendable, Equatable {
     var recordings: Int
     /// GPIO problems (nil: buttons and LED work, or none are wired).
     var gpio: String
+    /// A copy to a USB stick in progress or just ended (nil: none).
+    var offload: OffloadProgress?
     var pid: Int32
     var version: String
 
@@ -95,6 +98,14 @@ struct DaemonStatus: Codable, Sendable, Equatable {
         add("label", label)
         if !lastFiles.isEmpty { add("last", lastFiles.joined(separator: ", ")) }
         if gpio != "ok" { add("gpio", gpio) }
+        if let o = offload {
+            switch o.state {
+            case .copying:
+                add("offload", "copying to \(o.target): \(o.recordingsDone) of \(o.recordingsTotal) recordings, \(o.percent) %")
+            case .done: add("offload", "done (\(o.target)): " + (o.message ?? ""))
+            case .error: add("offload", "ERROR (\(o.target)): " + (o.message ?? ""))
+            }
+        }
         return lines.joined(separator: "\n")
     }
 }

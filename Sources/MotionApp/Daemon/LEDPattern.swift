@@ -9,8 +9,12 @@ enum LEDPattern: String, Sendable, Equatable, Codable {
     case recordingNoFix
     /// Stopping or shutting down: slow blink.
     case busy
-    /// A recording failed or the card is (nearly) full: fast blink until the next start.
+    /// A recording failed or the card is (nearly) full, or an offload failed: fast blink.
     case error
+    /// Copying to a USB stick: two short flashes every second.
+    case offloading
+    /// The copy to the stick is complete and it is unmounted: long on, short off (pull it out).
+    case offloadDone
     case off
 
     /// The cycle as (on, milliseconds) segments.
@@ -21,6 +25,8 @@ enum LEDPattern: String, Sendable, Equatable, Codable {
         case .recordingNoFix: return [(true, 900), (false, 100)]
         case .busy: return [(true, 250), (false, 250)]
         case .error: return [(true, 100), (false, 100)]
+        case .offloading: return [(true, 100), (false, 150), (true, 100), (false, 650)]
+        case .offloadDone: return [(true, 1800), (false, 200)]
         case .off: return [(false, 1000)]
         }
     }

@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import MotionConfig
+import MotionOffload
+
+/// `motionlog offload`: finished recordings to a USB stick, a folder or an rclone remote.
+struct OffloadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "offload",
+        abstract: "Copy finished recordings to a USB stick, a folder, or an rclone remote.",
+        discussion: """
+            DEVICE (e.g. /dev/sda1, as the udev rule runs it): mounts the stick privately, copies \
+            into a folder named after this logger's hostname, unmounts. --to DIR: the same into a \
+            mounted folder. Every file is written as NAME.part, flushed, read back and compared \
+            by SHA-256, then renamed; manifest.csv lists what arrived. What is already there is \
+            not copied again; a recording being written is never touched. \
+            --remote: uploads with rclone (see docs/OFFLOAD.md), verified by `rclone check`. \
+            Exit status: 0 everything finished is there, 1 something was not copied (it says \
+            what), 2 usage error or the target could not be used.
+            """)
+
+    @Argument(help: "A USB stick's partition, e.g. /dev/sda1.")
+    var device: String?
+
+    @Option(name: .long, help: "Copy into this mounted folder instead of a device.")
+    var to: String?
+
+    @Flag(name: .long, help: "Upload to the config's offload.remote with rclone.")
+    var remote = false
+
+    @Option(name: .customLong("remote-path"), help: "Upload to this rclone remote and path (NAME:path) instead of the config's.")
+    var remotePath: String?
+
+    @Option(name: .long, help: "The recordings folder (default: out in the config).")
+    var out: String?
+
+    @Option(name: .long, help: "Config file (default /etc/motionlog/config.yaml).")
+    var config: String?
+
+    @Flag(name: .long, help: "Delete each recording from the card after its copy was verified (config: offload.delete_after_copy).")
+    var deleteAfterCopy = false
+
+    @Flag(name: .long, help: "Only act on sticks whose label matches offload.label (how the udev rule runs it).")
+    var onlyOffloadSticks = false
+
+    @Option(name: .long, help: "Write progress here as JSON for the daemon (default: offload.json beside the daemon's socket, when that folder exists).")
+    var statusFile: String?
+
+    func validate() throws {
+        let targets = (device == nil ? 0 : 1) + (to == nil ? 0 : 1) + (remote || remotePath != nil ? 1 : 0)
+        if targets != 1 { throw ValidationError("give one target: a DEVICE, --to DIR, or --remote") }
+        if let r = remotePath, !OffloadSettings.isValidRemote(r) {
+            throw ValidationError("--remote-path \"\(r)\": use an rclone remote and path such as nas:motionlog")
+        }
+    }
+
+    func run() throws {
+        let settings: RecorderSettings
+        do { settings = try ConfigLoader.load(explicit: config) } catch { throw CommandFailure.usage("\(error)") }
+        let offload = settings.offload ?? OffloadSettings()
+        let source = try recordingsFolder(settings)
+        if remote || remotePath != nil { return try upload(source: source, settings: settings) }
+
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = deleteAfterCopy || (offload.deleteAfterCopy ?? false)
+        let host = LoggerName.current
+        if let to {
+            if FolderOffload.isFAT(to) { options.maxFileBytes = FolderOffloadOptions.fatMaxFileBytes }
+            try copy(source: source, target: to + "/" + host, options: options, label: to, statusFile: statusFile)
+            return
+        }
+        guard let device else { return }
+        let runner = SystemProcessRunner()
+        let stick: BlockDevice
+        do { stick = try BlockDevice.identify(device, runner: runner) } catch { throw CommandFailure.usage("\(error)") }
+        if onlyOffloadSticks {
+            let wanted = offload.stick ?? .label(OffloadSettings.defaultLabel)
+            if case .label(let label) = wanted, stick.label != label {
+                Console.out("\(device) is labelled \(stick.label.map { "\"\($0)\"" } ?? "without a label"), not \"\(label)\": not an offload stick, left alone (offload.label in the config).")
+                return
+            }
+        }
+        let status = statusFile ?? Self.defaultStatusFile(settings)
+        let mounted: MountedDevice
+        do { mounted = try MountedDevice.mount(stick, runner: runner) } catch {
+            report(state: .error, target: device, message: "\(error)", statusFile: status)
+            throw CommandFailure.usage("\(error)")
+        }
+        if stick.fileSystem == .vfat { options.maxFileBytes = FolderOffloadOptions.fatMaxFileBytes }
+        var failure: Error?
+        do { try copy(source: source, target: mounted.mountPoint + "/" + host, options: options, label: device, statusFile: status) } catch {
+            failure = error
+        }
+        do { try mounted.unmount() } catch {
+            report(state: .error, target: device, message: "\(error)", statusFile: status)
+            throw CommandFailure("\(error)", code: 2)
+        }
+        if let failure { throw failure }
+        Console.out("Unmounted \(device): the stick may be pulled out.")
+    }
+
+    private func copy(source: String, target: String, options: FolderOffloadOptions, label: String, statusFile: String?) throws {
+        var job = FolderOffload(source: source, target: target, options: options)
+        job.now = { Date() }
+        let report: FolderOffloadReport
+        do {
+            report = try job.run { progress in
+                var p = progress
+                p.target = label
+                if let statusFile { p.write(to: statusFile) }
+            }
+        } catch {
+            self.report(state: .error, target: label, message: "\(error)", statusFile: statusFile)
+            throw CommandFailure("\(error)", code: 2)
+        }
+        for line in report.lines() { Console.out(line) }
+        Console.out("Target: \(target) (manifest.csv lists every verified file)")
+        if !report.complete { throw CommandFailure("", code: 1) }
+    }
+
+    private func upload(source: String, settings: RecorderSettings) throws {
+        let offload = settings.offload ?? OffloadSettings()
+        guard let remoteName = remotePath ?? offload.remote else {
+            throw CommandFailure.usage("no remote: set offload.remote in the config (e.g. remote: \"nas:motionlog\") or give --remote-path NAME:path")
+        }
+        var options = RemoteUploadOptions(remote: remoteName)
+        options.rcloneConfig = offload.rcloneConfig
+        options.bandwidthLimit = offload.bandwidth
+        options.attempts = offload.attempts ?? options.attempts
+        options.deleteAfterUpload = deleteAfterCopy || (offload.deleteAfterCopy ?? false)
+        options.minFreeSpace = settings.minFreeSpace ?? 100_000_000
+        let job = RemoteUpload(source: source, options: options)
+        let report: RemoteUploadReport
+        do { report = try job.run(log: { Console.error($0) }) } catch { throw CommandFailure("\(error)", code: 2) }
+        for line in report.lines() { Console.out(line) }
+        if !report.complete { throw CommandFailure("", code: 1) }
+    }
+
+    private func recordingsFolder(_ settings: RecorderSettings) throws -> String {
+        if let out = out ?? settings.out { return out }
+        let installed = "/var/lib/motionlog/recordings"
+        if FileManager.default.fileExists(atPath: installed) { return installed }
+        throw CommandFailure.usage("which recordings? give --out DIR (or set out in the config)")
+    }
+
+    private func report(state: OffloadProgress.State, target: String, message: String, statusFile: String?) {
+        guard let statusFile else { return }
+        OffloadProgress(state: state, target: target, message: message, pid: getpid(),
+                        updated: Date().timeIntervalSince1970).write(to: statusFile)
+    }
+
+    /// `offload.json` in the daemon's socket folder, when that folder exists.
+    static func defaultStatusFile(_ settings: RecorderSettings) -> String? {
+        let file = OffloadWatch.statusFile(socket: settings.daemon?.socket ?? ControlClient.defaultSocket)
+        return FileManager.default.fileExists(atPath: (file as NSString).deletingLastPathComponent) ? file : nil
+    }
+}

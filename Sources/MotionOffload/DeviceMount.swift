@@ -1,0 +1,77 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A USB stick's partition as udev and blkid describe it.
+public struct BlockDevice: Sendable, Equatable {
+    /// File systems the offload writes to.
+    public enum FileSystem: String, Sendable, CaseIterable {
+        case vfat, exfat, ext4
+    }
+    public var path: String
+    public var fileSystem: FileSystem
+    public var label: String?
+
+    /// Asks blkid what is on `path`; a file system we do not write to is an error that says so.
+    public static func identify(_ path: String, runner: any ProcessRunning) throws(OffloadError) -> BlockDevice {
+        let r = runner.run("blkid", ["-p", "-o", "export", path], environment: [:])
+        guard r.status == 0 else {
+            throw OffloadError("identify", path: path, reason: r.status == 2
+                ? "no file system found on it (format the stick as FAT32, exFAT or ext4)"
+                : "blkid failed: \(r.output.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        var fields: [String: String] = [:]
+        for line in r.output.split(separator: "\n") {
+            let kv = line.split(separator: "=", maxSplits: 1)
+            if kv.count == 2 { fields[String(kv[0])] = String(kv[1]) }
+        }
+        guard let type = fields["TYPE"], let fs = FileSystem(rawValue: type) else {
+            throw OffloadError("use", path: path, reason: "its file system is \(fields["TYPE"] ?? "unknown"); the offload writes FAT32 (vfat), exFAT or ext4")
+        }
+        return BlockDevice(path: path, fileSystem: fs, label: fields["LABEL"])
+    }
+}
+
+/// A stick mounted for the offload alone: in a fresh folder only root can enter, without
+/// device files, set-user-id programs or execution; unmounted (after a sync) by `unmount()`.
+public final class MountedDevice: Sendable {
+    public let device: BlockDevice
+    public let mountPoint: String
+    let runner: any ProcessRunning
+
+    init(device: BlockDevice, mountPoint: String, runner: any ProcessRunning) {
+        self.device = device
+        self.mountPoint = mountPoint
+        self.runner = runner
+    }
+
+    /// Mounts `device` under a new private folder in `parent` (default /run).
+    public static func mount(_ device: BlockDevice, parent: String = "/run", runner: any ProcessRunning) throws(OffloadError) -> MountedDevice {
+        var template = Array((parent + "/motionlog-offload.XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
+            guard let base = buffer.baseAddress else { return nil }
+            return mkdtemp(base)
+        }
+        guard made != nil else { throw OffloadError("create a mount point in", path: parent, errno: SystemCalls.errno) }
+        let point = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var options = ["nosuid", "nodev", "noexec", "noatime"]
+        if device.fileSystem != .ext4 { options += ["uid=0", "gid=0", "fmask=0022", "dmask=0022"] }
+        let r = runner.run("mount", ["-t", device.fileSystem.rawValue, "-o", options.joined(separator: ","), device.path, point], environment: [:])
+        guard r.status == 0 else {
+            rmdir(point)
+            throw OffloadError("mount", path: device.path, reason: r.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return MountedDevice(device: device, mountPoint: point, runner: runner)
+    }
+
+    /// Flushes and unmounts; the stick may be pulled once this returns without error.
+    public func unmount() throws(OffloadError) {
+        sync()
+        let r = runner.run("umount", [mountPoint], environment: [:])
+        guard r.status == 0 else {
+            throw OffloadError("unmount", path: mountPoint, reason: r.output.trimmingCharacters(in: .whitespacesAndNewlines) + " — do not pull the stick yet")
+        }
+        rmdir(mountPoint)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import MotionCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a copy to a stick or folder behaves.
+public struct FolderOffloadOptions: Sendable {
+    /// Remove a recording from the card after all its files were copied and read back equal.
+    public var deleteAfterCopy = false
+    /// Largest file the target's file system can hold (FAT32: 4 GiB − 1); nil: no limit.
+    public var maxFileBytes: Int64?
+    /// Space kept free on the target beyond the files (manifest, directory entries).
+    public var targetReserveBytes: Int64 = 1 << 20
+
+    public init() {}
+
+    /// FAT32's limit on a file's size.
+    public static let fatMaxFileBytes: Int64 = (1 << 32) - 1
+}
+
+/// What an offload did, recording by recording.
+public struct FolderOffloadReport: Sendable {
+    public var copied: [String] = []
+    public var alreadyThere: [String] = []
+    /// Recordings that did not fit in the space left, with their sizes.
+    public var didNotFit: [(name: String, bytes: Int64)] = []
+    /// Files the target's file system cannot hold (FAT32's 4 GiB limit).
+    public var tooLarge: [(name: String, bytes: Int64)] = []
+    /// A file of the same name on the target with other contents: left alone.
+    public var conflicts: [String] = []
+    public var deleted: [String] = []
+    public var inProgress: [String] = []
+    public var awaitingRecovery: [String] = []
+    public var failures: [OffloadError] = []
+    public var bytesCopied: Int64 = 0
+
+    /// True when everything finished is on the target (or deliberately skipped as there).
+    public var complete: Bool { didNotFit.isEmpty && tooLarge.isEmpty && conflicts.isEmpty && failures.isEmpty }
+
+    /// The report in sentences, one per line.
+    public func lines() -> [String] {
+        var out: [String] = []
+        out.append("Copied \(copied.count) recording\(copied.count == 1 ? "" : "s") (\(ByteText.describe(bytesCopied)))"
+                   + (alreadyThere.isEmpty ? "." : "; \(alreadyThere.count) already there."))
+        if !didNotFit.isEmpty {
+            let total = didNotFit.reduce(Int64(0)) { $0 + $1.bytes }
+            out.append("Did not fit (\(ByteText.describe(total)) in all; use a larger or emptier stick): "
+                       + didNotFit.map { "\($0.name) (\(ByteText.describe($0.bytes)))" }.joined(separator: ", "))
+        }
+        for f in tooLarge {
+            out.append("Not copied: \(f.name) is \(ByteText.describe(f.bytes)), larger than FAT32's 4 GiB file limit; use an exFAT or ext4 stick, or record with a smaller rotate_size.")
+        }
+        for c in conflicts {
+            out.append("Not copied: \(c) exists on the target with other contents; it was left alone (rename or remove it there).")
+        }
+        if !deleted.isEmpty { out.append("Deleted from the card after verification: \(deleted.joined(separator: ", ")).") }
+        if !inProgress.isEmpty { out.append("Being recorded, copied next time: \(inProgress.joined(separator: ", ")).") }
+        if !awaitingRecovery.isEmpty {
+            out.append("Not finished (a power cut?), copied after the next start recovers them: \(awaitingRecovery.joined(separator: ", ")).")
+        }
+        for f in failures { out.append("Error: \(f)") }
+        return out
+    }
+}
+
+/// Copies every finished recording that the target does not hold yet into a target folder,
+/// oldest first, each file verified (see `VerifiedCopy`) and listed in the target's
+/// manifest; optionally deletes what was verified. Never touches a recording being written.
+public struct FolderOffload {
+    public var source: String
+    public var target: String
+    public var options: FolderOffloadOptions
+    /// Free bytes on the target (injected in tests; statvfs by default).
+    public var availableBytes: @Sendable (String) -> Int64? = { SystemCalls.availableBytes($0) }
+    public var now: @Sendable () -> Date = { Date() }
+
+    public init(source: String, target: String, options: FolderOffloadOptions) {
+        self.source = source
+        self.target = target
+        self.options = options
+    }
+
+    /// Runs the offload; `progress` hears after every chunk and every recording.
+    public func run(progress: (OffloadProgress) -> Void = { _ in }) throws(OffloadError) -> FolderOffloadReport {
+        let inventory = try RecordingCatalog.inventory(folder: source)
+        var report = FolderOffloadReport()
+        report.inProgress = inventory.inProgress
+        report.awaitingRecovery = inventory.awaitingRecovery
+        try FolderOffload.makeFolder(target)
+        var manifest = OffloadManifest(folder: target)
+        let directory = try SystemCalls.openDirectory(target)
+        defer { Glibc.close(directory) }
+
+        // What is missing on the target, and what is there already.
+        var todo: [FinishedRecording] = []
+        for r in inventory.finished {
+            switch try state(of: r, manifest: &manifest) {
+            case .there: report.alreadyThere.append(r.base)
+            case .conflict(let file): report.conflicts.append(file)
+            case .missing: todo.append(r)
+            }
+        }
+        let pid = getpid()
+        var status = OffloadProgress(state: .copying, target: target, recordingsTotal: todo.count,
+                                     bytesTotal: todo.reduce(0) { $0 + $1.totalBytes }, pid: pid,
+                                     updated: now().timeIntervalSince1970)
+        progress(status)
+        var lastReport = now()
+        for r in todo {
+            if let limit = options.maxFileBytes, let big = r.files.first(where: { $0.bytes > limit }) {
+                report.tooLarge.append(big)
+                status.bytesTotal -= r.totalBytes
+                continue
+            }
+            let free = availableBytes(target) ?? Int64.max
+            if r.totalBytes + options.targetReserveBytes > free {
+                report.didNotFit.append((r.base, r.totalBytes))
+                status.bytesTotal -= r.totalBytes
+                continue
+            }
+            do {
+                var copied: [CopiedFile] = []
+                for f in r.files where manifest.entries[f.name] == nil {
+                    copied.append(try VerifiedCopy.copy(source: source + "/" + f.name, directory: directory,
+                                                        folder: target, name: f.name) { n in
+                        status.bytesDone += n
+                        let t = now()
+                        if t.timeIntervalSince(lastReport) >= 0.5 {
+                            lastReport = t
+                            status.updated = t.timeIntervalSince1970
+                            progress(status)
+                        }
+                    })
+                }
+                try manifest.append(copied, at: now())
+                report.copied.append(r.base)
+                report.bytesCopied += copied.reduce(0) { $0 + $1.bytes }
+                status.recordingsDone += 1
+                if options.deleteAfterCopy { try delete(r, verified: manifest, report: &report) }
+            } catch {
+                report.failures.append(error)
+                if error.endsTheCopy { break }
+            }
+            status.updated = now().timeIntervalSince1970
+            progress(status)
+        }
+        status.state = report.failures.isEmpty && report.conflicts.isEmpty && report.tooLarge.isEmpty ? .done : .error
+        status.message = report.lines().joined(separator: " ")
+        status.updated = now().timeIntervalSince1970
+        progress(status)
+        return report
+    }
+
+    enum TargetState { case missing, there, conflict(String) }
+
+    /// A recording is on the target when every file is in the manifest with its size and the
+    /// file is there; a file present but not listed (manifest lost) is hashed and compared.
+    private func state(of r: FinishedRecording, manifest: inout OffloadManifest) throws(OffloadError) -> TargetState {
+        var missing = false
+        var adopted: [CopiedFile] = []
+        for f in r.files {
+            let onTarget = RecordingCatalog.fileSize(target + "/" + f.name)
+            if let entry = manifest.entries[f.name], entry.bytes == f.bytes, onTarget == f.bytes { continue }
+            guard onTarget != nil else { missing = true; continue }
+            let mine = try VerifiedCopy.sha256(path: source + "/" + f.name)
+            let theirs = try VerifiedCopy.sha256(path: target + "/" + f.name)
+            guard mine == theirs else { return .conflict(f.name) }
+            adopted.append(CopiedFile(name: f.name, bytes: mine.bytes, sha256: mine.hex))
+        }
+        if !adopted.isEmpty { try manifest.append(adopted, at: now()) }
+        return missing ? .missing : .there
+    }
+
+    /// Deletes a verified recording from the card: sidecars first, the CSV last, then flushes
+    /// the folder. A recording that started being written meanwhile is never touched.
+    private func delete(_ r: FinishedRecording, verified: OffloadManifest, report: inout FolderOffloadReport) throws(OffloadError) {
+        for f in r.files {
+            guard let e = verified.entries[f.name], e.bytes == f.bytes else {
+                throw OffloadError("delete", path: source + "/" + f.name, reason: "not verified on the target; kept")
+            }
+        }
+        if SystemCalls.isLockedByWriter(source + "/" + r.csvName) { return }
+        for f in r.files {
+            if unlink(source + "/" + f.name) != 0 && Glibc.errno != ENOENT {
+                throw OffloadError("delete", path: source + "/" + f.name, errno: SystemCalls.errno)
+            }
+        }
+        let dir = try SystemCalls.openDirectory(source)
+        defer { Glibc.close(dir) }
+        try SystemCalls.fsync(dir, path: source)
+        report.deleted.append(r.base)
+    }
+
+    static func makeFolder(_ path: String) throws(OffloadError) {
+        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            throw OffloadError("create the folder", path: path, reason: "\(SystemCalls.errno) — is the target writable?")
+        }
+    }
+}
+
+extension FolderOffload {
+    /// True when `path` is on a FAT file system (files of at most 4 GiB − 1).
+    public static func isFAT(_ path: String) -> Bool {
+        SystemCalls.fileSystemMagic(path) == 0x4d44
+    }
+}

@@ -1,0 +1,45 @@
+import SystemPackage
+
+/// A problem while offloading: what failed, on which path, and (where known) the system's
+/// reason. Its description is a sentence a user can act on.
+public struct OffloadError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var operation: String
+    public var path: String
+    public var reason: String
+    /// The system's error, when one caused it.
+    public var errno: Errno?
+
+    public init(_ operation: String, path: String, reason: String) {
+        self.operation = operation
+        self.path = path
+        self.reason = reason
+    }
+
+    public init(_ operation: String, path: String, errno: Errno) {
+        self.init(operation, path: path, reason: Self.explain(errno))
+        self.errno = errno
+    }
+
+    /// After this error nothing more can be written to the target: it is full, read-only or gone.
+    public var endsTheCopy: Bool {
+        guard let errno else { return false }
+        let fatal: [Errno] = [.noSpace, .readOnlyFileSystem, .ioError, .operationNotSupportedByDevice, .noSuchAddressOrDevice]
+        return fatal.contains(errno)
+    }
+
+    public var description: String { "cannot \(operation) \(path): \(reason)" }
+
+    /// Plain words for the errors a stick or a card gives.
+    static func explain(_ e: Errno) -> String {
+        switch e {
+        case .noSpace: return "no space left on the target"
+        case .readOnlyFileSystem: return "the file system is read-only (a write-protect switch, or errors made the kernel remount it read-only)"
+        case .ioError: return "input/output error (was the stick pulled out?)"
+        case .noSuchFileOrDirectory: return "it does not exist"
+        case .permissionDenied, .notPermitted: return "permission denied"
+        case .fileTooLarge: return "the file is too large for this file system"
+        case .operationNotSupportedByDevice, .noSuchAddressOrDevice: return "the device is gone (was the stick pulled out?)"
+        default: return "\(e)"
+        }
+    }
+}

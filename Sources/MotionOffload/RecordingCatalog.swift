@@ -1,0 +1,92 @@
+import Foundation
+import MotionCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A finished recording in the recordings folder: its CSV and the files beside it that
+/// share its name (metadata `NAME.json`, a cached summary, ...), oldest first by start.
+public struct FinishedRecording: Sendable, Equatable {
+    /// The CSV's name without `.csv`, e.g. `20261123173600` or `20261123173600-1`.
+    public var base: String
+    /// File names with their sizes in bytes: the sidecars first, the CSV last.
+    public var files: [(name: String, bytes: Int64)]
+    /// Start of the recording (seconds since 1970), for ordering.
+    public var startEpoch: Double
+
+    public var totalBytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
+    public var csvName: String { base + ".csv" }
+
+    public static func == (a: FinishedRecording, b: FinishedRecording) -> Bool {
+        a.base == b.base && a.startEpoch == b.startEpoch
+            && a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.bytes) == b.files.map(\.bytes)
+    }
+}
+
+/// What a look at the recordings folder found.
+public struct RecordingInventory: Sendable {
+    /// Recordings that ended (cleanly, on an error, or recovered after a power cut), oldest first.
+    public var finished: [FinishedRecording] = []
+    /// CSVs a running recording is writing: never copied or deleted.
+    public var inProgress: [String] = []
+    /// CSVs without an end in their metadata and not being written: a power cut that the
+    /// next start of `record` or the daemon recovers; copied after that.
+    public var awaitingRecovery: [String] = []
+}
+
+/// Finds the finished recordings in a folder. A recording is finished when its metadata
+/// says how it ended and no running recording holds the writer's lock on its CSV.
+public enum RecordingCatalog {
+    public static func inventory(folder: String) throws(OffloadError) -> RecordingInventory {
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {
+            throw OffloadError("list the recordings folder", path: folder,
+                               reason: "it does not exist or cannot be read (check `out` in the config, or --out)")
+        }
+        var inventory = RecordingInventory()
+        let all = Set(names)
+        for csv in names where csv.hasSuffix(".csv") && !csv.hasPrefix(".") {
+            let base = String(csv.dropLast(4))
+            let path = folder + "/" + csv
+            guard isRegularFile(path) else { continue }
+            if SystemCalls.isLockedByWriter(path) { inventory.inProgress.append(csv); continue }
+            guard let data = FileManager.default.contents(atPath: folder + "/" + base + ".json"),
+                  let metadata = try? RecordingMetadata.decode(Array(data)) else {
+                inventory.awaitingRecovery.append(csv)
+                continue
+            }
+            guard metadata.endedCleanly || metadata.endReason != "recording" else {
+                inventory.awaitingRecovery.append(csv)
+                continue
+            }
+            var files: [(name: String, bytes: Int64)] = []
+            for name in all.sorted() where name != csv && isSidecar(name, of: base) {
+                if let size = fileSize(folder + "/" + name) { files.append((name, size)) }
+            }
+            guard let size = fileSize(path) else { continue }
+            files.append((csv, size))
+            inventory.finished.append(FinishedRecording(base: base, files: files, startEpoch: metadata.recording.startEpoch))
+        }
+        inventory.finished.sort { ($0.startEpoch, $0.base) < ($1.startEpoch, $1.base) }
+        inventory.inProgress.sort()
+        inventory.awaitingRecovery.sort()
+        return inventory
+    }
+
+    /// `BASE.json`, `BASE.summary.json`, ...: same base, a dot, and not a temporary file.
+    static func isSidecar(_ name: String, of base: String) -> Bool {
+        guard name.hasPrefix(base + "."), !name.hasSuffix(".csv") else { return false }
+        return !(name.hasSuffix(".tmp") || name.hasSuffix(".part"))
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
+    static func fileSize(_ path: String) -> Int64? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(st.st_size)
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import MotionCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How recordings go to a remote with rclone.
+public struct RemoteUploadOptions: Sendable {
+    /// An rclone remote and path, `NAME:path` (the user's rclone config defines NAME).
+    public var remote: String
+    /// rclone's config file; nil: rclone's default (~/.config/rclone/rclone.conf) or RCLONE_CONFIG_* variables.
+    public var rcloneConfig: String?
+    /// rclone's `--bwlimit`, e.g. `1M` (bytes per second) or `08:00,512k 19:00,off`.
+    public var bandwidthLimit: String?
+    /// Attempts per recording before giving up until the next run.
+    public var attempts = 4
+    /// Seconds before the second attempt; doubled for each further one.
+    public var firstRetryDelay = 5.0
+    /// Remove a recording from the card once rclone verified it on the remote.
+    public var deleteAfterUpload = false
+    /// Don't upload while the card has less than this free (the recorder's reserve).
+    public var minFreeSpace: Int64 = 0
+
+    public init(remote: String) { self.remote = remote }
+}
+
+/// What an upload did.
+public struct RemoteUploadReport: Sendable {
+    public var uploaded: [String] = []
+    public var alreadySent: [String] = []
+    public var deleted: [String] = []
+    public var inProgress: [String] = []
+    public var failures: [String] = []
+    /// Set when nothing was tried (card below its reserve, remote unreachable).
+    public var skipped: String?
+    public var bytesSent: Int64 = 0
+
+    public var complete: Bool { failures.isEmpty && skipped == nil }
+
+    public func lines() -> [String] {
+        var out: [String] = []
+        if let skipped { out.append(skipped) }
+        out.append("Sent \(uploaded.count) recording\(uploaded.count == 1 ? "" : "s") (\(ByteText.describe(bytesSent)))"
+                   + (alreadySent.isEmpty ? "." : "; \(alreadySent.count) sent before."))
+        if !deleted.isEmpty { out.append("Deleted from the card after rclone verified them: \(deleted.joined(separator: ", ")).") }
+        if !inProgress.isEmpty { out.append("Being recorded, sent next time: \(inProgress.joined(separator: ", ")).") }
+        for f in failures { out.append("Error: \(f)") }
+        return out
+    }
+}
+
+/// Sends finished recordings to an rclone remote (`remote/HOSTNAME/`), one recording at a
+/// time: `rclone copy` of its files, then `rclone check` of the same files (hashes where
+/// both sides have one, sizes otherwise); a failure is retried with a doubling delay. What
+/// was verified is listed in `.motionlog-sent.csv` in the recordings folder and copied to
+/// the remote as `manifest.csv`, so nothing is sent twice.
+public struct RemoteUpload {
+    public var source: String
+    public var host: String
+    public var options: RemoteUploadOptions
+    public var runner: any ProcessRunning
+    public var sleep: @Sendable (Double) -> Void = { s in if s > 0 { usleep(useconds_t(min(s, 3600) * 1_000_000)) } }
+    public var availableBytes: @Sendable (String) -> Int64? = { SystemCalls.availableBytes($0) }
+    public var now: @Sendable () -> Date = { Date() }
+
+    public static let sentListName = ".motionlog-sent.csv"
+
+    public init(source: String, host: String? = nil, options: RemoteUploadOptions, runner: any ProcessRunning = SystemProcessRunner()) {
+        self.source = source
+        self.host = host ?? LoggerName.current
+        self.options = options
+        self.runner = runner
+    }
+
+    var destination: String {
+        let base = options.remote.hasSuffix(":") || options.remote.hasSuffix("/") ? options.remote : options.remote + "/"
+        return base + host
+    }
+
+    public func run(log: (String) -> Void = { _ in }) throws(OffloadError) -> RemoteUploadReport {
+        var report = RemoteUploadReport()
+        if options.minFreeSpace > 0, let free = availableBytes(source), free < options.minFreeSpace {
+            report.skipped = "Not uploading: the card has \(ByteText.describe(free)) free, below its reserve of \(ByteText.describe(options.minFreeSpace)) (min_free_space)."
+            return report
+        }
+        let inventory = try RecordingCatalog.inventory(folder: source)
+        report.inProgress = inventory.inProgress
+        var sent = SentList(path: source + "/" + Self.sentListName)
+        for r in inventory.finished {
+            if r.files.allSatisfy({ sent.contains(remote: options.remote, file: $0.name, bytes: $0.bytes) }) {
+                report.alreadySent.append(r.base)
+                continue
+            }
+            switch upload(r, log: log) {
+            case .success:
+                var copied: [CopiedFile] = []
+                for f in r.files {
+                    let digest = try VerifiedCopy.sha256(path: source + "/" + f.name)
+                    copied.append(CopiedFile(name: f.name, bytes: digest.bytes, sha256: digest.hex))
+                }
+                try sent.append(remote: options.remote, copied, at: now())
+                report.uploaded.append(r.base)
+                report.bytesSent += r.totalBytes
+                log("sent \(r.base) (\(ByteText.describe(r.totalBytes))) to \(destination)")
+                if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
+                    for f in r.files where unlink(source + "/" + f.name) != 0 && Glibc.errno != ENOENT {
+                        report.failures.append("cannot delete \(source)/\(f.name) after upload: \(OffloadError.explain(SystemCalls.errno))")
+                    }
+                    report.deleted.append(r.base)
+                }
+            case .failure(let message):
+                report.failures.append(message)
+                // The remote is unreachable for this run: the next run tries again.
+                return finish(report, sent: sent, log: log)
+            }
+        }
+        return finish(report, sent: sent, log: log)
+    }
+
+    private func finish(_ report: RemoteUploadReport, sent: SentList, log: (String) -> Void) -> RemoteUploadReport {
+        guard !report.uploaded.isEmpty else { return report }
+        var report = report
+        // The remote's manifest: what this logger sent there, written by rclone like the rest.
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("motionlog-manifest-\(getpid()).csv").path
+        defer { unlink(tmp) }
+        guard FileManager.default.createFile(atPath: tmp, contents: Data(sent.manifest(for: options.remote).utf8)) else {
+            report.failures.append("cannot write a temporary manifest in \(FileManager.default.temporaryDirectory.path)")
+            return report
+        }
+        let r = rclone(["copyto", tmp, destination + "/manifest.csv"])
+        if r.status != 0 { report.failures.append("the recordings arrived, but the manifest did not: \(Self.lastLine(r.output))") }
+        return report
+    }
+
+    enum Outcome { case success, failure(String) }
+
+    private func upload(_ r: FinishedRecording, log: (String) -> Void) -> Outcome {
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("motionlog-files-\(getpid()).txt").path
+        defer { unlink(list) }
+        guard FileManager.default.createFile(atPath: list, contents: Data(r.files.map { $0.name + "\n" }.joined().utf8)) else {
+            return .failure("cannot write a temporary file list in \(FileManager.default.temporaryDirectory.path)")
+        }
+        var delay = options.firstRetryDelay
+        var last = ""
+        for attempt in 1...max(1, options.attempts) {
+            var copy = ["copy", source, destination, "--files-from-raw", list, "--checksum", "--no-traverse",
+                        "--retries", "1", "--low-level-retries", "3"]
+            if let bw = options.bandwidthLimit { copy += ["--bwlimit", bw] }
+            let c = rclone(copy)
+            if c.status == 0 {
+                let check = rclone(["check", source, destination, "--files-from-raw", list, "--one-way"])
+                if check.status == 0 { return .success }
+                last = "rclone check found differences for \(r.base): \(Self.lastLine(check.output))"
+            } else {
+                last = "rclone copy of \(r.base) to \(destination) failed (exit \(c.status)): \(Self.lastLine(c.output))"
+            }
+            if attempt < options.attempts {
+                log("\(last); trying again in \(Int(delay)) s (attempt \(attempt + 1) of \(options.attempts))")
+                sleep(delay)
+                delay *= 2
+            }
+        }
+        return .failure(last + " — gave up after \(options.attempts) attempts; the next run tries again")
+    }
+
+    private func rclone(_ arguments: [String]) -> ProcessResult {
+        var args = arguments
+        if let config = options.rcloneConfig { args += ["--config", config] }
+        return runner.run("rclone", args, environment: [:])
+    }
+
+    static func lastLine(_ text: String) -> String {
+        text.split(separator: "\n").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.map(String.init) ?? "no output"
+    }
+}
+
+/// `.motionlog-sent.csv` in the recordings folder: `remote,file,size_bytes,sha256,sent_at`,
+/// one line per file rclone verified on a remote.
+struct SentList {
+    let path: String
+    private(set) var lines: [(remote: String, file: String, bytes: Int64, sha: String, at: String)] = []
+
+    init(path: String) {
+        self.path = path
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            // The remote may contain commas: the last four fields are fixed.
+            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard f.count >= 5, let bytes = Int64(f[f.count - 3]) else { continue }
+            lines.append((f[0..<(f.count - 4)].joined(separator: ","), String(f[f.count - 4]), bytes,
+                          String(f[f.count - 2]), String(f[f.count - 1])))
+        }
+    }
+
+    func contains(remote: String, file: String, bytes: Int64) -> Bool {
+        lines.contains { $0.remote == remote && $0.file == file && $0.bytes == bytes }
+    }
+
+    mutating func append(remote: String, _ files: [CopiedFile], at date: Date) throws(OffloadError) {
+        let stamp = OffloadManifest.timestamp(date)
+        var text = FileManager.default.fileExists(atPath: path) ? "" : "remote,file,size_bytes,sha256,sent_at\n"
+        for f in files {
+            text += "\(remote),\(f.name),\(f.bytes),\(f.sha256),\(stamp)\n"
+            lines.append((remote, f.name, f.bytes, f.sha256, stamp))
+        }
+        let fd = SystemCalls.retrying { open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o640) }
+        if fd < 0 { throw OffloadError("record what was sent in", path: path, errno: SystemCalls.errno) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        try SystemCalls.writeAll(fd, bytes, path: path)
+        try SystemCalls.fsync(fd, path: path)
+    }
+
+    /// The remote's manifest: `file,size_bytes,sha256,copied_at`, as on a stick.
+    func manifest(for remote: String) -> String {
+        OffloadManifest.header + "\n" + lines.filter { $0.remote == remote }.map { "\($0.file),\($0.bytes),\($0.sha),\($0.at)\n" }.joined()
+    }
+}

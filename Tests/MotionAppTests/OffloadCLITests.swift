@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `motionlog offload` as a user runs it: into a folder, and (as root) onto real file
+/// systems on loop devices — mounted, verified, unmounted, resumed after a kill.
+@Suite("offload command", .serialized)
+struct OffloadCLITests {
+    typealias S = DaemonTestSupport
+
+    /// Recordings made by the recorder itself: `count` files of `seconds` each at 100 Hz.
+    func recordings(seconds: Int = 20, count: Int = 3, rate: Int = 100) throws -> String {
+        let dir = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--boards-dir", S.repo + "/boards", "--fast",
+                                "--duration", "\(seconds * count)", "--rotate-time", "\(seconds)", "--rate", "\(rate)",
+                                "--out", dir, "--quiet", "--config", S.emptyConfig()])
+        #expect(r.status == 0, "\(r.stderr)")
+        return dir
+    }
+
+    func names(_ dir: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+    }
+
+    func run(_ args: [String]) throws -> Binary.Result {
+        try Binary.run(["offload"] + args + ["--config", S.emptyConfig()])
+    }
+
+    @Test func copiesIntoAFolderNamedAfterTheHostAndOnlyOnce() throws {
+        let source = try recordings()
+        let target = Binary.temporaryDirectory()
+        let first = try run(["--to", target, "--out", source])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("Copied 3 recordings"))
+        let host = try #require(names(target).first)
+        let copied = names(target + "/" + host)
+        #expect(copied.filter { $0.hasSuffix(".csv") && $0 != "manifest.csv" } == names(source).filter { $0.hasSuffix(".csv") })
+        #expect(copied.contains("manifest.csv") && !copied.contains { $0.hasSuffix(".part") })
+        let second = try run(["--to", target, "--out", source])
+        #expect(second.status == 0 && second.stdout.contains("Copied 0 recordings") && second.stdout.contains("3 already there"))
+    }
+
+    @Test func saysWhatIsWrongWithAnUnusableTarget() throws {
+        let source = try recordings(seconds: 2, count: 1)
+        let none = try run(["--to", "/proc/self", "--out", source])
+        #expect(none.status == 2 && none.stderr.contains("cannot"))
+        let twoTargets = try run(["--to", "/tmp", "--remote", "--out", source])
+        #expect(twoTargets.status == 2 && twoTargets.stderr.contains("one target"))
+        let noRemote = try run(["--remote", "--out", source])
+        #expect(noRemote.status == 2 && noRemote.stderr.contains("offload.remote"))
+    }
+
+    // MARK: Real file systems on loop devices (root only)
+
+    static var isRoot: Bool { getuid() == 0 }
+    static var canLoop: Bool { isRoot && FileManager.default.fileExists(atPath: "/dev/loop-control") && tool("mkfs.ext4") != nil }
+    static func kernelHas(_ fs: String) -> Bool {
+        ((try? String(contentsOfFile: "/proc/filesystems", encoding: .utf8)) ?? "").split(separator: "\n")
+            .contains { $0.split(separator: "\t").last.map(String.init) == fs }
+    }
+    static func tool(_ name: String) -> String? {
+        ["/usr/sbin/", "/sbin/", "/usr/bin/", "/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A file-system image on a loop device; detached (and unmounted) by `close()`.
+    struct LoopStick {
+        let image: String
+        let device: String
+        init(megabytes: Int, fileSystem: String, label: String) throws {
+            image = Binary.temporaryDirectory() + "/stick.img"
+            #expect(FileManager.default.createFile(atPath: image, contents: nil))
+            #expect(truncate(image, off_t(megabytes) << 20) == 0)
+            let mkfs = fileSystem == "ext4"
+                ? try Binary.run(via: try #require(tool("mkfs.ext4")), ["-q", "-F", "-L", label, image])
+                : try Binary.run(via: try #require(tool("mkfs.vfat")), ["-n", label, image])
+            #expect(mkfs.status == 0, "\(mkfs.stderr)")
+            let attach = try Binary.run(via: try #require(tool("losetup")), ["--show", "-f", image])
+            #expect(attach.status == 0, "\(attach.stderr)")
+            device = attach.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        /// Mounts it to look at it, runs `body`, unmounts.
+        func inspect<T>(_ body: (String) throws -> T) throws -> T {
+            let point = Binary.temporaryDirectory()
+            let m = try Binary.run(via: try #require(tool("mount")), [device, point])
+            #expect(m.status == 0, "\(m.stderr)")
+            defer { _ = try? Binary.run(via: tool("umount") ?? "/bin/umount", [point]) }
+            return try body(point)
+        }
+        var mountedSomewhere: Bool {
+            ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n").contains { $0.hasPrefix(device + " ") }
+        }
+        /// Unmounts and detaches (the stick pulled out); the image stays.
+        func detach() {
+            for line in ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n") where line.hasPrefix(device + " ") {
+                let point = line.split(separator: " ")[1]
+                _ = try? Binary.run(via: tool("umount") ?? "/bin/umount", [String(point)])
+            }
+            _ = try? Binary.run(via: tool("losetup") ?? "/sbin/losetup", ["-d", device])
+        }
+        func close() {
+            detach()
+            unlink(image)
+        }
+    }
+
+    @Test(.enabled(if: canLoop, "needs root and loop devices (run make test as root); skipped"))
+    func anExt4StickGetsVerifiedCopiesIsUnmountedAndIsNotCopiedTwice() throws {
+        let source = try recordings()
+        let stick = try LoopStick(megabytes: 64, fileSystem: "ext4", label: "MOTIONLOG")
+        defer { stick.close() }
+        let status = Binary.temporaryDirectory() + "/offload.json"
+        let first = try run([stick.device, "--out", source, "--only-offload-sticks", "--status-file", status])
+        #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
+        #expect(first.stdout.contains("Copied 3 recordings") && first.stdout.contains("may be pulled out"))
+        #expect(!stick.mountedSomewhere)
+        let progress = try String(contentsOfFile: status, encoding: .utf8)
+        #expect(progress.contains("\"state\":\"done\"") && progress.contains(stick.device))
+        try stick.inspect { point in
+            let host = try #require(names(point).first { $0 != "lost+found" })
+            for name in names(source) where name.hasSuffix(".csv") || name.hasSuffix(".json") {
+                #expect(FileManager.default.contents(atPath: point + "/" + host + "/" + name) == FileManager.default.contents(atPath: source + "/" + name), "\(name)")
+            }
+        }
+        let again = try run([stick.device, "--out", source])
+        #expect(again.status == 0 && again.stdout.contains("Copied 0 recordings"))
+    }
+
+    @Test(.enabled(if: canLoop, "needs root and loop devices (run make test as root); skipped"))
+    func aStickWithAnotherLabelIsLeftAlone() throws {
+        let source = try recordings(seconds: 2, count: 1)
+        let stick = try LoopStick(megabytes: 16, fileSystem: "ext4", label: "HOLIDAY")
+        defer { stick.close() }
+        let r = try run([stick.device, "--out", source, "--only-offload-sticks"])
+        #expect(r.status == 0 && r.stdout.contains("not an offload stick"))
+        try stick.inspect { point in #expect(names(point) == ["lost+found"]) }
+    }
+
+    @Test(.enabled(if: canLoop, "needs root and loop devices (run make test as root); skipped"))
+    func aNearlyFullStickGetsTheOldestRecordingsAndSaysWhatDidNotFit() throws {
+        let source = try recordings(seconds: 20, count: 4, rate: 200)
+        let stick = try LoopStick(megabytes: 64, fileSystem: "ext4", label: "MOTIONLOG")
+        defer { stick.close() }
+        // Fill the stick to about 90 %.
+        try stick.inspect { point in
+            let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: point)[.systemFreeSize] as? Int64)
+            let size = try #require(try FileManager.default.attributesOfFileSystem(forPath: point)[.systemSize] as? Int64)
+            let fill = max(0, free - size / 10)
+            #expect(FileManager.default.createFile(atPath: point + "/filler", contents: Data(count: Int(fill))))
+        }
+        let csvs = names(source).filter { $0.hasSuffix(".csv") }
+        let r = try run([stick.device, "--out", source])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("Did not fit"))
+        let onStick = try stick.inspect { point -> [String] in
+            let host = try #require(names(point).first { $0 != "lost+found" && $0 != "filler" })
+            return names(point + "/" + host)
+        }
+        let copied = onStick.filter { name in name.hasSuffix(".csv") && name != "manifest.csv" }
+        #expect(!copied.isEmpty && copied.count < csvs.count)
+        #expect(copied == Array(csvs.prefix(copied.count)), "oldest first")
+    }
+
+    @Test(.enabled(if: canLoop, "needs root and loop devices (run make test as root); skipped"))
+    func aCopyKilledHalfwayLeavesNothingThatLooksCompleteAndResumes() throws {
+        let source = try recordings(seconds: 300, count: 1, rate: 1000)
+        let stick = try LoopStick(megabytes: 256, fileSystem: "ext4", label: "MOTIONLOG")
+        defer { stick.close() }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Binary.path)
+        p.arguments = ["offload", stick.device, "--out", source, "--config", S.emptyConfig()]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Wait for the copy to be under way (a .part file on the mounted stick), then kill it.
+        var partSeen = false
+        for _ in 0..<20_000 where !partSeen {
+            for line in ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n") where line.hasPrefix(stick.device + " ") {
+                let point = String(line.split(separator: " ")[1])
+                for host in names(point) where host != "lost+found" {
+                    partSeen = names(point + "/" + host).contains { $0.hasSuffix(".csv.part") }
+                }
+            }
+            if !p.isRunning { break }
+            usleep(1000)
+        }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        #expect(partSeen, "the copy finished before it could be interrupted")
+        stick.detach()   // unmounts what the killed process left mounted, as pulling the stick would
+        let again = try LoopStick.reattach(stick)
+        defer { again.close() }
+        try again.inspect { point in
+            let host = try #require(names(point).first { $0 != "lost+found" })
+            for name in names(point + "/" + host) where !name.hasSuffix(".part") && name != "manifest.csv" {
+                #expect(FileManager.default.contents(atPath: point + "/" + host + "/" + name) == FileManager.default.contents(atPath: source + "/" + name),
+                        "\(name) looks complete but is not")
+            }
+        }
+        let resumed = try run([again.device, "--out", source])
+        #expect(resumed.status == 0 && resumed.stdout.contains("Copied 1 recording"), "\(resumed.stdout)\(resumed.stderr)")
+        try again.inspect { point in
+            let host = try #require(names(point).first { $0 != "lost+found" })
+            #expect(!names(point + "/" + host).contains { $0.hasSuffix(".part") })
+            for name in names(source) where name.hasSuffix(".csv") {
+                #expect(FileManager.default.contents(atPath: point + "/" + host + "/" + name) == FileManager.default.contents(atPath: source + "/" + name))
+            }
+        }
+    }
+
+    @Test(.enabled(if: canLoop, "needs root and loop devices; skipped"))
+    func aFATStickIsUsedWhereTheKernelHasFAT() throws {
+        guard Self.kernelHas("vfat"), Self.tool("mkfs.vfat") != nil else {
+            print("skipped: this kernel has no vfat driver (/proc/filesystems) or mkfs.vfat is missing; FAT32's 4 GiB limit is tested on the folder offload")
+            return
+        }
+        let source = try recordings(seconds: 2, count: 2)
+        let stick = try LoopStick(megabytes: 64, fileSystem: "vfat", label: "MOTIONLOG")
+        defer { stick.close() }
+        let r = try run([stick.device, "--out", source, "--only-offload-sticks"])
+        #expect(r.status == 0 && r.stdout.contains("Copied 2 recordings"), "\(r.stdout)\(r.stderr)")
+    }
+}
+
+extension OffloadCLITests.LoopStick {
+    /// The same image on a loop device again (a stick plugged in again).
+    static func reattach(_ old: OffloadCLITests.LoopStick) throws -> OffloadCLITests.LoopStick {
+        let attach = try Binary.run(via: try #require(OffloadCLITests.tool("losetup")), ["--show", "-f", old.image])
+        return OffloadCLITests.LoopStick(image: old.image, device: attach.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    init(image: String, device: String) { self.image = image; self.device = device }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import MotionCore
+@testable import MotionOffload
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Copies to a folder: what is copied, in which order, verified how, and what is left alone.
+@Suite("Offload to a folder")
+struct FolderOffloadTests {
+    let t0 = 1_763_735_405.0
+
+    @Test func copiesFinishedRecordingsWithAManifestThatMatchesAnIndependentHash() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 500)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 800)
+        let report = try FolderOffload(source: source.path, target: target.path + "/logger", options: .init()).run()
+        #expect(report.copied == ["20251121142005", "20251121152005"])
+        #expect(report.complete)
+        let out = target.path + "/logger"
+        #expect(files(in: out) == ["20251121142005.csv", "20251121142005.json", "20251121152005.csv",
+                                   "20251121152005.json", "manifest.csv"])
+        for name in ["20251121142005.csv", "20251121142005.json", "20251121152005.csv", "20251121152005.json"] {
+            #expect(source.bytes(name) == FileManager.default.contents(atPath: out + "/" + name))
+        }
+        let manifest = try String(contentsOfFile: out + "/manifest.csv", encoding: .utf8).split(separator: "\n")
+        #expect(manifest.first == "file,size_bytes,sha256,copied_at")
+        #expect(manifest.count == 5)
+        for line in manifest.dropFirst() {
+            let f = line.split(separator: ",").map(String.init)
+            #expect(f[2] == (try sha256sum(source.path + "/" + f[0])))
+            #expect(Int64(f[1]) == Int64(source.bytes(f[0])?.count ?? -1))
+            #expect(f[3].hasSuffix("Z"))
+        }
+    }
+
+    @Test func aSecondRunCopiesNothingAgainAndANewRecordingOnlyThatOne() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 300)
+        let job = FolderOffload(source: source.path, target: target.path, options: .init())
+        _ = try job.run()
+        let manifestBefore = target.bytes("manifest.csv")
+        let again = try job.run()
+        #expect(again.copied.isEmpty && again.alreadyThere == ["20251121142005"] && again.bytesCopied == 0)
+        #expect(target.bytes("manifest.csv") == manifestBefore)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 300)
+        let third = try job.run()
+        #expect(third.copied == ["20251121152005"] && third.alreadyThere == ["20251121142005"])
+    }
+
+    @Test func neverTouchesARecordingBeingWrittenOrOneAwaitingRecovery() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 100)
+        // The writer holds an exclusive lock on the CSV it writes.
+        let fd = open(source.path + "/20251121152005.csv", O_RDONLY)
+        #expect(flock(fd, LOCK_EX) == 0)
+        defer { close(fd) }
+        try source.addUnfinished("20251121162005", start: t0 + 7200, rows: 100)
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        #expect(report.copied == ["20251121142005"])
+        #expect(report.inProgress == ["20251121152005.csv"])
+        #expect(report.awaitingRecovery == ["20251121162005.csv"])
+        #expect(report.deleted == ["20251121142005"])
+        #expect(files(in: source.path) == ["20251121152005.csv", "20251121152005.json", "20251121162005.csv"])
+        #expect(report.complete)
+    }
+
+    @Test func fillsTheSpaceLeftOldestFirstAndSaysWhatDidNotFit() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121162005", start: t0 + 7200, rows: 2000)
+        try source.addFinished("20251121142005", start: t0, rows: 2000)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 2000)
+        let one = (try FileManager.default.attributesOfItem(atPath: source.path + "/20251121142005.csv")[.size] as? Int64) ?? 0
+        var options = FolderOffloadOptions()
+        options.targetReserveBytes = 0
+        var job = FolderOffload(source: source.path, target: target.path, options: options)
+        // Room for two recordings: the space left shrinks by what was copied.
+        let copiedSoFar = { @Sendable (path: String) -> Int64 in
+            files(in: path).reduce(Int64(0)) { sum, name in
+                sum + ((try? FileManager.default.attributesOfItem(atPath: path + "/" + name)[.size] as? Int64) ?? 0)
+            }
+        }
+        let capacity = 2 * (one + 4096)
+        job.availableBytes = { capacity - copiedSoFar($0) }
+        let report = try job.run()
+        #expect(report.copied == ["20251121142005", "20251121152005"])
+        #expect(report.didNotFit.map(\.name) == ["20251121162005"])
+        #expect(!report.complete)
+        #expect(report.lines().contains { $0.hasPrefix("Did not fit") && $0.contains("20251121162005") })
+    }
+
+    @Test func refusesFilesOverTheFileSystemsLimitInsteadOfTruncatingThem() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 10)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 5000)
+        var options = FolderOffloadOptions()
+        options.maxFileBytes = 20_000
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        #expect(report.copied == ["20251121142005"])
+        #expect(report.tooLarge.map(\.name) == ["20251121152005.csv"])
+        #expect(!files(in: target.path).contains { $0.hasPrefix("20251121152005") })
+        #expect(report.lines().contains { $0.contains("FAT32") })
+    }
+
+    @Test func aPartialCopyLeftByAPulledStickIsReplacedAndNeverLooksComplete() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 1000)
+        try Data("A,W,1.0,".utf8).write(to: URL(fileURLWithPath: target.path + "/20251121142005.csv.part"))
+        let report = try FolderOffload(source: source.path, target: target.path, options: .init()).run()
+        #expect(report.copied == ["20251121142005"])
+        #expect(!files(in: target.path).contains { $0.hasSuffix(".part") })
+        #expect(target.bytes("20251121142005.csv") == source.bytes("20251121142005.csv"))
+    }
+
+    @Test func aDifferentFileOfTheSameNameIsLeftAloneAndReported() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        let theirs = Data("not the same recording\n".utf8)
+        try theirs.write(to: URL(fileURLWithPath: target.path + "/20251121142005.csv"))
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        #expect(report.conflicts == ["20251121142005.csv"])
+        #expect(report.copied.isEmpty && report.deleted.isEmpty && !report.complete)
+        #expect(target.bytes("20251121142005.csv") == theirs)
+        #expect(source.bytes("20251121142005.csv") != nil)
+    }
+
+    @Test func filesAlreadyThereWithoutAManifestAreCheckedAndAdopted() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        for name in ["20251121142005.csv", "20251121142005.json"] {
+            try #require(source.bytes(name)).write(to: URL(fileURLWithPath: target.path + "/" + name))
+        }
+        let report = try FolderOffload(source: source.path, target: target.path, options: .init()).run()
+        #expect(report.alreadyThere == ["20251121142005"] && report.copied.isEmpty)
+        let manifest = try String(contentsOfFile: target.path + "/manifest.csv", encoding: .utf8)
+        #expect(manifest.contains("20251121142005.csv,") && manifest.contains("20251121142005.json,"))
+    }
+
+    @Test func progressCountsEveryByteAndEndsDone() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 400)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 400)
+        var seen: [OffloadProgress] = []
+        let report = try FolderOffload(source: source.path, target: target.path, options: .init()).run { seen.append($0) }
+        let last = try #require(seen.last)
+        #expect(last.state == .done && last.recordingsDone == 2 && last.recordingsTotal == 2)
+        #expect(last.bytesDone == last.bytesTotal && last.bytesDone == report.bytesCopied && last.percent == 100)
+        #expect(seen.first?.state == .copying)
+        // The daemon reads it back from JSON.
+        let path = target.path + "/status.json"
+        last.write(to: path)
+        #expect(OffloadProgress.read(from: path) == last)
+    }
+
+    @Test func aMissingRecordingsFolderIsAClearError() throws {
+        #expect(throws: OffloadError.self) {
+            _ = try FolderOffload(source: "/nonexistent/recordings", target: NSTemporaryDirectory(), options: .init()).run()
+        }
+    }
+}

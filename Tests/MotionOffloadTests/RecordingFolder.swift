@@ -1,0 +1,64 @@
+import Foundation
+import MotionCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A recordings folder made for a test: CSVs in the format with metadata that the real
+/// recovery code writes (so the metadata is what the recorder's code produces).
+struct RecordingFolder {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "motionlog-offload-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// A finished recording of `rows` A rows starting at `start`, named by `name`.
+    @discardableResult
+    func addFinished(_ name: String, start: Double, rows: Int) throws -> String {
+        try addUnfinished(name, start: start, rows: rows)
+        let report = RecordingRecovery.recover(folder: path, softwareVersion: "test")
+        guard report.recovered.contains(where: { $0.name == name + ".csv" }) else {
+            throw TestFailure("recovery did not complete \(name): \(report)")
+        }
+        return name + ".csv"
+    }
+
+    /// A CSV without metadata: a power cut that nothing recovered yet.
+    @discardableResult
+    func addUnfinished(_ name: String, start: Double, rows: Int) throws -> String {
+        var text = String(decoding: CSVFormat.headerBytes, as: UTF8.self)
+        for k in 0..<rows {
+            text += "A,W,\((start * 100 + Double(k)) / 100),0.0\(k % 10),0.0,-1.0\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/" + name + ".csv"))
+        return name + ".csv"
+    }
+
+    func bytes(_ name: String) -> Data? { FileManager.default.contents(atPath: path + "/" + name) }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// SHA-256 by coreutils' sha256sum: an implementation independent of the one under test.
+func sha256sum(_ path: String) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    p.arguments = [path]
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    try p.run()
+    let out = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(String(decoding: out, as: UTF8.self).prefix(64))
+}
+
+func files(in dir: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
+}
