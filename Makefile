@@ -3,7 +3,9 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 # System packages: I2C and gpsd client libraries to build; gpsd and a GPX parser for tests.
-APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy
+# rclone uploads recordings (motionlog offload --remote); dosfstools/e2fsprogs make the
+# loop-device sticks of the offload tests; python3-venv holds the S3 test server (moto).
+APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy rclone dosfstools e2fsprogs python3-venv
 # Benchmarks (make bench): C baselines are compiled with gcc, callgrind needs valgrind and
 # strip (binutils), the csv.writer baseline python3. BENCH_ARGS go to motionlog-bench,
 # e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only format --json /tmp/r.json".
@@ -101,10 +103,11 @@ install:
 	.build/release/motionlog --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_motionlog
 	.build/release/motionlog --generate-completion-script fish > $(DESTDIR)$(FISHCOMPDIR)/motionlog.fish
 	chmod 0644 $(DESTDIR)$(BASHCOMPDIR)/motionlog $(DESTDIR)$(ZSHCOMPDIR)/_motionlog $(DESTDIR)$(FISHCOMPDIR)/motionlog.fish
-	install -m 0644 docs/DAEMON.md $(DESTDIR)$(DOCDIR)/DAEMON.md
-	sed 's#/usr/local/bin/motionlog#$(BINDIR)/motionlog#' systemd/motionlog.service > $(DESTDIR)$(UNITDIR)/motionlog.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/motionlog.service
-	install -m 0644 udev/60-motionlog.rules udev/61-motionlog-gps.rules $(DESTDIR)$(UDEVDIR)/
+	install -m 0644 docs/DAEMON.md docs/OFFLOAD.md $(DESTDIR)$(DOCDIR)/
+	for u in motionlog.service motionlog-offload@.service motionlog-upload.service; do \
+	  sed 's#/usr/local/bin/motionlog#$(BINDIR)/motionlog#' systemd/$$u > $(DESTDIR)$(UNITDIR)/$$u; chmod 0644 $(DESTDIR)$(UNITDIR)/$$u; done
+	install -m 0644 systemd/motionlog-upload.timer $(DESTDIR)$(UNITDIR)/
+	install -m 0644 udev/60-motionlog.rules udev/61-motionlog-gps.rules udev/62-motionlog-offload.rules $(DESTDIR)$(UDEVDIR)/
 	install -m 0644 systemd/motionlog.sysusers $(DESTDIR)$(SYSUSERSDIR)/motionlog.conf
 	@if [ -e $(DESTDIR)$(CONFDIR)/config.yaml ]; then \
 	  echo "Keeping the existing $(DESTDIR)$(CONFDIR)/config.yaml (the shipped one is config/config.yaml)"; \
@@ -128,8 +131,9 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/motionlog
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/motionlog $(DESTDIR)$(ZSHCOMPDIR)/_motionlog $(DESTDIR)$(FISHCOMPDIR)/motionlog.fish
 	rm -rf $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(DOCDIR)
-	rm -f $(DESTDIR)$(UNITDIR)/motionlog.service
-	rm -f $(DESTDIR)$(UDEVDIR)/60-motionlog.rules $(DESTDIR)$(UDEVDIR)/61-motionlog-gps.rules
+	rm -f $(DESTDIR)$(UNITDIR)/motionlog.service $(DESTDIR)$(UNITDIR)/motionlog-offload@.service \
+	  $(DESTDIR)$(UNITDIR)/motionlog-upload.service $(DESTDIR)$(UNITDIR)/motionlog-upload.timer
+	rm -f $(DESTDIR)$(UDEVDIR)/60-motionlog.rules $(DESTDIR)$(UDEVDIR)/61-motionlog-gps.rules $(DESTDIR)$(UDEVDIR)/62-motionlog-offload.rules
 	rm -f $(DESTDIR)$(SYSUSERSDIR)/motionlog.conf $(DESTDIR)$(POLKITDIR)/50-motionlog-poweroff.rules
 	@if cmp -s config/config.yaml $(DESTDIR)$(CONFDIR)/config.yaml; then \
 	  rm -f $(DESTDIR)$(CONFDIR)/config.yaml; rmdir $(DESTDIR)$(CONFDIR) 2>/dev/null || true; \
