@@ -76,7 +76,7 @@ struct S3UploadTests {
         }
         func stop() {
             guard let p = process else { return }
-            p.terminate()
+            kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
             process = nil
         }
