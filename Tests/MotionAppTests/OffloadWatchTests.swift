@@ -1,0 +1,70 @@
+import Foundation
+import Logging
+@testable import MotionApp
+import MotionOffload
+import Testing
+
+/// The daemon follows a USB offload through its progress file: `status` and the LED.
+@Suite("Daemon and USB offload")
+struct OffloadWatchTests {
+    typealias S = DaemonTestSupport
+    let now = 1_763_735_405.0
+
+    func progress(_ state: OffloadProgress.State, age: Double, target: String = "/dev/sda1") -> OffloadProgress {
+        OffloadProgress(state: state, target: target, recordingsDone: 3, recordingsTotal: 10, bytesDone: 45, bytesTotal: 100,
+                        message: state == .done ? "Copied 10 recordings (1.2 GB)." : nil, pid: 4242, updated: now - age)
+    }
+
+    @Test func whatTheDaemonShowsOfAnOffload() {
+        let alive: (Int32) -> Bool = { _ in true }, dead: (Int32) -> Bool = { _ in false }
+        let plugged: (String) -> Bool = { _ in true }, pulled: (String) -> Bool = { _ in false }
+        #expect(OffloadWatch.shown(progress(.copying, age: 1), now: now, deviceExists: plugged, processAlive: alive)?.state == .copying)
+        // A copy whose process died without a word was interrupted.
+        let killed = OffloadWatch.shown(progress(.copying, age: 60), now: now, deviceExists: plugged, processAlive: dead)
+        #expect(killed?.state == .error && killed?.message?.contains("interrupted") == true)
+        #expect(OffloadWatch.shown(progress(.copying, age: 60), now: now, deviceExists: plugged, processAlive: alive)?.state == .copying)
+        // "Done" until the stick is pulled out, at most ten minutes.
+        #expect(OffloadWatch.shown(progress(.done, age: 5), now: now, deviceExists: plugged, processAlive: dead)?.state == .done)
+        #expect(OffloadWatch.shown(progress(.done, age: 5), now: now, deviceExists: pulled, processAlive: dead) == nil)
+        #expect(OffloadWatch.shown(progress(.done, age: 601), now: now, deviceExists: plugged, processAlive: dead) == nil)
+        #expect(OffloadWatch.shown(progress(.error, age: 5, target: "/media/stick"), now: now, deviceExists: pulled, processAlive: dead)?.state == .error)
+    }
+
+    @Test func statusAndLEDFollowTheProgressFile() throws {
+        let out = Binary.temporaryDirectory()
+        let file = out + "/offload.json"
+        var settings = Daemon.Settings()
+        settings.offloadStatusFile = file
+        let log = Logger(label: "test")
+        let daemon = Daemon(launcher: SetupLauncher(setup: try S.simulatorSetup(out: out), freeSpace: nil, log: log),
+                            settings: settings, shutdown: RecordingShutdown(), log: log)
+        daemon.offload.refresh()
+        #expect(daemon.ledPattern == .idle && daemon.status().offload == nil)
+
+        let t = Date().timeIntervalSince1970
+        OffloadProgress(state: .copying, target: "/dev/sda1", recordingsDone: 1, recordingsTotal: 4, bytesDone: 30,
+                        bytesTotal: 120, pid: getpid(), updated: t).write(to: file)
+        daemon.offload.refresh()
+        #expect(daemon.ledPattern == .offloading)
+        let status = daemon.status()
+        #expect(status.offload?.recordingsTotal == 4)
+        #expect(status.rendered().contains("copying to /dev/sda1: 1 of 4 recordings, 25 %"))
+
+        // Done, on a device that exists: the LED says the stick may be pulled out.
+        OffloadProgress(state: .done, target: "/dev/null", recordingsDone: 4, recordingsTotal: 4, bytesDone: 120,
+                        bytesTotal: 120, message: "Copied 4 recordings.", pid: getpid(), updated: t).write(to: file)
+        daemon.offload.refresh()
+        #expect(daemon.ledPattern == .offloadDone)
+        // The status travels as JSON over the control socket.
+        let decoded = try JSONDecoder().decode(DaemonStatus.self, from: JSONEncoder().encode(daemon.status()))
+        #expect(decoded.offload?.state == .done)
+    }
+
+    @Test func offloadPatternsAreTellableApart() {
+        let ms: Int64 = 1_000_000
+        #expect(LEDPattern.offloading.level(at: 0) == (true, 100 * ms))
+        #expect(LEDPattern.offloading.level(at: 260 * ms).on)
+        #expect(LEDPattern.offloadDone.level(at: 1900 * ms) == (false, 100 * ms))
+        #expect(Set([LEDPattern.offloading, .offloadDone, .error, .recording, .idle].map { $0.segments.map(\.ms) }).count == 5)
+    }
+}
