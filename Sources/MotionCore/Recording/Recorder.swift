@@ -93,9 +93,10 @@ public final class Recorder {
         // Allocate the buffers before anchoring, so the first tick is not late.
         let queue = DoubleBufferedQueue(blockCapacity: cfg.bufferRows, policy: clock.isRealTime ? .drop : .wait)
         let writerBlock = queue.makeWriterBlock()
-        // The first file is created between anchoring and the first tick: allow for it.
+        // The first file is created between anchoring and the first tick (a create and a
+        // header write, well under the 20 ms lead; its metadata follows from the writer).
         let timeline = TickTimeline.anchored(rateHz: cfg.rateHz, clock: clock, whenMode: cfg.whenMode,
-                                             leadNanos: 50_000_000)
+                                             leadNanos: 20_000_000)
         var tickLimit: Int64?
         if let d = cfg.duration {
             let ticks = (d * Double(cfg.rateHz)).rounded()

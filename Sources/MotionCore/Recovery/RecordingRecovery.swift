@@ -200,6 +200,11 @@ public enum RecordingRecovery {
 
     /// Rows per second of one source over the file (MotionCollector records every source at one rate).
     static func estimatedRate(_ scan: RecoveryScan, _ source: Source) -> Int {
+        // One period is the shortest step between rows (gaps only lengthen steps).
+        if let step = scan.shortestInterval[source], step > 0 {
+            let rate = (1 / step).rounded()
+            if rate.isFinite && rate >= 1 && rate <= 1_000_000 { return Int(rate) }
+        }
         guard let n = scan.rows[source], n > 1, let first = scan.firstWhen, let last = scan.lastWhen, last > first else { return 0 }
         let rate = (Double(n - 1) / (last - first)).rounded()
         // A nonsensical span (e.g. rows microseconds apart) must not trap: no estimate then.

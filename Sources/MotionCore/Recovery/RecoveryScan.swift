@@ -25,6 +25,8 @@ struct RecoveryScan: Equatable {
     var linesCut = 0
     /// Ticks without a row between consecutive rows of each IMU source (with a rate given).
     var absentTicks: [Source: Int64] = [:]
+    /// The shortest step of When between consecutive rows of each IMU source: one period.
+    var shortestInterval: [Source: Double] = [:]
 
     /// The source that has a row every tick: A, else G, else D, else M (which may run slower).
     var mainSource: Source? {
@@ -74,10 +76,16 @@ struct RecoveryScan: Equatable {
                 return
             }
             if let row, !failed, result.headerValid {
-                if let rate = rateHz, row.source != .location {
+                if row.source != .location {
                     if let last = lastWhen[row.source] {
-                        let steps = ((row.when - last) * Double(rate)).rounded()
-                        if steps.isFinite, steps > 1, steps < 1e15 { absent[row.source, default: 0] += Int64(steps) - 1 }
+                        let delta = row.when - last
+                        if delta > 0 && delta < (result.shortestInterval[row.source] ?? .infinity) {
+                            result.shortestInterval[row.source] = delta
+                        }
+                        if let rate = rateHz {
+                            let steps = (delta * Double(rate)).rounded()
+                            if steps.isFinite, steps > 1, steps < 1e15 { absent[row.source, default: 0] += Int64(steps) - 1 }
+                        }
                     }
                     lastWhen[row.source] = row.when
                 }

@@ -99,7 +99,6 @@ public final class RotatingWriter {
 
     /// Encodes and writes a batch of rows (one drained buffer: whole ticks).
     public func write(_ rows: UnsafeBufferPointer<Row>) {
-        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase) }
         var start = 0
         var imuWhen: Double?
         var hasLocation = false
@@ -135,6 +134,7 @@ public final class RotatingWriter {
             if unitFirstWhen == nil { unitFirstWhen = row.when }
             unitLastWhen = max(unitLastWhen ?? row.when, row.when)
         }
+        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase, firstRow: first.when) }
         if file == nil {
             if halted == nil && nowNanos() >= nextOpenAttempt {
                 // Rows while no file could be opened are counted as lost at the next flush.
@@ -382,11 +382,11 @@ public final class RotatingWriter {
 
     /// GPS time is known now: gives the current file (CSV and metadata) the name of its
     /// first sample's true local time. On failure the provisional name stays (logged).
-    private func renameProvisionalFile(_ timeBase: GPSTimeBase) {
-        guard var m = meta, let firstWhen = m.firstWhen ?? chunkFirstWhen else { return }
+    private func renameProvisionalFile(_ timeBase: GPSTimeBase, firstRow: Double? = nil) {
+        guard var m = meta, let firstWhen = m.firstWhen ?? chunkFirstWhen ?? firstRow else { return }
         provisionalFile = false
-        // Its rows were written before the correction: add it to get true UTC.
-        let epoch = firstWhen + whenOffset + timeBase.correctionSeconds
+        // Rows written before the correction lack it: the time base knows which did.
+        let epoch = timeBase.namingEpoch(when: firstWhen, whenOffset: whenOffset, whenMode: description.whenMode)
         let oldName = m.name
         do {
             let newBase = try directory.rename(oldName, toBase: TimeText.fileBase(epochSeconds: epoch), ext: ".csv")
@@ -440,6 +440,7 @@ public final class RotatingWriter {
 
     /// Writes everything still buffered, fsyncs, closes the file and finalises its metadata.
     public func finish(reason: String) {
+        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase) }
         flushChunk()
         closeFile(reason: reason)
     }
