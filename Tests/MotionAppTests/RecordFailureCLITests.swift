@@ -96,8 +96,8 @@ struct RecordFailureCLITests {
     }
 
     @Test func runningOutOfInodesStopsCleanly() throws {
-        guard let fs = SmallFileSystem(options: "size=64m,nr_inodes=160", why: "inodes") else { return }
-        let r = try Binary.run(Self.args(fs.path, ["--fast", "--duration", "3600", "--rotate-size", "8K"],
+        guard let fs = SmallFileSystem(options: "size=64m,nr_inodes=300", why: "inodes") else { return }
+        let r = try Binary.run(Self.args(fs.path, ["--fast", "--duration", "3600", "--rotate-size", "64K", "--buffer-rows", "1024"],
                                          config: Self.config("min_free_space: 1M\n")))
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stderr.contains("inodes"), "\(r.stderr)")

@@ -22,8 +22,9 @@ enum RecordGuards {
     static func freeSpaceGuard(_ setup: RecordingSetup, minimumFreeBytes: Int64?) -> FreeSpaceGuard? {
         let limit = minimumFreeBytes ?? FreeSpaceGuard.defaultMinimumFreeBytes
         guard limit > 0 else { return nil }
-        return FreeSpaceGuard(path: setup.outputPath, minimumFreeBytes: limit,
-                              headroomBytes: FreeSpaceGuard.headroom(bufferRows: setup.configuration.bufferRows, minimumFreeBytes: limit))
+        let bytes = FreeSpaceGuard.headroom(bufferRows: setup.configuration.bufferRows, minimumFreeBytes: limit)
+        return FreeSpaceGuard(path: setup.outputPath, minimumFreeBytes: limit, headroomBytes: bytes,
+                              headroomInodes: FreeSpaceGuard.headroomInodes(headroomBytes: bytes, rotateBytes: setup.configuration.rotation.maxBytes))
     }
 
     /// After `run()`: a recording that lost rows to write errors, halted on a failure, or

@@ -20,13 +20,22 @@ public struct FreeSpaceGuard: Sendable {
     /// and the bytes between two checks): the recording stops this much above the reserve,
     /// so the reserve itself is never written into.
     public let headroomBytes: Int64
+    /// The same for inodes: files those bytes may still open (small rotation sizes).
+    public let headroomInodes: Int64
     public let stats: FileSystemStats
 
     public init(path: String, minimumFreeBytes: Int64 = FreeSpaceGuard.defaultMinimumFreeBytes,
                 minimumFreeInodes: Int64 = FreeSpaceGuard.defaultMinimumFreeInodes, headroomBytes: Int64 = 0,
-                stats: FileSystemStats = StatvfsFileSystemStats()) {
+                headroomInodes: Int64 = 0, stats: FileSystemStats = StatvfsFileSystemStats()) {
         self.path = path; self.minimumFreeBytes = minimumFreeBytes; self.minimumFreeInodes = minimumFreeInodes
-        self.headroomBytes = max(0, headroomBytes); self.stats = stats
+        self.headroomBytes = max(0, headroomBytes); self.headroomInodes = max(0, headroomInodes); self.stats = stats
+    }
+
+    /// Inodes the headroom's bytes may use: three per file (CSV, JSON, its temporary) for
+    /// every file a size rotation starts within them.
+    public static func headroomInodes(headroomBytes: Int64, rotateBytes: Int64?) -> Int64 {
+        guard let r = rotateBytes, r > 0 else { return 3 }
+        return 3 * (headroomBytes / r + 2)
     }
 
     /// How many bytes are checked for at most between two checks by bytes written.
@@ -52,6 +61,7 @@ public struct FreeSpaceGuard: Sendable {
             if space.totalInodes > 0 {
                 reading.availableInodes = space.availableInodes
                 reading.minimumFreeInodes = minimumFreeInodes
+                reading.headroomInodes = headroomInodes
             }
             return reading.isLow ? .low(reading) : .enough(reading)
         } catch {
@@ -70,6 +80,7 @@ public struct FreeSpaceReading: Sendable, Equatable {
     public var minimumFreeInodes: Int64? = nil
     /// Stop this far above the reserve (see `FreeSpaceGuard.headroomBytes`).
     public var headroomBytes: Int64 = 0
+    public var headroomInodes: Int64 = 0
 
     public init(path: String, availableBytes: Int64, minimumFreeBytes: Int64) {
         self.path = path; self.availableBytes = availableBytes; self.minimumFreeBytes = minimumFreeBytes
@@ -78,7 +89,7 @@ public struct FreeSpaceReading: Sendable, Equatable {
     public var bytesLow: Bool { availableBytes < minimumFreeBytes + headroomBytes }
     public var inodesLow: Bool {
         guard let free = availableInodes, let minimum = minimumFreeInodes else { return false }
-        return free < minimum
+        return free < minimum + headroomInodes
     }
     public var isLow: Bool { bytesLow || inodesLow }
 }

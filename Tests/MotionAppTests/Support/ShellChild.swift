@@ -142,8 +142,10 @@ final class ShellChild {
         return "running"
     }
 
-    /// The blocked-signal masks of each of the child's threads (from /proc), by thread name.
-    func blockedSignals() -> [(thread: String, mask: UInt64)] {
+    /// The blocked-signal masks of each of the child's threads (from /proc), with the
+    /// system call each is in (`syscall` number, nil when not readable). A thread waiting
+    /// in `sigwaitinfo` shows the signals it waits for as not blocked while it waits.
+    func blockedSignals() -> [(thread: String, mask: UInt64, syscall: Int?)] {
         let dir = "/proc/\(pid)/task"
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
         return tasks.compactMap { task in
@@ -152,7 +154,9 @@ final class ShellChild {
                 .trimmingCharacters(in: .whitespaces) ?? task
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigBlk:") }),
                   let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
-            return (name, mask)
+            let call = (try? String(contentsOfFile: "\(dir)/\(task)/syscall", encoding: .utf8))
+                .flatMap { $0.split(separator: " ").first.flatMap { Int($0) } }
+            return ("\(name) (\(task))", mask, call)
         }
     }
 }
