@@ -67,7 +67,7 @@ struct RecordFailureCLITests {
     }
 
     @Test func aFullCardEndsWithAnErrorAndHonestMetadata() throws {
-        guard let fs = SmallFileSystem(options: "size=3m", why: "full card") else { return }
+        guard let fs = SmallFileSystem(options: "size=20m", why: "full card") else { return }
         let r = try Binary.run(Self.args(fs.path, ["--fast", "--duration", "120", "--rate", "1000"],
                                          config: Self.config("min_free_space: 0\n")))
         #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
@@ -76,6 +76,8 @@ struct RecordFailureCLITests {
         let csv = try #require(Binary.csvFiles(in: fs.path).first)
         let meta = try S.metadata(csv)
         #expect(!meta.endedCleanly, "a file that lost rows must not claim a clean end")
+        // The final metadata reached the full card (rewritten in place) with the real count.
+        #expect(meta.endReason == "duration, write-errors", "\(meta.endReason)")
         #expect(meta.counters.rowsLostToWriteErrors > 0)
         #expect(try Binary.run(["check", csv]).status == 0)
     }

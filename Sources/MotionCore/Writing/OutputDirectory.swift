@@ -185,7 +185,9 @@ public final class DiskDirectory: OutputDirectory {
                                          options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
                                          permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
-            throw OutputError(operation: "create", path: temp, errno: error as? Errno)
+            let failure = OutputError(operation: "create", path: temp, errno: error as? Errno)
+            if failure.isNoSpace, overwriteInPlace(full, contents) { return }
+            throw failure
         }
         let file = DiskFile(fd: fd, path: temp)
         let failure: OutputError? = contents.withUnsafeBytes { bytes in
@@ -201,6 +203,7 @@ public final class DiskDirectory: OutputDirectory {
         if let failure {
             try? file.close()
             unlink(temp)      // never leave an empty or partial temporary behind
+            if failure.isNoSpace, overwriteInPlace(full, contents) { return }
             throw failure
         }
         if Glibc.rename(temp, full) != 0 {
@@ -208,6 +211,22 @@ public final class DiskDirectory: OutputDirectory {
             unlink(temp)
             throw OutputError(operation: "rename \(temp) to", path: full, errno: e)
         }
+    }
+}
+
+extension DiskDirectory {
+    /// On a full card a new temporary cannot be created, but the existing metadata file's
+    /// blocks can be rewritten: stale counters (no losses) would be worse than a rewrite
+    /// that is not atomic (a torn one is rebuilt by recovery). True when it worked.
+    func overwriteInPlace(_ full: String, _ contents: [UInt8]) -> Bool {
+        let fd = Glibc.open(full, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
+        let n = contents.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard n == contents.count, ftruncate(fd, off_t(contents.count)) == 0 else { return false }
+        return fsync(fd) == 0
     }
 }
 
