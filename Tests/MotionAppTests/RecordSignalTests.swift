@@ -80,7 +80,11 @@ struct RecordSignalTests {
 
     @Test func ctrlCOnARealTerminalStopsCleanly() throws {
         let out = Binary.temporaryDirectory()
-        let child = try ShellChild(Self.recordArguments(out, quiet: false), terminal: true)
+        let child: ShellChild
+        do { child = try ShellChild(Self.recordArguments(out, quiet: false), terminal: true) } catch let e as ShellChild.SpawnError where e.description.hasPrefix("no pseudo-terminal") {
+            print("skipped: \(e.description)")
+            return
+        }
         #expect(Self.waitForRows(out, child: child))
         child.type([3])      // Ctrl-C: the terminal sends SIGINT to the foreground group
         child.wait()
