@@ -3,7 +3,7 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DESTDIR ?=
 # System packages: I2C and gpsd client libraries to build; gpsd and a GPX parser for tests.
-APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy
+APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy strace
 # Benchmarks (make bench): C baselines are compiled with gcc, callgrind needs valgrind and
 # strip (binutils), the csv.writer baseline python3. BENCH_ARGS go to motionlog-bench,
 # e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only format --json /tmp/r.json".
