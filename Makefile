@@ -5,7 +5,7 @@ DESTDIR ?=
 # System packages: I2C and gpsd client libraries to build; gpsd and a GPX parser for tests.
 # rclone uploads recordings (motionlog offload --remote); dosfstools/e2fsprogs make the
 # loop-device sticks of the offload tests; python3-venv holds the S3 test server (moto).
-APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy rclone dosfstools e2fsprogs python3-venv
+APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy rclone dosfstools e2fsprogs python3-venv strace
 # Benchmarks (make bench): C baselines are compiled with gcc, callgrind needs valgrind and
 # strip (binutils), the csv.writer baseline python3. BENCH_ARGS go to motionlog-bench,
 # e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only format --json /tmp/r.json".

@@ -24,6 +24,8 @@ public struct MotionLogCommand: ParsableCommand {
 /// recording, 2 a usage or I/O error.
 public enum MotionLogMain {
     public static func main() -> Never {
+        // First, before any thread exists: every thread inherits the blocked signals.
+        SignalWatcher.launch()
         do {
             var command = try MotionLogCommand.parseAsRoot()
             try command.run()

@@ -95,24 +95,17 @@ struct RecordCLITests {
         #expect(try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")[1].hasPrefix("A,T,"))
     }
 
+    /// Started as a shell starts it: Foundation's `Process` hands the child the test
+    /// runner's blocked signals, which hid that `record` died by SIGTERM.
     @Test func realTimeRecordingStopsCleanlyOnSIGTERM() throws {
         let out = Binary.temporaryDirectory()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Binary.path)
-        p.arguments = ["record", "--board", "simulator", "--out", out, "--quiet", "--fsync-interval", "0.2"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let child = try ShellChild([Binary.path, "record", "--board", "simulator", "--out", out, "--quiet",
+                                    "--fsync-interval", "0.2"])
         // Wait (bounded) until rows reach the file, then ask it to stop.
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let f = Binary.csvFiles(in: out).first,
-               let size = try? FileManager.default.attributesOfItem(atPath: f)[.size] as? Int, size > 2000 { break }
-            usleep(20_000)
-        }
-        p.terminate()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0)
+        #expect(RecordSignalTests.waitForRows(out))
+        child.signal(SIGTERM)
+        child.wait()
+        #expect(child.exitCode == 0, "\(child.outcome)")
         let csv = try #require(Binary.csvFiles(in: out).first)
         let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: String(csv.dropLast(4)) + ".json"))))
         #expect(meta.endedCleanly && meta.endReason == "stopped")

@@ -155,7 +155,7 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
         state.withLockIfAvailable { $0.estimator.estimate } ?? nil
     }
 
-    /// True while a session with gpsd is open.
+    /// True while a session with gpsd is open and gpsd has answered on it.
     public var isConnected: Bool { state.withLock { $0.connected } }
 
     public var statistics: Statistics { state.withLock { $0.statistics } }
@@ -181,7 +181,6 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
             var established = false
             do {
                 let session = try connector.connect(to: address)
-                state.withLock { $0.connected = true }
                 failure = read(session) {
                     established = true
                     if let since = outageSince {
@@ -194,20 +193,26 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
                     outageSince = nil
                     attempts = 0
                     backoff = configuration.initialBackoffNanos
-                    state.withLock { $0.statistics.connections += 1 }
+                    // Connected means gpsd answered (a socket that accepts and says nothing —
+                    // a gpsd shutting down, or a stray listener on its port — is not gpsd).
+                    state.withLock { s in
+                        s.connected = true
+                        s.statistics.connections += 1
+                    }
                 }
                 session.close()
+                // One step: whoever sees the disconnect counted also sees it disconnected.
                 state.withLock { s in
                     s.connected = false
                     s.statistics.watching = false
+                    if established && !stopping { disconnects.add(1, ordering: .relaxed) }
                 }
             } catch {
                 failure = error
             }
             if stopping { break }
             if established {
-                // A working session ended: count it, log once, and retry at once.
-                disconnects.add(1, ordering: .relaxed)
+                // A working session ended (counted above): log once, and retry at once.
                 outageSince = monotonicNanos()
                 log.warning("\(failure.map { "\($0)" } ?? "gpsd closed the connection") — reconnecting in the background; IMU recording continues")
                 continue

@@ -54,9 +54,9 @@ struct DaemonCommand: ParsableCommand {
         let config = try DaemonConfiguration.resolve(
             socket: socket, socketGroup: socketGroup, longPress: longPress, shutdownCommand: shutdownCommand,
             minFreeSpace: minFreeSpace, noGPIO: noGPIO, settings: setup.settings, board: setup.board)
-        // Before any thread starts, so every thread inherits the blocked signals.
+        // The signals are blocked since main started; from here they stop the daemon cleanly.
         let exitRequested = WakeSignal()
-        SignalWatcher.install { _ in exitRequested.signal() }
+        SignalWatcher.onStop { _ in exitRequested.signal() }
 
         do { _ = try DiskDirectory(path: setup.outputPath) } catch { throw CommandFailure("\(error)", code: 2) }
         StartupRecovery.run(folder: setup.outputPath, log: log)
@@ -72,8 +72,7 @@ struct DaemonCommand: ParsableCommand {
             log.notice("board \(setup.board.name) has no buttons or LED in its gpio section: control with `motionlog start|stop`")
         }
 
-        let freeSpace = config.minFreeSpaceBytes > 0
-            ? FreeSpaceGuard(path: setup.outputPath, minimumFreeBytes: config.minFreeSpaceBytes) : nil
+        let freeSpace = RecordGuards.freeSpaceGuard(setup, minimumFreeBytes: config.minFreeSpaceBytes)
         let launcher = SetupLauncher(setup: setup, freeSpace: freeSpace, log: log)
         var settings = Daemon.Settings()
         settings.core.longPressNanos = Int64(config.longPressSeconds * 1e9)

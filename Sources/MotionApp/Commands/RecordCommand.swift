@@ -16,13 +16,14 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var runOptions: RecordRunOptions
 
     func run() throws {
+        // From here Ctrl-C, SIGTERM and SIGHUP stop cleanly (before the first sample: nothing is recorded).
+        let stop = StopSignal()
+        SignalWatcher.onStop { _ in stop.request() }
         let log = Logging.motionlogLogger()
         let setup = try RecordingSetup.resolve(options, run: .init(duration: runOptions.duration, fast: runOptions.fast))
-        let (recorder, _) = try SensorFactory.makeRecorder(setup, log: log, folderErrorCode: 2)
+        let (recorder, _) = try SensorFactory.makeRecorder(setup, log: log, folderErrorCode: 2, stop: stop)
         StartupRecovery.run(folder: setup.outputPath, log: log)
-        let stop = recorder.stop
-        SignalWatcher.install { _ in stop.request() }
-        let freeSpace = try RecordGuards.startFreeSpaceMonitor(setup, stop: stop)
+        let freeSpace = try RecordGuards.startFreeSpaceMonitor(setup, recorder: recorder)
         let status = runOptions.quiet || !Console.stderrIsTerminal ? nil
             : StatusLine(counters: recorder.counters, rateHz: setup.configuration.rateHz, duration: setup.configuration.duration,
                          recordsGPS: setup.configuration.sources.contains(.location))
@@ -30,17 +31,31 @@ struct RecordCommand: ParsableCommand {
         let summary: RecordingSummary
         do { summary = try recorder.run() } catch {
             status?.stop()
-            throw CommandFailure("\(error)", code: 1)
+            freeSpace?.stop()
+            throw CommandFailure("not recording: \(error)", code: 1)
         }
         status?.stop()
+        if summary.files.isEmpty && summary.ticks == 0 && !summary.hadWriteFailures {
+            freeSpace?.stop()
+            Console.out("Stopped before the first sample (\(summary.endReason)): nothing was recorded.")
+            return
+        }
         Console.out(Self.describe(summary, configuration: recorder.configuration))
+        if let warning = RecordGuards.missedTicksWarning(summary, rateHz: setup.configuration.rateHz) {
+            Console.error(warning)
+        }
         try RecordGuards.finish(freeSpace, summary: summary)
     }
 
     static func describe(_ s: RecordingSummary, configuration cfg: RecorderConfiguration) -> String {
         let seconds = Double(s.ticks + s.counters.missedTicks) / Double(cfg.rateHz)
-        var lines = ["Recorded \(fixed(seconds, 2)) s at \(cfg.rateHz) Hz on board \(cfg.boardName) (\(s.endReason)) into \(s.directory):"]
+        let written = s.rowsWritten.values.reduce(0, +)
+        let head = s.hadWriteFailures
+            ? (written == 0 ? "NOTHING WAS RECORDED: every write failed during \(fixed(seconds, 2)) s" : "Recorded \(fixed(seconds, 2)) s WITH WRITE ERRORS")
+            : "Recorded \(fixed(seconds, 2)) s"
+        var lines = ["\(head) at \(cfg.rateHz) Hz on board \(cfg.boardName) (\(s.endReason)) into \(s.directory):"]
         for f in s.files { lines.append("  \(s.directory)/\(f)") }
+        for f in s.removedFiles { lines.append("  \(s.directory)/\(f) (deleted while recording: its rows are gone)") }
         let rows = Source.canonicalOrder.compactMap { src -> String? in
             guard cfg.sources.contains(src) else { return nil }
             return "\(src) \(s.rowsWritten[src] ?? 0)"

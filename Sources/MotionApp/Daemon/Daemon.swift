@@ -195,6 +195,8 @@ final class Daemon: Sendable {
         switch p.phase {
         case .idle: return .idle
         case .recording:
+            // Rows lost to write errors: the LED must not say all is well.
+            if let session = p.session, session.counters.rowsLostToWriteErrors.load(ordering: .relaxed) > 0 { return .error }
             guard settings.ledShowsGPS, let session = p.session, session.locationDescription != nil else { return .recording }
             let mode = session.counters.locationHealth.withLock { $0?.lastMode ?? 0 }
             return mode >= 2 ? .recording : .recordingNoFix
@@ -230,8 +232,12 @@ final class Daemon: Sendable {
             gps = .init(fix: session == nil ? "not recording" : "waiting", mode: nil, source: session?.locationDescription)
         }
         let free = launcher.freeSpace?.check()
+        var message = p.message
+        if p.phase == .recording, let lost = c?.rowsLostToWriteErrors.load(ordering: .relaxed), lost > 0 {
+            message = "WRITE ERRORS: \(lost) rows lost so far (see the daemon's log)"
+        }
         return DaemonStatus(
-            state: p.phase.rawValue, message: p.message, board: launcher.boardName, outputFolder: launcher.outputFolder,
+            state: p.phase.rawValue, message: message, board: launcher.boardName, outputFolder: launcher.outputFolder,
             currentFile: session == nil ? nil : c?.currentFile.withLock { $0 },
             elapsedSeconds: elapsed, rateHz: launcher.rateHz, rowsPerSecond: perSecond, rowsWritten: rowsWritten,
             droppedRows: c?.droppedRows.load(ordering: .relaxed) ?? 0,

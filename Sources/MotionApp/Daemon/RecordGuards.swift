@@ -4,24 +4,71 @@ import MotionCore
 /// row, and the free-space guard while recording.
 enum RecordGuards {
     /// Starts the free-space monitor for a recording (config `min_free_space`, default
-    /// 100M; 0 disables). Refuses to start when the space is already below the reserve.
-    static func startFreeSpaceMonitor(_ setup: RecordingSetup, stop: StopSignal) throws(CommandFailure) -> FreeSpaceMonitor? {
-        let limit = setup.settings.minFreeSpace ?? FreeSpaceGuard.defaultMinimumFreeBytes
-        guard limit > 0 else { return nil }
-        let freeSpace = FreeSpaceGuard(path: setup.outputPath, minimumFreeBytes: limit)
+    /// 100M; 0 disables), checking by time and by the recorder's bytes written. Refuses to
+    /// start when the space is already low.
+    static func startFreeSpaceMonitor(_ setup: RecordingSetup, recorder: Recorder) throws(CommandFailure) -> FreeSpaceMonitor? {
+        guard let freeSpace = freeSpaceGuard(setup, minimumFreeBytes: setup.settings.minFreeSpace) else { return nil }
         let verdict = freeSpace.check()
         if verdict.isLow { throw CommandFailure("not starting: \(verdict)", code: 1) }
+        let stop = recorder.stop
         let monitor = FreeSpaceMonitor(guard: freeSpace) { _ in stop.request(reason: FreeSpaceGuard.endReason) }
+        recorder.onBytesWritten = { monitor.noteWritten($0) }
         monitor.start()
         return monitor
     }
 
-    /// After `run()`: a recording the guard stopped is reported as a failure (exit 1) with
-    /// the reason; its files are complete and valid.
+    /// The free-space rule for a setup (nil: disabled with 0), with room for what is still
+    /// buffered when it stops a recording.
+    static func freeSpaceGuard(_ setup: RecordingSetup, minimumFreeBytes: Int64?) -> FreeSpaceGuard? {
+        let limit = minimumFreeBytes ?? FreeSpaceGuard.defaultMinimumFreeBytes
+        guard limit > 0 else { return nil }
+        let bytes = FreeSpaceGuard.headroom(bufferRows: setup.configuration.bufferRows, minimumFreeBytes: limit)
+        return FreeSpaceGuard(path: setup.outputPath, minimumFreeBytes: limit, headroomBytes: bytes,
+                              headroomInodes: FreeSpaceGuard.headroomInodes(headroomBytes: bytes, rotateBytes: setup.configuration.rotation.maxBytes))
+    }
+
+    /// After `run()`: a recording that lost rows to write errors, halted on a failure, or
+    /// was stopped by the guard is reported as a failure (exit 1) with the reason.
     static func finish(_ monitor: FreeSpaceMonitor?, summary: RecordingSummary) throws(CommandFailure) {
         monitor?.stop()
-        if summary.endReason == FreeSpaceGuard.endReason {
-            throw CommandFailure(monitor?.lastVerdict?.description ?? "stopped: the card is nearly full", code: 1)
+        if let failure = failureMessage(summary, lowSpace: monitor?.lastVerdict) {
+            throw CommandFailure(failure, code: 1)
         }
+    }
+
+    /// What went wrong with a finished recording, in words (nil: nothing).
+    static func failureMessage(_ summary: RecordingSummary, lowSpace: FreeSpaceVerdict?) -> String? {
+        let c = summary.counters
+        var parts: [String] = []
+        if !summary.removedFiles.isEmpty {
+            parts.append("\(summary.removedFiles.joined(separator: ", ")) deleted while recording")
+        }
+        if summary.hadWriteFailures {
+            let written = summary.rowsWritten.values.reduce(0, +)
+            var text = written == 0 && summary.removedFiles.isEmpty
+                ? "nothing was recorded: \(c.rowsLostToWriteErrors) rows were lost to write errors"
+                : "\(c.rowsLostToWriteErrors) rows were lost to write errors (\(c.writeErrors) failed writes)"
+            if let first = summary.writeFailure { text += "; the first: \(first)" }
+            parts.append(text)
+        }
+        if summary.endReason == FreeSpaceGuard.endReason {
+            // Only true when the card never filled up: no row was lost on the way.
+            if c.rowsLostToWriteErrors == 0, let verdict = lowSpace, verdict.isLow {
+                parts.append(verdict.description)
+            } else if c.rowsLostToWriteErrors == 0 {
+                parts.append("stopped: the card is nearly full")
+            } else {
+                parts.append("stopped: the card filled up")
+            }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// A warning when the machine missed more than 1 % of the ticks (the rate is too high
+    /// for it), nil otherwise.
+    static func missedTicksWarning(_ summary: RecordingSummary, rateHz: Int) -> String? {
+        guard summary.missedFraction > 0.01 else { return nil }
+        let percent = (summary.missedFraction * 1000).rounded() / 10
+        return "warning: \(percent) % of the ticks were missed (\(summary.counters.missedTicks) of \(summary.ticks + summary.counters.missedTicks)): this machine cannot keep up with \(rateHz) Hz; those samples do not exist — choose a lower --rate"
     }
 }

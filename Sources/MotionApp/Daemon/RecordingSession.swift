@@ -28,9 +28,11 @@ final class RecordingSession: Sendable {
         self.clockSource = clockSource
         self.recorder = RecorderBox(recorder)
         let stop = recorder.stop
-        monitor = freeSpace.map { g in
+        let monitor = freeSpace.map { g in
             FreeSpaceMonitor(guard: g) { _ in stop.request(reason: FreeSpaceGuard.endReason) }
         }
+        if let monitor { recorder.onBytesWritten = { monitor.noteWritten($0) } }
+        self.monitor = monitor
     }
 
     /// Starts the sampling thread. `onFinish` runs on it after the files are closed.
@@ -40,14 +42,19 @@ final class RecordingSession: Sendable {
             let result: (RecordingEnd, RecordingSummary?)
             do {
                 let summary = try recorder.recorder.run()
-                switch summary.endReason {
-                case "duration": result = (.duration, summary)
-                case FreeSpaceGuard.endReason:
-                    result = (.lowDiskSpace(monitor?.lastVerdict?.description ?? "the card is nearly full"), summary)
-                default: result = (.stopped, summary)
+                if summary.hadWriteFailures, let why = RecordGuards.failureMessage(summary, lowSpace: monitor?.lastVerdict) {
+                    // Rows were lost or writing halted: the daemon shows the error (status, LED).
+                    result = (.failed("the recording failed: \(why)"), summary)
+                } else {
+                    switch summary.endReason {
+                    case "duration": result = (.duration, summary)
+                    case FreeSpaceGuard.endReason:
+                        result = (.lowDiskSpace(monitor?.lastVerdict?.description ?? "the card is nearly full"), summary)
+                    default: result = (.stopped, summary)
+                    }
                 }
             } catch {
-                result = (.failed("the recording failed: \(error)"), nil)
+                result = (.failed("the recording could not start: \(error)"), nil)
             }
             monitor?.stop()
             outcome.withLock { $0 = result }

@@ -89,8 +89,8 @@ extension SensorFactory {
     /// The recorder for a resolved setup: sensor, GPS source, estimator, sources the board
     /// can provide (when the user did not name them), output folder, clock and GPS time
     /// base. Shared by `record` and the daemon, so both record the same way.
-    static func makeRecorder(_ base: RecordingSetup, log: Logger,
-                             folderErrorCode: Int32) throws(CommandFailure) -> (Recorder, locationDescription: String?) {
+    static func makeRecorder(_ base: RecordingSetup, log: Logger, folderErrorCode: Int32,
+                             stop: StopSignal = StopSignal()) throws(CommandFailure) -> (Recorder, locationDescription: String?) {
         var setup = base
         let sensor = try makeSensor(setup, log: log)
         let location = makeLocation(setup, log: log)
@@ -111,7 +111,7 @@ extension SensorFactory {
         let timeBase = GPSTimeBase.forRecording(location: location?.0, realClock: !setup.fast, log: log)
         let recorder = Recorder(configuration: setup.configuration, clock: clock, sensor: sensor,
                                 location: location?.0, estimator: estimator, directory: directory, log: log,
-                                timeBase: timeBase)
+                                timeBase: timeBase, stop: stop)
         return (recorder, location?.1)
     }
 }

@@ -1,36 +1,134 @@
 import Foundation
+import MotionCore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Turns SIGINT (Ctrl-C) and SIGTERM into a clean stop. The signals are blocked in every
-/// thread (call `install` before starting any thread) and received by one watcher thread
-/// with `sigwait`, so the handler can run ordinary code.
+/// The process's signals, owned in one place.
+///
+/// `launch()` is the first thing `main` does, before any thread exists: SIGINT (Ctrl-C),
+/// SIGTERM and SIGHUP (the terminal went away) are blocked, so every thread created later
+/// inherits the mask, and one watcher thread receives them with `sigwaitinfo`. (A thread
+/// started before the mask — a logging thread, Foundation's — would take the signal with
+/// its default action and kill the process mid-recording.)
+///
+/// Until a command asks for a clean stop with `onStop`, a signal has its usual effect: the
+/// process dies by it, exactly as without the watcher. After `onStop`, the first signal
+/// calls the handler (the recording stops cleanly) and a second one, from the user, exits at
+/// once. A repeat of the same signal from the same sender within a second is one request,
+/// not two: GNU `timeout` sends its signal to the child and then to its whole process group.
 enum SignalWatcher {
-    static func install(_ onSignal: @escaping @Sendable (Int32) -> Void) {
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
+    static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private struct State {
+        var handler: (@Sendable (Int32) -> Void)?
+        var first: Received?
+    }
+
+    /// One received signal: number, sender and when (CLOCK_MONOTONIC ns).
+    struct Received: Equatable {
+        var signal: Int32
+        /// The sending process for `kill`/`sigqueue` (nil: the kernel, e.g. Ctrl-C on a terminal).
+        var sender: pid_t?
+        var atNanos: Int64
+    }
+
+    private static let state = Mutex(State())
+    private static let launched = Atomic<Bool>(false)
+
+    /// Blocks the watched signals in the calling (main) thread and starts the watcher.
+    /// Call before anything else starts a thread.
+    static func launch() {
+        guard !launched.exchange(true, ordering: .relaxed) else { return }
+        var set = watchedSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
-        let watched = set
-        let thread = Thread {
-            var s = watched
-            var received = 0
-            while true {
-                var sig: Int32 = 0
-                guard sigwait(&s, &sig) == 0 else { continue }
-                received += 1
-                if received == 1 {
-                    onSignal(sig)
-                } else {
-                    // A second signal while the clean stop is still running: the user wants out now.
-                    Console.error("second \(sig == SIGINT ? "Ctrl-C" : "signal"): exiting without waiting for the clean stop (run `motionlog record` again to recover the files)")
-                    _exit(130)
-                }
-            }
-        }
+        let thread = Thread { watch() }
         thread.name = "motionlog-signals"
         thread.start()
+    }
+
+    /// From now on the first watched signal calls `handler` (from the watcher thread) instead
+    /// of killing the process; a second one exits with 128 + its number. SIGPIPE is ignored,
+    /// so a closed pipe on stdout or stderr makes a write fail instead of killing a recording.
+    static func onStop(_ handler: @escaping @Sendable (Int32) -> Void) {
+        launch()
+        signal(SIGPIPE, SIG_IGN)
+        state.withLock { $0.handler = handler }
+    }
+
+    static func watchedSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in watched { sigaddset(&set, s) }
+        return set
+    }
+
+    private static func watch() {
+        var set = watchedSet()
+        while true {
+            var info = siginfo_t()
+            let sig = sigwaitinfo(&set, &info)
+            guard sig > 0 else { continue }      // EINTR
+            let fromProcess = info.si_code == SI_USER || info.si_code == SI_QUEUE
+            let received = Received(signal: sig, sender: fromProcess ? info._sifields._kill.si_pid : nil,
+                                    atNanos: SystemClock.monotonicNanos())
+            switch decide(received) {
+            case .dieByDefault: dieBy(sig)
+            case .stop(let handler): handler(sig)
+            case .ignoreRepeat: continue
+            case .exitNow:
+                Console.error("second \(name(sig)): exiting without waiting for the clean stop (the next `motionlog record` or `daemon` in this folder recovers the files)")
+                Console.flush()
+                _exit(128 + sig)
+            }
+        }
+    }
+
+    enum Decision {
+        case dieByDefault
+        case stop(@Sendable (Int32) -> Void)
+        case ignoreRepeat
+        case exitNow
+    }
+
+    /// What one received signal means, given what came before (pure apart from the state).
+    private static func decide(_ r: Received) -> Decision {
+        state.withLock { s in
+            guard let handler = s.handler else { return .dieByDefault }
+            guard let first = s.first else {
+                s.first = r
+                return .stop(handler)
+            }
+            return isRepeat(r, of: first) ? .ignoreRepeat : .exitNow
+        }
+    }
+
+    /// The same signal from the same process within a second: one request delivered twice
+    /// (GNU `timeout` signals the child, then its process group).
+    static func isRepeat(_ r: Received, of first: Received) -> Bool {
+        guard r.signal == first.signal, let sender = r.sender, sender == first.sender else { return false }
+        return r.atNanos - first.atNanos < 1_000_000_000
+    }
+
+    /// The signal's default effect (the process ends by it), as if it had never been blocked.
+    private static func dieBy(_ sig: Int32) -> Never {
+        Console.flush()
+        signal(sig, SIG_DFL)
+        var one = sigset_t()
+        sigemptyset(&one)
+        sigaddset(&one, sig)
+        raise(sig)
+        pthread_sigmask(SIG_UNBLOCK, &one, nil)
+        _exit(128 + sig)
+    }
+
+    static func name(_ sig: Int32) -> String {
+        switch sig {
+        case SIGINT: return "Ctrl-C (SIGINT)"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        default: return "signal \(sig)"
+        }
     }
 }

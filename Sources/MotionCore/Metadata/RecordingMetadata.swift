@@ -39,6 +39,9 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
         /// Rows in the file per source letter.
         public var rows: [String: Int]
         public var bytes: Int64
+        /// Set by recovery: ticks between the first and last row of the file's main IMU
+        /// source that have no row, counted from the rows (nil: not recounted).
+        public var ticksWithoutRows: Int64?
 
         public init(name: String, index: Int, previous: String?) {
             self.name = name; self.index = index; self.previous = previous

@@ -18,6 +18,22 @@ public struct RecordingSummary: Sendable {
     public var ticks: Int64
     public var startEpoch: Double
     public var endReason: String
+    /// The first write failure (nil: every write succeeded).
+    public var writeFailure: String? = nil
+    /// Files deleted by someone else while they were being written (their rows are lost).
+    public var removedFiles: [String] = []
+
+    /// Rows lost to write errors, or a failure that halted writing: the recording did not
+    /// keep everything it sampled, and must not be reported as a success.
+    public var hadWriteFailures: Bool {
+        counters.rowsLostToWriteErrors > 0 || counters.writeErrors > 0 || writeFailure != nil || !removedFiles.isEmpty
+    }
+
+    /// Fraction of the scheduled ticks that were missed (the machine could not keep up).
+    public var missedFraction: Double {
+        let all = ticks + counters.missedTicks
+        return all > 0 ? Double(counters.missedTicks) / Double(all) : 0
+    }
 }
 
 /// The recording pipeline: fixed-rate scheduler → sensor read → rows → double-buffered
@@ -39,13 +55,17 @@ public final class Recorder {
     private let log: Logger
     private let timeBase: GPSTimeBase?
     /// Raise it from any thread (signal handler, button, control socket) to stop.
-    public let stop = StopSignal()
+    public let stop: StopSignal
+    /// Called from the writer thread after each successful write with its size in bytes
+    /// (the free-space guard checks by bytes written, so `--fast` cannot outrun it). Set before `run()`.
+    public var onBytesWritten: (@Sendable (Int64) -> Void)?
     private let started = Mutex<TickTimeline?>(nil)
 
     public init(configuration: RecorderConfiguration, clock: TickClock, sensor: MotionSensor,
                 location: LocationSource?, estimator: DeviceMotionEstimator?, directory: OutputDirectory,
-                log: Logger, timeBase: GPSTimeBase? = nil) {
+                log: Logger, timeBase: GPSTimeBase? = nil, stop: StopSignal = StopSignal()) {
         self.timeBase = timeBase
+        self.stop = stop
         self.configuration = configuration
         self.counters = RecorderCounters(bufferCapacity: configuration.bufferRows)
         self.labels = LabelState(configuration.label)
@@ -73,9 +93,10 @@ public final class Recorder {
         // Allocate the buffers before anchoring, so the first tick is not late.
         let queue = DoubleBufferedQueue(blockCapacity: cfg.bufferRows, policy: clock.isRealTime ? .drop : .wait)
         let writerBlock = queue.makeWriterBlock()
+        // The first file is created between anchoring and the first tick (a create and a
+        // header write, well under the 20 ms lead; its metadata follows from the writer).
         let timeline = TickTimeline.anchored(rateHz: cfg.rateHz, clock: clock, whenMode: cfg.whenMode,
                                              leadNanos: 20_000_000)
-        started.withLock { $0 = timeline }
         var tickLimit: Int64?
         if let d = cfg.duration {
             let ticks = (d * Double(cfg.rateHz)).rounded()
@@ -111,11 +132,23 @@ public final class Recorder {
                                                          numberText: cfg.numberText),
                                     counters: counters, whenOffset: timeline.whenOffset, log: log,
                                     timeBase: timeBase)
+        let stop = self.stop
+        writer.onFatal = { reason, _ in stop.request(reason: reason) }
+        writer.onWritten = onBytesWritten
+        // Before the first tick: a folder that cannot be written fails the start, not the
+        // recording (no "successful" empty recording).
+        if stop.isRequested {
+            return RecordingSummary(directory: directory.path, files: [], rowsWritten: [:], counters: counters.snapshot(),
+                                    ticks: 0, startEpoch: timeline.startEpochSeconds, endReason: stop.reason ?? "stopped")
+        }
+        do { try writer.open(firstWhen: timeline.when(0)) } catch {
+            throw RecorderError("\(error)")
+        }
+        started.withLock { $0 = timeline }
         let writerThread = WriterThread(queue: queue, writer: writer, spare: writerBlock,
                                         fsyncIntervalSeconds: cfg.fsyncIntervalSeconds)
         // The end reason is decided once, when the sampling loop ends, before the final drain.
         let endReason = EndReason()
-        let stop = self.stop
         writerThread.start { endReason.value.withLock { $0 } }
         location?.start()
 
@@ -147,10 +180,12 @@ public final class Recorder {
         queue.close()
         writerThread.join()
 
+        // A halted writer may have asked to stop after the loop ended: its reason wins.
+        let finalReason = writer.halted ?? reason
         return RecordingSummary(directory: directory.path, files: writer.files, rowsWritten: counters.written.all,
                                 counters: counters.snapshot(), ticks: scheduler.statistics.ticks,
                                 startEpoch: timeline.startEpochSeconds,
-                                endReason: reason)
+                                endReason: finalReason, writeFailure: writer.firstFailure, removedFiles: writer.removedFiles)
     }
 }
 

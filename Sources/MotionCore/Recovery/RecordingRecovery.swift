@@ -26,7 +26,7 @@ public enum RecordingRecovery {
         for name in names.sorted() where isRecordingName(name) {
             let base = String(name.dropLast(4))
             let metadata = loadMetadata(folder + "/" + base + ".json")
-            if case .valid(let m) = metadata, m.endedCleanly || m.endReason == endReason { continue }
+            if case .valid(let m) = metadata, !needsRecovery(m) { continue }
             do {
                 if let done = try recoverFile(folder: folder, name: name, metadata: metadata, softwareVersion: softwareVersion) {
                     report.recovered.append(done)
@@ -38,6 +38,15 @@ public enum RecordingRecovery {
             }
         }
         return report
+    }
+
+    /// A file whose writer did not finish it: still `recording` (power cut, kill), given up
+    /// after a failed cut-back (`write-error`: a torn row may remain), or whose fsync failed
+    /// (its contents are not known to be on the card). A file the writer closed after write
+    /// errors it handled says so in its end reason and is complete: it is left alone.
+    static func needsRecovery(_ m: RecordingMetadata) -> Bool {
+        if m.endedCleanly || m.endReason == endReason { return false }
+        return m.endReason == "recording" || m.endReason.hasPrefix("write-error") || m.endReason.contains("fsync-failed")
     }
 
     /// `yyyyMMddHHmmss.csv` or `yyyyMMddHHmmss-N.csv`.
@@ -66,14 +75,30 @@ public enum RecordingRecovery {
     static func recoverFile(folder: String, name: String, metadata: LoadedMetadata,
                             softwareVersion: String) throws(RecoveryFailure) -> RecoveredFile? {
         let path = folder + "/" + name
-        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        if fd < 0 { throw RecoveryFailure(path: path, message: "cannot open for repair: \(Errno(rawValue: errno))") }
+        // Never through a symbolic link: one planted in a shared folder must not make a
+        // root-run recovery cut or rewrite another file.
+        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        if fd < 0 {
+            let e = errno
+            throw RecoveryFailure(path: path, message: e == ELOOP ? "is a symbolic link, not a recording: left alone"
+                                                                  : "cannot open for repair: \(Errno(rawValue: e))")
+        }
         defer { Glibc.close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw RecoveryFailure(path: path, message: "is not a regular file: left alone")
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EWOULDBLOCK { return nil }
             throw RecoveryFailure(path: path, message: "cannot lock: \(Errno(rawValue: errno))")
         }
-        var scan = try RecoveryScan.scan(fd: fd, path: path)
+        let knownRate: Int? = { if case .valid(let m) = metadata, m.recording.rateHz > 0 { return m.recording.rateHz } else { return nil } }()
+        var scan = try RecoveryScan.scan(fd: fd, path: path, rateHz: knownRate)
+        if knownRate == nil, let busiest = scan.mainSource {
+            // No metadata: count the missing ticks at the rate the rows show.
+            let rate = estimatedRate(scan, busiest)
+            if rate > 0, lseek(fd, 0, SEEK_SET) == 0 { scan = try RecoveryScan.scan(fd: fd, path: path, rateHz: rate) }
+        }
         var headerRewritten = false
         if !scan.headerValid {
             guard scan.headerTorn else {
@@ -128,6 +153,10 @@ public enum RecordingRecovery {
         doc.file.firstWhen = scan.firstWhen
         doc.file.lastWhen = scan.lastWhen
         doc.file.bytes = scan.keepBytes
+        doc.file.ticksWithoutRows = scan.ticksWithoutRows
+        // The counters were last written up to seconds before the end: at least the ticks
+        // the file itself lacks were missed (or dropped, or lost to write errors).
+        if let absent = scan.ticksWithoutRows { doc.counters.missedTicks = max(doc.counters.missedTicks, absent) }
         doc.endedCleanly = false
         doc.endReason = endReason
         let epochOffset = doc.recording.whenMode == .relative ? doc.recording.startEpoch : 0
@@ -140,7 +169,11 @@ public enum RecordingRecovery {
         } else {
             note += "the file ended on a complete row"
         }
-        note += "; rows counted from the file; `ended` is the time of the last row; counters are as of the last metadata update"
+        note += "; rows counted from the file; `ended` is the time of the last row"
+        if let absent = scan.ticksWithoutRows {
+            note += "; \(absent) ticks between the first and the last row have no row (file.ticksWithoutRows, recounted from the rows: missed, dropped or lost to write errors — after an unclean end the cause cannot be told apart), and missedTicks is at least that"
+        }
+        note += "; the other counters are as of the last metadata update, and rows sampled after the last row in the file are counted nowhere"
         doc.recording.notes.append(note)
     }
 
@@ -167,6 +200,11 @@ public enum RecordingRecovery {
 
     /// Rows per second of one source over the file (MotionCollector records every source at one rate).
     static func estimatedRate(_ scan: RecoveryScan, _ source: Source) -> Int {
+        // One period is the shortest step between rows (gaps only lengthen steps).
+        if let step = scan.shortestInterval[source], step > 0 {
+            let rate = (1 / step).rounded()
+            if rate.isFinite && rate >= 1 && rate <= 1_000_000 { return Int(rate) }
+        }
         guard let n = scan.rows[source], n > 1, let first = scan.firstWhen, let last = scan.lastWhen, last > first else { return 0 }
         let rate = (Double(n - 1) / (last - first)).rounded()
         // A nonsensical span (e.g. rows microseconds apart) must not trap: no estimate then.

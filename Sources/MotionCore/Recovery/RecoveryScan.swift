@@ -23,13 +23,30 @@ struct RecoveryScan: Equatable {
     var invalidLinesKept = 0
     /// Lines (complete or torn) after the last valid row: these are cut.
     var linesCut = 0
+    /// Ticks without a row between consecutive rows of each IMU source (with a rate given).
+    var absentTicks: [Source: Int64] = [:]
+    /// The shortest step of When between consecutive rows of each IMU source: one period.
+    var shortestInterval: [Source: Double] = [:]
+
+    /// The source that has a row every tick: A, else G, else D, else M (which may run slower).
+    var mainSource: Source? {
+        [Source.accelerometer, .gyroscope, .deviceMotion, .magnetometer].first { (rows[$0] ?? 0) > 0 }
+    }
+
+    /// Ticks of the main source without a row (nil: not counted).
+    var ticksWithoutRows: Int64? {
+        guard let s = mainSource, let n = absentTicks[s] else { return nil }
+        return n
+    }
 
     var bytesToCut: Int64 { fileBytes - keepBytes }
     var rowCount: Int { rows.values.reduce(0, +) }
 
     /// Reads the file behind `fd` from the start, with the shared format parser.
-    static func scan(fd: Int32, path: String) throws(RecoveryFailure) -> RecoveryScan {
+    static func scan(fd: Int32, path: String, rateHz: Int? = nil) throws(RecoveryFailure) -> RecoveryScan {
         var result = RecoveryScan()
+        var lastWhen: [Source: Double] = [:]
+        var absent: [Source: Int64] = [:]
         var parser = LineParser()
         var lineNumber = 0
         var lineStart: Int64 = 0
@@ -59,6 +76,19 @@ struct RecoveryScan: Equatable {
                 return
             }
             if let row, !failed, result.headerValid {
+                if row.source != .location {
+                    if let last = lastWhen[row.source] {
+                        let delta = row.when - last
+                        if delta > 0 && delta < (result.shortestInterval[row.source] ?? .infinity) {
+                            result.shortestInterval[row.source] = delta
+                        }
+                        if let rate = rateHz {
+                            let steps = (delta * Double(rate)).rounded()
+                            if steps.isFinite, steps > 1, steps < 1e15 { absent[row.source, default: 0] += Int64(steps) - 1 }
+                        }
+                    }
+                    lastWhen[row.source] = row.when
+                }
                 result.rows[row.source, default: 0] += 1
                 if result.firstWhen == nil { result.firstWhen = row.when; result.firstLabel = row.label }
                 result.lastWhen = row.when
@@ -106,6 +136,9 @@ struct RecoveryScan: Equatable {
             offset += Int64(n)
         }
         result.fileBytes = offset
+        if rateHz != nil {
+            for s in result.rows.keys where s != .location { result.absentTicks[s] = absent[s] ?? 0 }
+        }
         let tornTail = offset > lineStart
         if lineNumber == 0 {
             // No complete line at all: empty, all NULs, or a header cut short.

@@ -21,7 +21,7 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
         var text = "cannot \(operation) \(path)"
         if let e = errno { text += ": \(e)" }
         switch errno {
-        case .noSpace?: text += " — the card is full: free space or use a larger card; rows that could not be written are counted as lost"
+        case .noSpace?: text += " — the card is full (no space, or no inodes left): free space or use a larger card; rows that could not be written are counted as lost"
         case .permissionDenied?, .notPermitted?: text += " — choose an output folder you may write to (--out) or fix its owner/permissions"
         case .readOnlyFileSystem?: text += " — the file system is read-only (a failing SD card is often remounted read-only): check the card"
         case .ioError?: text += " — the storage reported an I/O error: the card may be failing"
@@ -40,6 +40,12 @@ public protocol OutputFile: AnyObject {
     /// Cuts the file back to `size` bytes (to remove a partial row after a failed write).
     func truncate(to size: Int64) throws(OutputError)
     func close() throws(OutputError)
+    /// True when the file no longer has a name (deleted, e.g. with its folder, while open).
+    var isDeleted: Bool { get }
+}
+
+extension OutputFile {
+    public var isDeleted: Bool { false }
 }
 
 /// Where a recording's files go. `DiskDirectory` in production; tests use fakes that
@@ -56,6 +62,9 @@ public protocol OutputDirectory: AnyObject {
     func rename(_ from: String, toBase base: String, ext: String) throws(OutputError) -> String
     /// Removes a file (a metadata file left under an old name).
     func remove(name: String) throws(OutputError)
+    /// Why the folder is no longer the one the recording started in (removed, or replaced by
+    /// another folder of the same name); nil while it is.
+    var missingReason: String? { get }
 }
 
 extension OutputDirectory {
@@ -66,16 +75,39 @@ extension OutputDirectory {
     public func remove(name: String) throws(OutputError) {
         throw OutputError(operation: "remove", path: path + "/" + name, errno: .notSupported)
     }
+    public var missingReason: String? { nil }
 }
 
 /// A real folder on disk, written with plain syscalls through swift-system.
+///
+/// Every file it creates is created exclusively (`O_EXCL`) and never through a symbolic link
+/// (`O_NOFOLLOW`): a link planted in a folder others can write cannot make it write
+/// elsewhere.
 public final class DiskDirectory: OutputDirectory {
     public let path: String
+    /// Device and inode of the folder when it was opened (to notice it being replaced).
+    private let identity: (dev: UInt64, ino: UInt64)
 
     /// Opens (creating if missing, with parents) the folder at `path`.
     public init(path: String) throws(OutputError) {
         self.path = path
         try Self.makeDirectories(path)
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw OutputError(operation: "use output folder", path: path, errno: Errno(rawValue: Glibc.errno))
+        }
+        identity = (UInt64(st.st_dev), UInt64(st.st_ino))
+    }
+
+    public var missingReason: String? {
+        var st = stat()
+        if stat(path, &st) != 0 {
+            return "the output folder \(path) is gone (\(Errno(rawValue: Glibc.errno)))"
+        }
+        if UInt64(st.st_dev) != identity.dev || UInt64(st.st_ino) != identity.ino {
+            return "the output folder \(path) was replaced by another folder of that name (removed and created again, or its card unmounted)"
+        }
+        return nil
     }
 
     static func makeDirectories(_ path: String) throws(OutputError) {
@@ -99,7 +131,7 @@ public final class DiskDirectory: OutputDirectory {
             let full = path + "/" + name + ext
             do {
                 let fd = try FileDescriptor.open(FilePath(full), .writeOnly,
-                                                 options: [.create, .exclusiveCreate, .append, .closeOnExec],
+                                                 options: [.create, .exclusiveCreate, .noFollow, .append, .closeOnExec],
                                                  permissions: [.ownerReadWrite, .groupRead, .otherRead])
                 // Held until close (or process death): tells power-loss recovery the file is live.
                 _ = flock(fd.rawValue, LOCK_EX | LOCK_NB)
@@ -142,12 +174,20 @@ public final class DiskDirectory: OutputDirectory {
     public func replace(name: String, contents: [UInt8]) throws(OutputError) {
         let full = path + "/" + name
         let temp = full + ".tmp"
+        // A temporary left by a crash (or anything planted under its name, a symbolic link
+        // included) is removed, never followed; the new one is created exclusively.
+        if unlink(temp) != 0 && Glibc.errno != ENOENT {
+            throw OutputError(operation: "remove the stale", path: temp, errno: Errno(rawValue: Glibc.errno))
+        }
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(FilePath(temp), .writeOnly, options: [.create, .truncate, .closeOnExec],
+            fd = try FileDescriptor.open(FilePath(temp), .writeOnly,
+                                         options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
                                          permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
-            throw OutputError(operation: "create", path: temp, errno: error as? Errno)
+            let failure = OutputError(operation: "create", path: temp, errno: error as? Errno)
+            if failure.isNoSpace, overwriteInPlace(full, contents) { return }
+            throw failure
         }
         let file = DiskFile(fd: fd, path: temp)
         let failure: OutputError? = contents.withUnsafeBytes { bytes in
@@ -162,11 +202,31 @@ public final class DiskDirectory: OutputDirectory {
         }
         if let failure {
             try? file.close()
+            unlink(temp)      // never leave an empty or partial temporary behind
+            if failure.isNoSpace, overwriteInPlace(full, contents) { return }
             throw failure
         }
         if Glibc.rename(temp, full) != 0 {
-            throw OutputError(operation: "rename \(temp) to", path: full, errno: Errno(rawValue: Glibc.errno))
+            let e = Errno(rawValue: Glibc.errno)
+            unlink(temp)
+            throw OutputError(operation: "rename \(temp) to", path: full, errno: e)
         }
+    }
+}
+
+extension DiskDirectory {
+    /// On a full card a new temporary cannot be created, but the existing metadata file's
+    /// blocks can be rewritten: stale counters (no losses) would be worse than a rewrite
+    /// that is not atomic (a torn one is rebuilt by recovery). True when it worked.
+    func overwriteInPlace(_ full: String, _ contents: [UInt8]) -> Bool {
+        let fd = Glibc.open(full, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
+        let n = contents.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        guard n == contents.count, ftruncate(fd, off_t(contents.count)) == 0 else { return false }
+        return fsync(fd) == 0
     }
 }
 
@@ -199,6 +259,11 @@ final class DiskFile: OutputFile {
         if ftruncate(fd.rawValue, off_t(size)) != 0 {
             throw OutputError(operation: "truncate", path: path, errno: Errno(rawValue: Glibc.errno))
         }
+    }
+
+    var isDeleted: Bool {
+        var st = stat()
+        return fstat(fd.rawValue, &st) == 0 && st.st_nlink == 0
     }
 
     func close() throws(OutputError) {

@@ -4,9 +4,12 @@ import Logging
 /// the current file, rotates by size and/or time at row boundaries, fsyncs, and keeps the
 /// metadata JSON beside each CSV up to date. Used from the writer thread only.
 ///
-/// Failures never stop the recording: a failed write is cut back to the last complete row
-/// (`ftruncate`), its rows are counted as lost, the error is logged once per episode, and
-/// writing resumes with the next rows.
+/// A failed write is cut back to the last complete row (`ftruncate`), its rows are counted
+/// as lost, the error is logged once per episode, and writing resumes with the next rows.
+/// Failures that no later write can overcome — a read-only file system, the output folder
+/// or the open file removed — halt the writer: `onFatal` asks the recording to stop, and
+/// every later row is counted as lost. Rotation happens between ticks, never inside one:
+/// a tick's rows (A, G, M, D and the L rows polled with them) always share a file.
 public final class RotatingWriter {
     public struct Configuration: Sendable {
         public var rotation: RotationPolicy
@@ -58,8 +61,30 @@ public final class RotatingWriter {
     private var lastMetadataWrite: Int64 = 0
     /// How often the open file's metadata is refreshed, so a power cut keeps recent counters.
     public var metadataRefreshNanos: Int64 = 5_000_000_000
-    /// Every file this writer created, in order.
+    /// Every file this writer created, in order (a file removed by someone else while it was
+    /// being written is dropped from the list and named in `removedFiles`).
     public private(set) var files: [String] = []
+    /// Files that were deleted (with their folder) while this writer wrote them.
+    public private(set) var removedFiles: [String] = []
+    /// The first write failure, for the end-of-recording message (nil: none).
+    public private(set) var firstFailure: String?
+    /// Set once a failure no later write can overcome happened (see the type's comment).
+    public private(set) var halted: String?
+    /// Called (once) from the writer thread when the writer halts, with the end reason
+    /// (`write-error` or `output-folder-removed`) and a message.
+    public var onFatal: (@Sendable (_ reason: String, _ message: String) -> Void)?
+    /// Called from the writer thread after each successful write with its size in bytes
+    /// (the free-space guard counts bytes, not seconds, so `--fast` cannot outrun it).
+    public var onWritten: (@Sendable (Int64) -> Void)?
+    /// Rows lost while the current file was open, and whether any write to it failed: its
+    /// metadata then does not claim a clean end.
+    private var fileLostRows = 0
+    private var fileHadWriteErrors = false
+    /// The rows of the tick being encoded (a unit that is never split across files).
+    private var unit: [UInt8] = []
+    private var unitRows = [Int](repeating: 0, count: 5)
+    private var unitFirstWhen: Double?
+    private var unitLastWhen: Double?
 
     public init(directory: OutputDirectory, description: RecordingDescription, configuration: Configuration,
                 counters: RecorderCounters, whenOffset: Double, log: Logger,
@@ -71,48 +96,78 @@ public final class RotatingWriter {
         chunk.reserveCapacity(configuration.chunkBytes + CSVFormat.maxRowBytes)
     }
 
-    /// Encodes and writes a batch of rows (one drained buffer).
-    public func write(_ rows: UnsafeBufferPointer<Row>) {
-        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase) }
-        for row in rows {
-            if recordingFirstWhen == nil {
-                recordingFirstWhen = row.when
-                if let s = configuration.rotation.maxSeconds { nextTimeBoundary = row.when + s }
-            }
-            if file == nil {
-                if nowNanos() >= nextOpenAttempt {
-                    // Rows while no file could be opened are counted as lost at the next flush.
-                    flushChunk()
-                    advanceTimeBoundary(past: row.when)
-                    openFile(startingWith: row)
-                }
-            } else if let boundary = nextTimeBoundary, row.when >= boundary - 1e-6 {
-                rotate(startingWith: row)
-            }
-            let start = chunk.count
-            if configuration.numberText == .ownFormatter {
-                RowEncoder.append(row, to: &chunk, when: &whenText)
-            } else {
-                RowEncoder.appendWithDescriptions(row, to: &chunk)
-            }
-            if let limit = configuration.rotation.maxBytes,
-               fileBytes + Int64(chunk.count) > limit, file != nil, fileHasRows(orChunkBefore: start) {
-                // This row would overflow the file: everything before it goes to the current
-                // file, the row itself starts the next one.
-                let tail = Array(chunk[start...])
-                chunk.removeSubrange(start...)
-                rotate(startingWith: row)
-                chunk.append(contentsOf: tail)
-            }
-            chunkRows[row.source.order] += 1
-            if chunkFirstWhen == nil { chunkFirstWhen = row.when }
-            chunkLastWhen = max(chunkLastWhen ?? row.when, row.when)
-            if chunk.count >= configuration.chunkBytes { flushChunk() }
-        }
+    /// Opens the recording's first file (named by the first tick's When) before the first
+    /// tick, so a folder that cannot be written stops the recording before it starts. The
+    /// metadata follows at the first sync (the caller's first tick is not held up by it).
+    public func open(firstWhen: Double) throws(OutputError) {
+        try openFile(startingWhen: firstWhen, writeMetadataNow: false)
     }
 
-    private func fileHasRows(orChunkBefore start: Int) -> Bool {
-        start > 0 || (meta?.rows.values.reduce(0, +) ?? 0) > 0
+    /// Encodes and writes a batch of rows (one drained buffer: whole ticks).
+    public func write(_ rows: UnsafeBufferPointer<Row>) {
+        var start = 0
+        var imuWhen: Double?
+        var hasLocation = false
+        for (i, row) in rows.enumerated() {
+            let isLocation = row.source == .location
+            // A tick starts with its first IMU row; the L rows polled in that tick follow it.
+            let startsUnit = i > start && (isLocation ? imuWhen == nil : hasLocation || imuWhen != row.when)
+            if startsUnit {
+                writeUnit(UnsafeBufferPointer(rebasing: rows[start..<i]))
+                start = i
+                imuWhen = nil
+                hasLocation = false
+            }
+            if isLocation { hasLocation = true } else { imuWhen = row.when }
+        }
+        if start < rows.count { writeUnit(UnsafeBufferPointer(rebasing: rows[start...])) }
+    }
+
+    /// One tick's rows: they go to one file; rotation happens before them if needed.
+    private func writeUnit(_ rows: UnsafeBufferPointer<Row>) {
+        guard let first = rows.first else { return }
+        if recordingFirstWhen == nil {
+            recordingFirstWhen = first.when
+            if let s = configuration.rotation.maxSeconds { nextTimeBoundary = first.when + s }
+        }
+        unit.removeAll(keepingCapacity: true)
+        for i in unitRows.indices { unitRows[i] = 0 }
+        unitFirstWhen = nil
+        unitLastWhen = nil
+        for row in rows {
+            if configuration.numberText == .ownFormatter {
+                RowEncoder.append(row, to: &unit, when: &whenText)
+            } else {
+                RowEncoder.appendWithDescriptions(row, to: &unit)
+            }
+            unitRows[row.source.order] += 1
+            if unitFirstWhen == nil { unitFirstWhen = row.when }
+            unitLastWhen = max(unitLastWhen ?? row.when, row.when)
+        }
+        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase, firstRow: first.when) }
+        if file == nil {
+            if halted == nil && nowNanos() >= nextOpenAttempt {
+                // Rows while no file could be opened are counted as lost at the next flush.
+                flushChunk()
+                advanceTimeBoundary(past: first.when)
+                openFile(startingWhen: first.when)
+            }
+        } else if let boundary = nextTimeBoundary, first.when >= boundary - 1e-6 {
+            rotate(startingWhen: first.when)
+        } else if let limit = configuration.rotation.maxBytes,
+                  fileBytes + Int64(chunk.count + unit.count) > limit, fileHasRows {
+            // This tick would overflow the file: it starts the next one.
+            rotate(startingWhen: first.when)
+        }
+        chunk.append(contentsOf: unit)
+        for i in unitRows.indices { chunkRows[i] += unitRows[i] }
+        if chunkFirstWhen == nil { chunkFirstWhen = unitFirstWhen }
+        if let last = unitLastWhen { chunkLastWhen = max(chunkLastWhen ?? last, last) }
+        if chunk.count >= configuration.chunkBytes { flushChunk() }
+    }
+
+    private var fileHasRows: Bool {
+        !chunk.isEmpty || (meta?.rows.values.reduce(0, +) ?? 0) > 0
     }
 
     /// Writes whatever is buffered in the chunk to the current file.
@@ -132,9 +187,11 @@ public final class RotatingWriter {
                 do { try file.truncate(to: fileBytes) } catch { cutFailed = true }
             }
             loseChunk(error)
+            if error.errno == .readOnlyFileSystem { halt(reason: "write-error", message: error.description) }
             if cutFailed { abandonFile() }
             return
         }
+        onWritten?(Int64(chunk.count))
         if inErrorEpisode {
             log.notice("writing works again", metadata: ["file": "\(meta?.name ?? "")"])
             inErrorEpisode = false
@@ -158,11 +215,60 @@ public final class RotatingWriter {
         let lost = chunkRows.reduce(0, +)
         _ = counters.rowsLostToWriteErrors.add(Int64(lost), ordering: .relaxed)
         _ = counters.writeErrors.add(1, ordering: .relaxed)
+        noteFailure(error.description)
+        fileLostRows += lost
         if !inErrorEpisode {
             log.error("\(error)", metadata: ["rowsLost": "\(lost)"])
             inErrorEpisode = true
         }
         resetChunk()
+    }
+
+    /// Remembers the first failure for the end-of-recording message; the current file's
+    /// metadata will not claim a clean end.
+    private func noteFailure(_ message: String) {
+        if firstFailure == nil { firstFailure = message }
+        if file != nil { fileHadWriteErrors = true }
+    }
+
+    /// Stops all writing for good: no new file is opened, later rows are counted as lost,
+    /// and the recording is asked to stop.
+    private func halt(reason: String, message: String) {
+        guard halted == nil else { return }
+        halted = reason
+        if firstFailure == nil { firstFailure = message }
+        log.error("\(message): stopping the recording")
+        onFatal?(reason, message)
+    }
+
+    /// Notices a folder or file removed under the writer (`rm -rf` of the output folder, a
+    /// card unmounted and the mount point reused): writing on into an unlinked file would
+    /// report rows that exist nowhere. Its rows are counted as lost and the writer halts.
+    private func checkStillThere() {
+        guard let current = file, halted == nil else { return }
+        let gone = current.isDeleted ? "\(directory.path)/\(meta?.name ?? "the file")" : nil
+        guard let problem = gone.map({ "\($0) was deleted while it was being written" }) ?? directory.missingReason else { return }
+        // The rows in it are gone with it: they were never really kept.
+        if let m = meta {
+            var lost = 0
+            for s in Source.canonicalOrder {
+                let n = m.rows[String(s.letter)] ?? 0
+                counters.written.add(s, -Int64(n))
+                lost += n
+            }
+            lost += chunkRows.reduce(0, +)
+            _ = counters.rowsLostToWriteErrors.add(Int64(lost), ordering: .relaxed)
+            files.removeAll { $0 == m.name }
+            removedFiles.append(m.name)
+        }
+        _ = counters.writeErrors.add(1, ordering: .relaxed)
+        resetChunk()
+        try? current.close()
+        file = nil
+        meta = nil
+        counters.currentFile.withLock { $0 = nil }
+        halt(reason: "output-folder-removed",
+             message: problem + ": the rows written to it are gone; nothing more is written there (check whether the card was unmounted)")
     }
 
     private func resetChunk() {
@@ -174,6 +280,7 @@ public final class RotatingWriter {
 
     /// fsyncs the current file if anything was written since the last sync.
     public func sync() {
+        checkStillThere()
         guard unsyncedBytes, let file else { return }
         let t0 = nowNanos()
         do {
@@ -185,7 +292,9 @@ public final class RotatingWriter {
             // complete, so its metadata will not claim a clean end.
             syncFailed = true
             _ = counters.writeErrors.add(1, ordering: .relaxed)
+            noteFailure(error.description)
             if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
+            if error.errno == .readOnlyFileSystem { halt(reason: "write-error", message: error.description) }
         }
         noteLatency(since: t0)
         if !syncFailed && nowNanos() - lastMetadataWrite >= metadataRefreshNanos {
@@ -223,49 +332,56 @@ public final class RotatingWriter {
         counters.raiseMax(counters.worstWriteLatencyNanos, nowNanos() - t0)
     }
 
-    private func rotate(startingWith row: Row) {
+    private func rotate(startingWhen when: Double) {
         flushChunk()
         closeFile(reason: "rotated")
         // Arithmetic, not a loop: When may have stepped forward by years (GPS time).
-        advanceTimeBoundary(past: row.when)
-        openFile(startingWith: row)
+        advanceTimeBoundary(past: when)
+        openFile(startingWhen: when)
     }
 
-    private func openFile(startingWith row: Row) {
-        // Rows sampled before GPS time was applied name the file by their true time.
-        let epoch = timeBase?.namingEpoch(when: row.when, whenOffset: whenOffset, whenMode: description.whenMode)
-            ?? row.when + whenOffset
-        provisionalFile = timeBase?.isProvisional == true
-        let base = provisionalFile ? provisionalBase() : TimeText.fileBase(epochSeconds: epoch)
-        do {
-            let (name, newFile) = try directory.createExclusive(base: base, ext: ".csv")
-            let header = CSVFormat.headerBytes
-            do {
-                try header.withUnsafeBytes { (b: UnsafeRawBufferPointer) throws -> Void in try newFile.write(b) }
-            } catch {
-                // No header, no file: remove it rather than leave a CSV that is not one.
-                try? newFile.close()
-                try? directory.remove(name: name + ".csv")
-                throw error
-            }
-            syncFailed = false
-            fileIndex += 1
-            file = newFile
-            fileBytes = Int64(header.count)
-            unsyncedBytes = true
-            var section = RecordingMetadata.FileSection(name: name + ".csv", index: fileIndex, previous: previousName)
-            section.startLocal = TimeText.isoLocal(epochSeconds: epoch)
-            meta = section
-            files.append(name + ".csv")
-            counters.currentFile.withLock { $0 = directory.path + "/" + name + ".csv" }
-            writeMetadata(endedCleanly: false, reason: "recording")
-        } catch {
+    private func openFile(startingWhen when: Double) {
+        do { try openFile(startingWhen: when, writeMetadataNow: true) } catch {
             file = nil
             meta = nil
             nextOpenAttempt = nowNanos() + 1_000_000_000
             _ = counters.writeErrors.add(1, ordering: .relaxed)
+            if firstFailure == nil { firstFailure = error.description }
             if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
+            if error.errno == .readOnlyFileSystem { halt(reason: "write-error", message: error.description) }
         }
+    }
+
+    private func openFile(startingWhen when: Double, writeMetadataNow: Bool) throws(OutputError) {
+        // Rows sampled before GPS time was applied name the file by their true time.
+        let epoch = timeBase?.namingEpoch(when: when, whenOffset: whenOffset, whenMode: description.whenMode)
+            ?? when + whenOffset
+        provisionalFile = timeBase?.isProvisional == true
+        let base = provisionalFile ? provisionalBase() : TimeText.fileBase(epochSeconds: epoch)
+        let (name, newFile) = try directory.createExclusive(base: base, ext: ".csv")
+        let header = CSVFormat.headerBytes
+        let failure: OutputError? = header.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> OutputError? in
+            do { try newFile.write(b); return nil } catch { return error as? OutputError ?? OutputError(operation: "write", path: name, errno: nil) }
+        }
+        if let failure {
+            // No header, no file: remove it rather than leave a CSV that is not one.
+            try? newFile.close()
+            try? directory.remove(name: name + ".csv")
+            throw failure
+        }
+        syncFailed = false
+        fileLostRows = 0
+        fileHadWriteErrors = false
+        fileIndex += 1
+        file = newFile
+        fileBytes = Int64(header.count)
+        unsyncedBytes = true
+        var section = RecordingMetadata.FileSection(name: name + ".csv", index: fileIndex, previous: previousName)
+        section.startLocal = TimeText.isoLocal(epochSeconds: epoch)
+        meta = section
+        files.append(name + ".csv")
+        counters.currentFile.withLock { $0 = directory.path + "/" + name + ".csv" }
+        if writeMetadataNow { writeMetadata(endedCleanly: false, reason: "recording") } else { lastMetadataWrite = .min / 2 }
     }
 
     /// `<prefix>-<seconds since boot>`: never a date from an unsynchronised clock.
@@ -276,11 +392,11 @@ public final class RotatingWriter {
 
     /// GPS time is known now: gives the current file (CSV and metadata) the name of its
     /// first sample's true local time. On failure the provisional name stays (logged).
-    private func renameProvisionalFile(_ timeBase: GPSTimeBase) {
-        guard var m = meta, let firstWhen = m.firstWhen ?? chunkFirstWhen else { return }
+    private func renameProvisionalFile(_ timeBase: GPSTimeBase, firstRow: Double? = nil) {
+        guard var m = meta, let firstWhen = m.firstWhen ?? chunkFirstWhen ?? firstRow else { return }
         provisionalFile = false
-        // Its rows were written before the correction: add it to get true UTC.
-        let epoch = firstWhen + whenOffset + timeBase.correctionSeconds
+        // Rows written before the correction lack it: the time base knows which did.
+        let epoch = timeBase.namingEpoch(when: firstWhen, whenOffset: whenOffset, whenMode: description.whenMode)
         let oldName = m.name
         do {
             let newBase = try directory.rename(oldName, toBase: TimeText.fileBase(epochSeconds: epoch), ext: ".csv")
@@ -305,7 +421,11 @@ public final class RotatingWriter {
             _ = counters.writeErrors.add(1, ordering: .relaxed)
             log.error("\(error)")
         }
-        writeMetadata(endedCleanly: !syncFailed, reason: syncFailed ? "\(reason), fsync-failed" : reason)
+        // A file that lost rows or whose fsync failed did not end cleanly, whatever ended it.
+        var why = reason
+        if fileHadWriteErrors || fileLostRows > 0 { why += ", write-errors" }
+        if syncFailed { why += ", fsync-failed" }
+        writeMetadata(endedCleanly: why == reason, reason: why)
         previousName = meta?.name
         file = nil
         meta = nil
@@ -323,12 +443,14 @@ public final class RotatingWriter {
         lastMetadataWrite = nowNanos()
         do { try directory.replace(name: jsonName, contents: doc.encoded()) } catch {
             _ = counters.writeErrors.add(1, ordering: .relaxed)
-            log.error("\(error)")
+            noteFailure(error.description)
+            if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
         }
     }
 
     /// Writes everything still buffered, fsyncs, closes the file and finalises its metadata.
     public func finish(reason: String) {
+        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase) }
         flushChunk()
         closeFile(reason: reason)
     }

@@ -23,7 +23,24 @@ final class MemoryDirectory: OutputDirectory, @unchecked Sendable {
         case fail(afterBytes: Int, errno: Errno)
     }
 
+    /// When set, creating a file fails with this errno (a folder that cannot be written).
+    var createFault: Errno?
+    /// Set to say the folder is gone (removed under the recording), with this reason.
+    let gone = Mutex<String?>(nil)
+    /// Files deleted while open.
+    let deleted = Mutex<Set<String>>([])
+
+    var missingReason: String? { gone.withLock { $0 } }
+
+    /// Deletes every file and says the folder is gone (as `rm -rf` of the folder would).
+    func removeEverything() {
+        let names = state.withLock { files -> [String] in let n = Array(files.keys); files = [:]; return n }
+        deleted.withLock { $0.formUnion(names) }
+        gone.withLock { $0 = "the output folder /memory is gone" }
+    }
+
     func createExclusive(base: String, ext: String) throws(OutputError) -> (base: String, file: OutputFile) {
+        if let e = createFault { throw OutputError(operation: "create", path: path + "/" + base + ext, errno: e) }
         var suffix = 0
         while true {
             let name = suffix == 0 ? base : "\(base)-\(suffix)"
@@ -80,4 +97,5 @@ final class MemoryFile: OutputFile {
     func sync() throws(OutputError) {}
     func truncate(to size: Int64) throws(OutputError) { directory.truncate(name, size) }
     func close() throws(OutputError) {}
+    var isDeleted: Bool { directory.deleted.withLock { $0.contains(name) } }
 }

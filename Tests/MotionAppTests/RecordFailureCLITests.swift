@@ -1,0 +1,194 @@
+import Foundation
+import Logging
+@testable import MotionApp
+@testable import MotionCore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `record` and the daemon when the card fails them, as a user meets it: a folder that
+/// cannot be written, a full card, no inodes, a folder deleted mid-recording, injected I/O
+/// errors. Never "Recorded ..." with exit 0 when rows were lost; the message says what
+/// really failed.
+@Suite("record when writing fails", .serialized)
+struct RecordFailureCLITests {
+    typealias S = DaemonTestSupport
+
+    static func config(_ text: String) -> String {
+        let path = Binary.temporaryDirectory() + "/config.yaml"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        return path
+    }
+
+    static func args(_ out: String, _ extra: [String], config: String = S.emptyConfig()) -> [String] {
+        ["record", "--board", "simulator", "--boards-dir", S.repo + "/boards", "--out", out, "--config", config, "--quiet"] + extra
+    }
+
+    /// A tmpfs of `size` mounted for one test (root only; nil elsewhere, with the reason printed).
+    final class SmallFileSystem {
+        let path: String
+        init?(options: String, why: String) {
+            guard getuid() == 0 else { print("skipped (\(why)): mounting a small tmpfs needs root"); return nil }
+            path = Binary.temporaryDirectory()
+            let r = try? Binary.run(via: "/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path])
+            guard r?.status == 0 else { print("skipped (\(why)): mount failed: \(r?.stderr ?? "")"); return nil }
+        }
+        deinit { _ = try? Binary.run(via: "/bin/umount", ["-l", path]) }
+        var free: Int64 { (try? StatvfsFileSystemStats().space(at: path).availableBytes) ?? -1 }
+    }
+
+    @Test func aFolderTheUserCannotWriteFailsAtStartWithAClearMessage() throws {
+        let parent = Binary.temporaryDirectory()
+        let out = parent + "/locked"
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let result: Binary.Result
+        if getuid() == 0 {
+            // Root may write anywhere: run as user nobody against a root-owned 0755 folder.
+            #expect(chmod(out, 0o755) == 0)
+            result = try Binary.run(via: "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.path]
+                                    + Self.args(out, ["--duration", "4"]))
+        } else {
+            #expect(chmod(out, 0o555) == 0)
+            result = try Binary.run(Self.args(out, ["--duration", "4"]))
+        }
+        #expect(result.status != 0)
+        #expect(!result.stdout.contains("Recorded"), "\(result.stdout)")
+        #expect(result.stderr.contains("Permission denied") && result.stderr.contains(out), "\(result.stderr)")
+        #expect(result.stderr.contains("--out"), "says what to do: \(result.stderr)")
+        #expect(Binary.csvFiles(in: out).isEmpty)
+    }
+
+    @Test func aVirtualFileSystemIsNotCalledAFullCard() throws {
+        let r = try Binary.run(Self.args("/sys/kernel", ["--fast", "--duration", "1"]))
+        #expect(r.status != 0)
+        #expect(!r.stderr.contains("card is full") && !r.stderr.contains("free on"), "\(r.stderr)")
+        #expect(r.stderr.contains("/sys/kernel"), "\(r.stderr)")
+    }
+
+    @Test func aFullCardEndsWithAnErrorAndHonestMetadata() throws {
+        guard let fs = SmallFileSystem(options: "size=20m", why: "full card") else { return }
+        let r = try Binary.run(Self.args(fs.path, ["--fast", "--duration", "120", "--rate", "1000"],
+                                         config: Self.config("min_free_space: 0\n")))
+        #expect(r.status == 1, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stderr.contains("rows were lost to write errors"), "\(r.stderr)")
+        #expect(r.stdout.contains("WITH WRITE ERRORS"), "\(r.stdout)")
+        let csv = try #require(Binary.csvFiles(in: fs.path).first)
+        let meta = try S.metadata(csv)
+        #expect(!meta.endedCleanly, "a file that lost rows must not claim a clean end")
+        // The final metadata reached the full card (rewritten in place) with the real count.
+        #expect(meta.endReason == "duration, write-errors", "\(meta.endReason)")
+        #expect(meta.counters.rowsLostToWriteErrors > 0)
+        #expect(try Binary.run(["check", csv]).status == 0)
+    }
+
+    @Test func fastRecordingStopsBeforeTheReserveAndSaysSoTruthfully() throws {
+        guard let fs = SmallFileSystem(options: "size=48m", why: "--fast and the reserve") else { return }
+        let reserve: Int64 = 16 << 20
+        let r = try Binary.run(Self.args(fs.path, ["--fast", "--duration", "36000", "--rate", "1000"],
+                                         config: Self.config("min_free_space: 16M\n")))
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("to keep the 16.0 MB reserve"), "\(r.stderr)")
+        #expect(!r.stderr.contains("lost to write errors"), "\(r.stderr)")
+        #expect(fs.free >= reserve, "free \(fs.free) of a \(reserve)-byte reserve")
+        let csv = try #require(Binary.csvFiles(in: fs.path).first)
+        let meta = try S.metadata(csv)
+        #expect(meta.endedCleanly && meta.endReason == "low-disk-space")
+        #expect(meta.counters.rowsLostToWriteErrors == 0)
+    }
+
+    @Test func runningOutOfInodesStopsCleanly() throws {
+        guard let fs = SmallFileSystem(options: "size=64m,nr_inodes=300", why: "inodes") else { return }
+        let r = try Binary.run(Self.args(fs.path, ["--fast", "--duration", "3600", "--rotate-size", "64K", "--buffer-rows", "1024"],
+                                         config: Self.config("min_free_space: 1M\n")))
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("inodes"), "\(r.stderr)")
+        #expect(!r.stderr.contains("lost to write errors"), "\(r.stderr)")
+        for csv in Binary.csvFiles(in: fs.path) { #expect(try S.metadata(csv).endedCleanly) }
+    }
+
+    @Test func theOutputFolderDeletedMidRecordingStopsTheRecordingWithAnError() throws {
+        let parent = Binary.temporaryDirectory()
+        let out = parent + "/rec"
+        let stdout = parent + "/stdout", stderr = parent + "/stderr"
+        let child = try ShellChild([Binary.path] + Self.args(out, ["--duration", "600", "--fsync-interval", "0.2"]),
+                                   stdout: stdout, stderr: stderr)
+        #expect(RecordSignalTests.waitForRows(out))
+        try FileManager.default.removeItem(atPath: out)
+        child.wait()
+        #expect(child.exitCode == 1, "\(child.outcome)")
+        let text = try String(contentsOfFile: stdout, encoding: .utf8)
+        let errors = try String(contentsOfFile: stderr, encoding: .utf8)
+        #expect(text.contains("deleted while recording"), "\(text)")
+        #expect(errors.contains("deleted") || errors.contains("is gone"), "\(errors)")
+        #expect(!FileManager.default.fileExists(atPath: out), "the folder must not be created again")
+    }
+
+    @Test func aSplitTickNeverHappensWhenRotatingBySize() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(Self.args(out, ["--fast", "--duration", "20", "--rotate-size", "16K", "--sources", "AGMD"]))
+        #expect(r.status == 0, "\(r.stderr)")
+        let files = Binary.csvFiles(in: out)
+        #expect(files.count > 10)
+        for f in files {
+            let lines = try String(contentsOfFile: f, encoding: .utf8).split(separator: "\n").dropFirst()
+            #expect(lines.first?.hasPrefix("A,") == true, "\(f) starts inside a tick")
+            #expect(lines.last?.hasPrefix("D,") == true, "\(f) ends inside a tick")
+        }
+    }
+
+    /// Every write from the 4th on fails with EIO (strace fault injection), and separately
+    /// every fsync: exit non-zero, no stray `.json.tmp`, and no metadata claims a clean end.
+    @Test(arguments: ["write", "fsync"])
+    func injectedIOErrorsEndWithAnError(call: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else {
+            print("skipped: strace is not installed (apt-get install strace)")
+            return
+        }
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(via: "/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null", "-e", "inject=\(call):error=EIO:when=4+",
+                                                        Binary.path] + Self.args(out, ["--fast", "--duration", "30", "--rate", "1000"]))
+        if r.stderr.contains("PTRACE") || r.stderr.contains("Operation not permitted") && r.status != 0 && Binary.csvFiles(in: out).isEmpty {
+            print("skipped: strace cannot trace here: \(r.stderr)")
+            return
+        }
+        #expect(r.status != 0, "\(r.stdout)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        #expect(!names.contains { $0.hasSuffix(".tmp") }, "\(names)")
+        for csv in Binary.csvFiles(in: out) {
+            if let meta = try? S.metadata(csv) { #expect(!meta.endedCleanly, "\(csv): \(meta.endReason)") }
+        }
+        // The next start recovers what needs it, and claims no clean end either.
+        let report = RecordingRecovery.recover(folder: out, softwareVersion: "t")
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        for csv in Binary.csvFiles(in: out) {
+            let meta = try S.metadata(csv)
+            #expect(!meta.endedCleanly)
+            #expect(try Binary.run(["check", csv]).status == 0)
+        }
+    }
+
+    @Test func theDaemonReportsAStartThatCannotWriteAndShowsTheError() throws {
+        let d = try S.daemon(out: "/sys/kernel")
+        let step = d.handle(.start)
+        #expect(!step.accepted)
+        #expect(step.message?.contains("/sys/kernel") == true, "\(step.message ?? "")")
+        #expect(d.phase == .error)
+        #expect(d.status().state == "error")
+        #expect(d.ledPattern == .error)
+        let reply = d.answer(ControlRequest(command: .start))
+        #expect(!reply.ok && reply.status?.state == "error")
+    }
+
+    @Test func aHighMissRateIsWarnedAbout() {
+        var c = CounterSnapshot()
+        c.missedTicks = 1100
+        let s = RecordingSummary(directory: "/d", files: ["a.csv"], rowsWritten: [:], counters: c, ticks: 8900, startEpoch: 0,
+                                 endReason: "stopped")
+        let warning = RecordGuards.missedTicksWarning(s, rateHz: 10_000)
+        #expect(warning?.contains("11.0 %") == true && warning?.contains("10000 Hz") == true && warning?.contains("--rate") == true)
+        c.missedTicks = 5
+        let fine = RecordingSummary(directory: "/d", files: [], rowsWritten: [:], counters: c, ticks: 8900, startEpoch: 0, endReason: "stopped")
+        #expect(RecordGuards.missedTicksWarning(fine, rateHz: 100) == nil)
+    }
+}
