@@ -48,9 +48,13 @@ let package = Package(
         .target(name: "MotionSimulator",
                 dependencies: ["MotionMath", "MotionCore", "IMUDrivers"],
                 swiftSettings: strict),
+        // Analysis of recordings: track, stops and moves, activity, movement, health. Pure Swift.
+        .target(name: "MotionAnalysis", dependencies: ["MotionCore",
+                                                       .product(name: "SystemPackage", package: "swift-system")],
+                swiftSettings: strict),
         // Commands (record, check, boards, ...) as a library, so tests drive them directly.
         .target(name: "MotionApp",
-                dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers",
+                dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers", "MotionAnalysis",
                                "LinuxHardware", "MotionSimulator",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Logging", package: "swift-log")],
@@ -58,7 +62,7 @@ let package = Package(
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
         // Benchmarks (make bench); never part of make test's assertions.
         .executableTarget(name: "motionlog-bench",
-                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers",
+                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers", "MotionAnalysis",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
@@ -70,6 +74,8 @@ let package = Package(
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware"],
                     resources: [], swiftSettings: strict),
         .testTarget(name: "MotionSimulatorTests", dependencies: ["MotionSimulator", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionSimulator"],
+                    swiftSettings: strict),
         .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
         .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),
