@@ -1,3 +1,4 @@
+import Foundation
 import MotionCore
 
 /// Reads one recording, or several consecutive ones (rotated files, a folder, a day), in a
@@ -42,7 +43,7 @@ public struct RecordingAnalyzer: RowSink {
         case .accelerometer:
             if abs(v[0]) >= accelLimit || abs(v[1]) >= accelLimit || abs(v[2]) >= accelLimit { accelClipped += 1 }
             if let bin = windows.add(when: when, x: v[0], y: v[1], z: v[2]) {
-                movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z)
+                movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats)
             }
         case .gyroscope:
             if abs(v[0]) >= gyroLimit || abs(v[1]) >= gyroLimit || abs(v[2]) >= gyroLimit { gyroClipped += 1 }
@@ -89,7 +90,7 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     mutating func finish(into s: inout AnalysisSummary, counts: ScanCounts, metadata: [(String, RecordingMetadata)]) {
-        if let bin = windows.finish() { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z) }
+        if let bin = windows.finish() { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
         filter.finish()
         let fixes = filter.accepted
         // Span and rows.
@@ -108,6 +109,9 @@ public struct RecordingAnalyzer: RowSink {
         s.fixesUsed = fixes.count; s.fixesRejected = filter.rejected
         // Timeline.
         let imu = IMUIndex(windows: windows.windows)
+        if ProcessInfo.processInfo.environment["MOTIONLOG_DEBUG_WINDOWS"] != nil {
+            for w in imu.windows { print(LocalDay.clock(w.start), Text.number(w.motionRMS, 4), Text.number(w.cadenceRMS, 4), Text.number(w.cadenceShare, 3), Text.number(w.vibrationRMS, 4), w.peakHz, w.looksLikeSteps, w.looksStill) }
+        }
         s.timeline = TimelineBuilder(fixes: fixes, speeds: track.speeds, imu: imu, options: options).build()
         for e in s.timeline where e.type != .gap {
             let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue

@@ -43,7 +43,9 @@ struct IMUWindowBuilder {
     private var series: [Double] = []
     private var innerVariance = 0.0
     /// A completed 50 Hz bin: its start time and mean vector (for the movement measure).
-    struct Bin { var time: Double; var x: Double; var y: Double; var z: Double }
+    /// `repeats` > 1 when the bins after it were empty (a rate below 50 Hz): the value is
+    /// held over them (up to 0.2 s), so the series stays at 50 Hz.
+    struct Bin { var time: Double; var x: Double; var y: Double; var z: Double; var repeats: Int }
 
     /// Adds one A sample; returns the bin it completed, if any.
     @inline(__always)
@@ -52,7 +54,8 @@ struct IMUWindowBuilder {
         let index = Int64((when * Self.binRate).rounded(.down))
         var completed: Bin?
         if index != binIndex {
-            completed = flushBin()
+            let missing = binIndex == .min ? 0 : index - binIndex - 1
+            completed = flushBin(holdOver: missing > 0 && missing <= 10 ? Int(missing) : 0)
             binIndex = index
         }
         binSum.0 += x; binSum.1 += y; binSum.2 += z
@@ -63,12 +66,12 @@ struct IMUWindowBuilder {
     }
 
     mutating func finish() -> Bin? {
-        let last = flushBin()
+        let last = flushBin(holdOver: 0)
         flushWindow()
         return last
     }
 
-    private mutating func flushBin() -> Bin? {
+    private mutating func flushBin(holdOver: Int) -> Bin? {
         guard binCount > 0 else { return nil }
         let n = Double(binCount)
         let t = Double(binIndex) / Self.binRate
@@ -80,10 +83,11 @@ struct IMUWindowBuilder {
             flushWindow()
             windowIndex = w
         }
-        series.append((mean.0 * mean.0 + mean.1 * mean.1 + mean.2 * mean.2).squareRoot())
-        innerVariance += variance
+        let magnitude = (mean.0 * mean.0 + mean.1 * mean.1 + mean.2 * mean.2).squareRoot()
+        for _ in 0...holdOver { series.append(magnitude) }
+        innerVariance += variance * Double(holdOver + 1)
         binSum = (0, 0, 0); binMagSum = 0; binMagSq = 0; binCount = 0
-        return Bin(time: t, x: mean.0, y: mean.1, z: mean.2)
+        return Bin(time: t, x: mean.0, y: mean.1, z: mean.2, repeats: holdOver + 1)
     }
 
     private mutating func flushWindow() {

@@ -45,8 +45,12 @@ struct MovementAccumulator {
     }
 
     /// One 20 ms bin of A (mean vector), from `IMUWindowBuilder`.
-    mutating func addABin(time: Double, x: Double, y: Double, z: Double) {
-        let dt = IMUWindowBuilder.binRate > 0 ? 1 / IMUWindowBuilder.binRate : 0
+    mutating func addABin(time: Double, x: Double, y: Double, z: Double, repeats: Int = 1) {
+        for r in 0..<repeats { addOneBin(time: time + Double(r) / IMUWindowBuilder.binRate, x: x, y: y, z: z) }
+    }
+
+    private mutating func addOneBin(time: Double, x: Double, y: Double, z: Double) {
+        let dt = 1 / IMUWindowBuilder.binRate
         if let last = lastBin, time - last > 1 { gravity = nil }   // after a gap, start over
         lastBin = time
         guard var g = gravity else {

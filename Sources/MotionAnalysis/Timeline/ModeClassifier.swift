@@ -15,7 +15,7 @@ enum ModeClassifier {
     static let minRunSeconds = 60.0
     /// IMU: |a| vibration above 5 Hz that a bicycle on a road makes and a car's suspension
     /// filters out, g.
-    static let cyclingVibration = 0.03
+    static let cyclingVibration = 0.015
 
     /// Features of one run of fixes.
     struct Features {

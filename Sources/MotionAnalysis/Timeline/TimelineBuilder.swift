@@ -13,6 +13,8 @@ struct TimelineBuilder {
     let speeds: [Double]
     let imu: IMUIndex
     let options: AnalysisOptions
+    /// Half-width of the window whose median speed decides walk-like or not, seconds.
+    static let kindWindow = 45.0
 
     func build() -> [TimelineEntry] {
         var out: [TimelineEntry] = []
@@ -75,9 +77,21 @@ struct TimelineBuilder {
 
     /// Splits fixes `lo...hi` (no long gaps inside) into activities.
     private func classify(_ lo: Int, _ hi: Int) -> [TimelineEntry] {
-        // 1. Walk-like or not per fix; standing fixes take the kind of the fix before.
+        // 1. Walk-like or not per fix, from the median of the moving speeds within ±45 s
+        //    (a red light or a jittery fix does not change the mode); fixes with no moving
+        //    fix near them take the kind of the fix before (or after, at the start).
         var kinds = [Bool?](repeating: nil, count: hi - lo + 1)
-        for i in lo...hi where speeds[i] >= ModeClassifier.stillMax { kinds[i - lo] = speeds[i] <= ModeClassifier.walkMax }
+        var a = lo, b = lo
+        var window: [Double] = []
+        for i in lo...hi {
+            while fixes[a].time < fixes[i].time - Self.kindWindow { a += 1 }
+            while b < hi && fixes[b + 1].time <= fixes[i].time + Self.kindWindow { b += 1 }
+            window.removeAll(keepingCapacity: true)
+            for j in a...b where speeds[j] >= ModeClassifier.stillMax { window.append(speeds[j]) }
+            guard window.count >= 3 else { continue }
+            window.sort()
+            kinds[i - lo] = window[window.count / 2] <= ModeClassifier.walkMax
+        }
         var last: Bool? = kinds.first { $0 != nil } ?? true
         for k in kinds.indices {
             if let v = kinds[k] { last = v } else { kinds[k] = last }
@@ -87,7 +101,7 @@ struct TimelineBuilder {
         for i in lo...hi {
             let walk = kinds[i - lo] ?? true
             if let r = runs.last, r.walkLike == walk { runs[runs.count - 1].hi = i } else {
-                runs.append(Run(lo: runs.isEmpty ? i : i - 1 + 1, hi: i, walkLike: walk))
+                runs.append(Run(lo: i, hi: i, walkLike: walk))
             }
         }
         // 3. Merge runs too short to be real into their neighbours, shortest first.
