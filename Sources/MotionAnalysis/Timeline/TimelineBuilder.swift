@@ -19,6 +19,7 @@ struct TimelineBuilder {
     func build() -> [TimelineEntry] {
         var out: [TimelineEntry] = []
         guard fixes.count >= 2 else {
+            if imu.windows.isEmpty { return [] }
             return imuOnly(from: imu.windows.first?.start ?? 0,
                            to: (imu.windows.last?.start ?? 0) + IMUWindowBuilder.windowSeconds)
         }

@@ -18,10 +18,14 @@ struct TrackStats {
     init(_ fixes: [Fix], options: AnalysisOptions) {
         guard !fixes.isEmpty else { return }
         speeds = Self.smoothedSpeeds(fixes)
-        // Distance: only steps that leave the noise radius of the last counted point.
+        // Distance: only steps that leave the noise radius of the last counted point; not
+        // across a jump or a loss of data longer than the timeline's gap (where the way
+        // taken is unknown).
         var anchor = fixes[0]
+        var previous = fixes[0]
         for f in fixes.dropFirst() {
-            if f.jumped { anchor = f; continue }
+            defer { previous = f }
+            if f.jumped || f.time - previous.time > options.gapSeconds { anchor = f; continue }
             let d = anchor.distance(to: f)
             let noise = max(5, min(20, f.eph.isFinite ? f.eph : 5))
             if d >= noise { distance += d; anchor = f }
