@@ -1,6 +1,12 @@
 import Foundation
 import MotionCore
 
+/// A summary and the filtered fixes (time order) behind its track and timeline.
+public struct AnalysisResult: Sendable {
+    public var summary: AnalysisSummary
+    public var fixes: [Fix]
+}
+
 /// Reads one recording, or several consecutive ones (rotated files, a folder, a day), in a
 /// single streaming pass and computes its `AnalysisSummary`: track, timeline, movement
 /// per interval and health.
@@ -70,6 +76,11 @@ public struct RecordingAnalyzer: RowSink {
 
     /// Analyses `csvPaths` (in time order) in one pass.
     public static func summarize(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisSummary {
+        try analyze(csvPaths, options: options).summary
+    }
+
+    /// The summary and the filtered GPS track it was computed from (for exports that draw it).
+    public static func analyze(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisResult {
         let stamps = try RecordingInputs.stamps(csvPaths)
         var analyzer = RecordingAnalyzer(options: options)
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
@@ -86,7 +97,7 @@ public struct RecordingAnalyzer: RowSink {
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts)
         }
         analyzer.finish(into: &summary, counts: counts, metadata: metadata)
-        return summary
+        return AnalysisResult(summary: summary, fixes: analyzer.filter.accepted)
     }
 
     mutating func finish(into s: inout AnalysisSummary, counts: ScanCounts, metadata: [(String, RecordingMetadata)]) {

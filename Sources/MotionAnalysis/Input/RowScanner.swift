@@ -42,6 +42,22 @@ public enum RowScanner {
     /// written with relative When, else 0).
     public static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S,
                                         counts: inout ScanCounts) throws(ScanError) {
+        let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: 10)
+        defer { values.deallocate() }
+        var reading = ScanCounts()
+        defer {
+            counts.bytes += reading.bytes; counts.badLines += reading.badLines; counts.tornLines += reading.tornLines
+        }
+        try forEachLine(path: path, counts: &reading) { p, count in
+            parseLine(p, count: count, whenOffset: whenOffset, values: values, sink: &sink, counts: &counts)
+        }
+    }
+
+    /// Reads `path` in 1 MiB chunks and calls `body` with each complete line (without its
+    /// LF). Counts bytes, over-long lines (skipped) and a torn last line in `counts`.
+    @inline(__always)
+    static func forEachLine(path: String, counts: inout ScanCounts,
+                            _ body: (UnsafePointer<UInt8>, Int) -> Void) throws(ScanError) {
         let fd: FileDescriptor
         do { fd = try FileDescriptor.open(FilePath(path), .readOnly) } catch {
             throw ScanError(path: path, errno: (error as? Errno) ?? .ioError)
@@ -49,11 +65,10 @@ public enum RowScanner {
         defer { try? fd.close() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes + 8, alignment: 8)
         defer { buffer.deallocate() }
-        let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: 10)
-        defer { values.deallocate() }
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var filled = 0
         var skipping = false   // inside an over-long line: drop bytes up to the next LF
+        var badLines = 0
         while true {
             let n: Int
             do {
@@ -68,25 +83,21 @@ public enum RowScanner {
             var i = filled
             while i < total {
                 guard let nl = nextNewline(base, from: i, to: total) else { break }
-                if skipping {
-                    skipping = false
-                } else {
-                    parseLine(base + lineStart, count: nl - lineStart, whenOffset: whenOffset, values: values,
-                              sink: &sink, counts: &counts)
-                }
+                if skipping { skipping = false } else { body(base + lineStart, nl - lineStart) }
                 lineStart = nl + 1
                 i = lineStart
             }
             let rest = total - lineStart
             if rest > maxLineBytes {
-                if !skipping { counts.badLines += 1 }
+                if !skipping { badLines += 1 }
                 skipping = true
                 filled = 0
             } else {
-                if rest > 0 && lineStart > 0 { (base).update(from: base + lineStart, count: rest) }
+                if rest > 0 && lineStart > 0 { base.update(from: base + lineStart, count: rest) }
                 filled = rest
             }
         }
+        counts.badLines += badLines
         if filled > 0 && !skipping { counts.tornLines += 1 }
     }
 
