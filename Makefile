@@ -5,9 +5,9 @@ DESTDIR ?=
 # System packages: I2C and gpsd client libraries to build; gpsd and a GPX parser for tests.
 APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy
 # Benchmarks (make bench): C baselines are compiled with gcc, callgrind needs valgrind and
-# strip (binutils), the csv.writer baseline python3. BENCH_ARGS go to motionlog-bench,
+# strip (binutils), the csv.writer baseline python3, the summary figure pandas. BENCH_ARGS go to motionlog-bench,
 # e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only format --json /tmp/r.json".
-BENCH_APT_PACKAGES := valgrind python3 gcc binutils
+BENCH_APT_PACKAGES := valgrind python3 gcc binutils python3-pandas
 BENCH_ARGS ?=
 DEMO_OUT := ./recordings
 

@@ -1,4 +1,3 @@
-import Foundation
 import MotionCore
 
 /// A summary and the filtered fixes (time order) behind its track and timeline.
@@ -28,7 +27,7 @@ public struct RecordingAnalyzer: RowSink {
     var noPosition = 0
     var threeD = 0
     var ephs = LogHistogram()
-    var magnitude = RunningStats()
+    var magnetic = MagneticFieldStats()
     var accelLimit = Double.infinity
     var gyroLimit = Double.infinity
     var accelClipped = 0
@@ -54,7 +53,7 @@ public struct RecordingAnalyzer: RowSink {
         case .gyroscope:
             if abs(v[0]) >= gyroLimit || abs(v[1]) >= gyroLimit || abs(v[2]) >= gyroLimit { gyroClipped += 1 }
         case .magnetometer:
-            magnitude.add((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot())
+            magnetic.add(v[0], v[1], v[2])
         case .deviceMotion:
             movement.addD(when: when, ux: v[3], uy: v[4], uz: v[5])
         case .location:
@@ -120,10 +119,9 @@ public struct RecordingAnalyzer: RowSink {
         s.fixesUsed = fixes.count; s.fixesRejected = filter.rejected
         // Timeline.
         let imu = IMUIndex(windows: windows.windows)
-        if ProcessInfo.processInfo.environment["MOTIONLOG_DEBUG_WINDOWS"] != nil {
-            for w in imu.windows { print(LocalDay.clock(w.start), Text.number(w.motionRMS, 4), Text.number(w.cadenceRMS, 4), Text.number(w.cadenceShare, 3), Text.number(w.vibrationRMS, 4), w.peakHz, w.looksLikeSteps, w.looksStill) }
-        }
-        s.timeline = TimelineBuilder(fixes: fixes, speeds: track.speeds, imu: imu, options: options).build()
+        s.timeline = TimelineBuilder(fixes: fixes, speeds: track.speeds,
+                                     steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15),
+                                     imu: imu, options: options).build()
         for e in s.timeline where e.type != .gap {
             let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue
             s.activitySeconds[key, default: 0] += e.duration.rounded()

@@ -66,28 +66,27 @@ enum HealthReport {
         }
         if h.clockSteps > 0 { findings.append("The clock was stepped \(h.clockSteps) time\(h.clockSteps == 1 ? "" : "s") to GPS time during the recording.") }
         // GPS quality.
-        let fixCount = a.threeD + (a.ephs.count - a.threeD > 0 ? 0 : 0)
         let located = a.stats[Source.location.order].count - a.noPosition
         if a.stats[Source.location.order].count > 0 {
             let q = AnalysisSummary.GPSQuality(fixes: a.stats[Source.location.order].count,
-                                                share3D: located > 0 ? Text.round(Double(a.threeD) / Double(located), 3) : 0,
+                                                share3d: located > 0 ? Text.round(Double(a.threeD) / Double(located), 3) : 0,
                                                 medianEphM: a.ephs.percentile(0.5).map { Text.round($0, 1) },
                                                 p95EphM: a.ephs.percentile(0.95).map { Text.round($0, 1) },
                                                 noPosition: a.noPosition)
             h.gps = q
-            if located > 0 && q.share3D < 0.8 { findings.append("Only \(Int((q.share3D * 100).rounded())) % of GPS fixes were 3-D: altitude and accuracy suffer.") }
+            if located > 0 && q.share3d < 0.8 { findings.append("Only \(Int((q.share3d * 100).rounded())) % of GPS fixes were 3-D: altitude and accuracy suffer.") }
             if let p95 = q.p95EphM, p95 > 25 { findings.append("GPS accuracy was poor: 95 % of fixes within \(Text.number(p95, 0)) m.") }
             if a.noPosition > 0 { findings.append("\(a.noPosition) GPS rows had no position (nan).") }
             if a.filter.rejected > 0 { findings.append("\(a.filter.rejected) GPS fixes were not used (inaccurate or impossible jumps).") }
         }
-        _ = fixCount
         h.accelClipped = a.accelClipped; h.gyroClipped = a.gyroClipped
         if a.accelClipped > 0 { findings.append("\(a.accelClipped) accelerometer samples hit the range limit (clipped): choose a larger range.") }
         if a.gyroClipped > 0 { findings.append("\(a.gyroClipped) gyroscope samples hit the range limit (clipped): choose a larger range.") }
-        if a.magnitude.count > 10 {
-            h.magnetometer = .init(meanUT: Text.round(a.magnitude.mean, 2), stdUT: Text.round(a.magnitude.std, 2))
-            if a.magnitude.mean > 0 && a.magnitude.std / a.magnitude.mean > 0.15 {
-                findings.append("Magnetometer field strength varied by ±\(Text.number(a.magnitude.std, 1)) µT around \(Text.number(a.magnitude.mean, 1)) µT: magnetic disturbance or an uncalibrated magnetometer (heading is unreliable).")
+        if let field = a.magnetic.field() {
+            h.magnetometer = .init(meanUT: Text.round(field.mean, 2), stdUT: Text.round(field.std, 2),
+                                   offsetUT: field.offset.map { Text.round($0, 2) })
+            if field.mean > 0 && field.std / field.mean > 0.15 {
+                findings.append("Magnetometer field strength varied by ±\(Text.number(field.std, 1)) µT around \(Text.number(field.mean, 1)) µT: magnetic disturbance or a soft-iron distortion (heading is unreliable).")
             }
         }
         for name in h.recoveredFiles { findings.append("\(name) did not end cleanly (power cut or crash); it was or must be recovered.") }

@@ -129,7 +129,7 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
 
     public struct GPSQuality: Codable, Sendable, Equatable {
         public var fixes: Int
-        public var share3D: Double
+        public var share3d: Double
         public var medianEphM: Double?
         public var p95EphM: Double?
         /// Fixes without a finite position.
@@ -137,9 +137,12 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
     }
 
     public struct MagneticField: Codable, Sendable, Equatable {
+        /// Mean and standard deviation of |m − c|, µT, where c is the hard-iron offset
+        /// estimated as the centre of the per-axis extremes (raw rows include the device's bias).
         public var meanUT: Double
-        /// Standard deviation of |m| over the recording, µT (raw, device bias included).
         public var stdUT: Double
+        /// The estimated hard-iron offset, µT.
+        public var offsetUT: [Double]
     }
 }
 

@@ -69,7 +69,7 @@ public enum SummaryReport {
             out.append(line)
         }
         if let g = s.health.gps {
-            var line = "  GPS \(Text.number(g.share3D * 100, 0)) % 3-D fixes"
+            var line = "  GPS \(Text.number(g.share3d * 100, 0)) % 3-D fixes"
             if let m = g.medianEphM { line += ", eph median \(Text.number(m, 1)) m" }
             if let p = g.p95EphM { line += ", 95 % \(Text.number(p, 1)) m" }
             out.append(line)

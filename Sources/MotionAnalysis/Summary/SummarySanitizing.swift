@@ -24,8 +24,8 @@ extension AnalysisSummary {
             h.longestGaps = h.longestGaps.map { .init(start: f($0.start), durationS: f($0.durationS)) }
             return h
         }
-        if var g = health.gps { g.share3D = f(g.share3D); g.medianEphM = o(g.medianEphM); g.p95EphM = o(g.p95EphM); s.health.gps = g }
-        if let m = health.magnetometer { s.health.magnetometer = .init(meanUT: f(m.meanUT), stdUT: f(m.stdUT)) }
+        if var g = health.gps { g.share3d = f(g.share3d); g.medianEphM = o(g.medianEphM); g.p95EphM = o(g.p95EphM); s.health.gps = g }
+        if let m = health.magnetometer { s.health.magnetometer = .init(meanUT: f(m.meanUT), stdUT: f(m.stdUT), offsetUT: m.offsetUT.map(f)) }
         return s
     }
 }

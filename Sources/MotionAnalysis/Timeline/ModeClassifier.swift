@@ -35,7 +35,8 @@ enum ModeClassifier {
         return sorted[i]
     }
 
-    static func features(fixes: [Fix], speeds: [Double], range: ClosedRange<Int>, imu: IMUIndex) -> Features {
+    /// `speeds` (±5 s) give acceleration and standing; `steady` (±15 s) the speed percentiles.
+    static func features(fixes: [Fix], speeds: [Double], steady: [Double], range: ClosedRange<Int>, imu: IMUIndex) -> Features {
         var f = Features()
         let t0 = fixes[range.lowerBound].time, t1 = fixes[range.upperBound].time
         f.duration = t1 - t0
@@ -43,7 +44,7 @@ enum ModeClassifier {
         var still = 0.0, total = 0.0
         var accels: [Double] = []
         for i in range {
-            if speeds[i] >= stillMax { moving.append(speeds[i]) }
+            if steady[i] >= stillMax { moving.append(steady[i]) }
             if i > range.lowerBound {
                 let dt = min(fixes[i].time - fixes[i - 1].time, 30)
                 total += dt

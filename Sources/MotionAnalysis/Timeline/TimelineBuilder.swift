@@ -11,10 +11,19 @@
 struct TimelineBuilder {
     let fixes: [Fix]
     let speeds: [Double]
+    /// Speeds over ±15 s: position noise divided by 30 s instead of 10 s, for deciding the
+    /// kind of motion and the speed percentiles (urban-canyon jitter of 10 m would make a
+    /// walker look like a cyclist on ±5 s speeds).
+    let steadySpeeds: [Double]
     let imu: IMUIndex
     let options: AnalysisOptions
     /// Half-width of the window whose median speed decides walk-like or not, seconds.
     static let kindWindow = 45.0
+    /// A loss of GPS longer than this (and up to `bridgeMaxSeconds`) covered faster than
+    /// `bridgeMinSpeed` in a straight line was spent in a vehicle.
+    static let bridgeMinSeconds = 120.0
+    static let bridgeMaxSeconds = 7200.0
+    static let bridgeMinSpeed = 3.0
 
     func build() -> [TimelineEntry] {
         var out: [TimelineEntry] = []
@@ -53,6 +62,20 @@ struct TimelineBuilder {
         var start = lo
         for i in (lo + 1)...hi {
             let dt = fixes[i].time - fixes[i - 1].time
+            let straight = fixes[i - 1].distance(to: fixes[i]) / max(dt, 1)
+            if !fixes[i].jumped && dt > Self.bridgeMinSeconds && dt <= Self.bridgeMaxSeconds && straight >= Self.bridgeMinSpeed {
+                // Signal lost while travelling faster than anyone walks (a train, a subway,
+                // a bus): a vehicle move over the loss, straight-line distance.
+                if i - 1 > start { out += classify(start, i - 1) }
+                var e = TimelineEntry(type: .move, start: fixes[i - 1].time, end: fixes[i].time)
+                e.activity = .vehicle; e.basis = "gap-speed"
+                e.distanceM = (straight * dt * 10).rounded() / 10
+                e.meanSpeedMps = (straight * 100).rounded() / 100
+                e.maxSpeedMps = e.meanSpeedMps
+                out.append(e)
+                start = i
+                continue
+            }
             if dt > options.gapSeconds || fixes[i].jumped {
                 if i - 1 > start { out += classify(start, i - 1) }
                 let covered = imu.range(from: fixes[i - 1].time, to: fixes[i].time).count
@@ -88,7 +111,7 @@ struct TimelineBuilder {
             while fixes[a].time < fixes[i].time - Self.kindWindow { a += 1 }
             while b < hi && fixes[b + 1].time <= fixes[i].time + Self.kindWindow { b += 1 }
             window.removeAll(keepingCapacity: true)
-            for j in a...b where speeds[j] >= ModeClassifier.stillMax { window.append(speeds[j]) }
+            for j in a...b where steadySpeeds[j] >= ModeClassifier.stillMax { window.append(steadySpeeds[j]) }
             guard window.count >= 3 else { continue }
             window.sort()
             kinds[i - lo] = window[window.count / 2] <= ModeClassifier.walkMax
@@ -109,7 +132,7 @@ struct TimelineBuilder {
         mergeShort(&runs) { a, b in a.walkLike == b.walkLike }
         // 4. Classify each run, then merge neighbours that came out the same.
         for k in runs.indices {
-            let f = ModeClassifier.features(fixes: fixes, speeds: speeds, range: runs[k].lo...runs[k].hi, imu: imu)
+            let f = ModeClassifier.features(fixes: fixes, speeds: speeds, steady: steadySpeeds, range: runs[k].lo...runs[k].hi, imu: imu)
             (runs[k].activity, runs[k].basis) = runs[k].walkLike ? ModeClassifier.classifyWalkLike(f)
                                                                  : ModeClassifier.classifyFast(f)
         }

@@ -48,7 +48,7 @@ struct TrackStats {
     /// Speed at each fix: the median of gpsd's speeds within ±5 s when gpsd reported them,
     /// else the displacement across ±5 s divided by the time (robust to position jitter,
     /// which a fix-to-fix difference turns into metres per second).
-    static func smoothedSpeeds(_ fixes: [Fix]) -> [Double] {
+    static func smoothedSpeeds(_ fixes: [Fix], halfWindow: Double = TrackStats.halfWindow) -> [Double] {
         var out = [Double](repeating: 0, count: fixes.count)
         var lo = 0, hi = 0
         var window: [Double] = []
