@@ -84,6 +84,9 @@ public struct WideCSVExport {
             pending.insert(Line(when: when, cells: cells), at: index + 1)
         }
         latest = max(latest, when)
+        // Flush in batches: removing from the front of the window row by row would cost
+        // the window's length per row.
+        guard pending.count >= 1024 else { return }
         var flush = 0
         while flush < pending.count && pending[flush].when < latest - Self.reorderSeconds { flush += 1 }
         if flush > 0 {

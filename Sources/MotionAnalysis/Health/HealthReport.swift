@@ -83,10 +83,9 @@ enum HealthReport {
         if a.accelClipped > 0 { findings.append("\(a.accelClipped) accelerometer samples hit the range limit (clipped): choose a larger range.") }
         if a.gyroClipped > 0 { findings.append("\(a.gyroClipped) gyroscope samples hit the range limit (clipped): choose a larger range.") }
         if let field = a.magnetic.field() {
-            h.magnetometer = .init(meanUT: Text.round(field.mean, 2), stdUT: Text.round(field.std, 2),
-                                   offsetUT: field.offset.map { Text.round($0, 2) })
-            if field.mean > 0 && field.std / field.mean > 0.15 {
-                findings.append("Magnetometer field strength varied by ±\(Text.number(field.std, 1)) µT around \(Text.number(field.mean, 1)) µT: magnetic disturbance or a soft-iron distortion (heading is unreliable).")
+            h.magnetometer = .init(meanUT: Text.round(field.mean, 2), stdUT: Text.round(field.std, 2))
+            if field.mean > 0 && field.std / field.mean > 0.25 {
+                findings.append("Magnetometer field strength varied by ±\(Text.number(field.std, 1)) µT around \(Text.number(field.mean, 1)) µT: a magnetic disturbance or an uncalibrated magnetometer (heading is unreliable; see `motionlog calibrate`).")
             }
         }
         for name in h.recoveredFiles { findings.append("\(name) did not end cleanly (power cut or crash); it was or must be recovered.") }

@@ -74,45 +74,23 @@ struct LogHistogram {
 
 import Foundation
 
-/// Magnetometer field strength with the hard-iron offset removed, streaming: the offset
-/// is the centre of the per-axis extremes, and the mean and spread of |m − c|² follow from
-/// running moments of m (so no second pass is needed).
+/// Magnetometer field strength |m| (raw: the device's own hard-iron offset included, so a
+/// device that turns sees some variation even in a clean field), streaming.
 struct MagneticFieldStats {
-    private var n = 0.0
-    private var lo = [Double](repeating: .infinity, count: 3), hi = [Double](repeating: -.infinity, count: 3)
-    private var s1 = [0.0, 0.0, 0.0]              // Σ m
-    private var s2 = 0.0                          // Σ |m|²
-    private var s3 = [0.0, 0.0, 0.0]              // Σ |m|² m
-    private var s4 = 0.0                          // Σ |m|⁴
-    private var mm = [Double](repeating: 0, count: 9)   // Σ m mᵀ
+    private(set) var count = 0
+    private var sum = 0.0, sumSquares = 0.0
 
     @inline(__always)
     mutating func add(_ x: Double, _ y: Double, _ z: Double) {
         guard x.isFinite, y.isFinite, z.isFinite else { return }
-        let m = [x, y, z]
-        let q = x * x + y * y + z * z
-        n += 1; s2 += q; s4 += q * q
-        for i in 0..<3 {
-            lo[i] = min(lo[i], m[i]); hi[i] = max(hi[i], m[i])
-            s1[i] += m[i]; s3[i] += q * m[i]
-            for j in 0..<3 { mm[i * 3 + j] += m[i] * m[j] }
-        }
+        let m = (x * x + y * y + z * z).squareRoot()
+        count += 1; sum += m; sumSquares += m * m
     }
 
-    /// Mean and standard deviation of |m − c| (µT) and c; nil with fewer than 10 samples.
-    func field() -> (mean: Double, std: Double, offset: [Double])? {
-        guard n >= 10 else { return nil }
-        let c = (0..<3).map { (lo[$0] + hi[$0]) / 2 }
-        let cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2]
-        let cS1 = (0..<3).reduce(0) { $0 + c[$1] * s1[$1] } / n
-        let cS3 = (0..<3).reduce(0) { $0 + c[$1] * s3[$1] } / n
-        var cMc = 0.0
-        for i in 0..<3 { for j in 0..<3 { cMc += c[i] * mm[i * 3 + j] * c[j] } }
-        cMc /= n
-        let eq = s2 / n - 2 * cS1 + cc
-        let eq2 = s4 / n + 2 * cc * s2 / n + cc * cc - 4 * (cS3 + cc * cS1) + 4 * cMc
-        let variance = max(0, eq2 - eq * eq)
-        let r = eq.squareRoot()
-        return (r, r > 0 ? variance.squareRoot() / (2 * r) : 0, c)
+    /// Mean and standard deviation of |m|, µT; nil with fewer than 10 samples.
+    func field() -> (mean: Double, std: Double)? {
+        guard count >= 10 else { return nil }
+        let mean = sum / Double(count)
+        return (mean, max(0, sumSquares / Double(count) - mean * mean).squareRoot())
     }
 }

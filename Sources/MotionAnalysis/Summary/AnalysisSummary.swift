@@ -137,12 +137,10 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
     }
 
     public struct MagneticField: Codable, Sendable, Equatable {
-        /// Mean and standard deviation of |m − c|, µT, where c is the hard-iron offset
-        /// estimated as the centre of the per-axis extremes (raw rows include the device's bias).
+        /// Mean and standard deviation of the raw field magnitude |m|, µT (the device's
+        /// own hard-iron offset included).
         public var meanUT: Double
         public var stdUT: Double
-        /// The estimated hard-iron offset, µT.
-        public var offsetUT: [Double]
     }
 }
 

@@ -25,7 +25,7 @@ extension AnalysisSummary {
             return h
         }
         if var g = health.gps { g.share3d = f(g.share3d); g.medianEphM = o(g.medianEphM); g.p95EphM = o(g.p95EphM); s.health.gps = g }
-        if let m = health.magnetometer { s.health.magnetometer = .init(meanUT: f(m.meanUT), stdUT: f(m.stdUT), offsetUT: m.offsetUT.map(f)) }
+        if let m = health.magnetometer { s.health.magnetometer = .init(meanUT: f(m.meanUT), stdUT: f(m.stdUT)) }
         return s
     }
 }

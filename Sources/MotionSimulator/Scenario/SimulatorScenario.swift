@@ -27,6 +27,7 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
     /// The truth at `t` seconds: `walking`, `cycling`, `vehicle` or `stop`.
     public func truth(at t: Double) -> String { route.segment(at: t).truth }
 
+    // Each route turns by a whole number of turns in all, so a loop continues smoothly.
     static let commuteRoute: BikeRide = {
         func walk(_ note: String, _ d: Double, _ v: Double, turn: Double = 0) -> RideSegment {
             RideSegment(note, duration: d, endSpeed: v, turn: turn, style: .walking, truth: "walking")
@@ -54,7 +55,7 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
               bike("ride on", 8, 5.5), bike("ride", 200, 6), bike("right turn", 6, 5, turn: 90),
               bike("ride", 150, 5.8), bike("slow down", 8, 0),
               RideSegment("lock the bike", duration: 20, endSpeed: 0, style: .still, truth: "cycling"),
-              walk("walk off", 4, 1.4), walk("walk to work", 120, 1.4), walk("corner", 10, 1.3, turn: -90),
+              walk("walk off", 4, 1.4), walk("walk to work", 120, 1.4), walk("turn back", 10, 1.3, turn: -180),
               walk("walk on", 110, 1.4), walk("arrive", 4, 0)]
         return BikeRide(segments: s)
     }()
@@ -74,7 +75,7 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
             car("on-ramp", 20, 25), car("motorway", 420, 28, turn: 20), car("exit", 15, 14),
             car("into a jam", 10, 3), car("crawl in the jam", 90, 3), car("jam clears", 10, 13),
             car("left turn", 8, 8, turn: -90), car("city", 60, 13), car("brake", 8, 0), car("red light", 30, 0),
-            car("pull away", 10, 10), car("into the car park", 30, 3, turn: 90), car("park", 5, 0),
+            car("pull away", 10, 10), car("into the car park", 30, 3, turn: -20), car("park", 5, 0),
             car("engine off", 15, 0),
             walk("get out and walk", 4, 1.4), walk("walk to the door", 120, 1.4), walk("arrive", 4, 0),
         ])
