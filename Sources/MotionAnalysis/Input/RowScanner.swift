@@ -131,18 +131,16 @@ public enum RowScanner {
         }
         guard let source = Source(rawValue: p[0]), p[2] >= 0x41, p[2] <= 0x5A else { counts.badLines += 1; return }
         let expected = source.valueCount + 1   // When + values
+        // One pass: each number is parsed up to the comma that ends it.
         var field = 0
-        var start = 4
         var i = 4
         while true {
-            if i == end || p[i] == 0x2C {
-                guard field < expected, let v = FastNumber.parse(p, start, i) else { counts.badLines += 1; return }
-                values[field] = v
-                field += 1
-                if i == end { break }
-                start = i + 1
-            }
-            i += 1
+            guard field < expected, let (v, next) = FastNumber.parseField(p, i, end) else { counts.badLines += 1; return }
+            values[field] = v
+            field += 1
+            if next == end { break }
+            guard p[next] == 0x2C else { counts.badLines += 1; return }
+            i = next + 1
         }
         guard field == expected, values[0].isFinite else { counts.badLines += 1; return }
         counts.rows += 1
@@ -155,25 +153,67 @@ public enum RowScanner {
 /// (correctly rounded when the mantissa and the power are exact, within an ulp otherwise).
 /// Accepts what the format writes: `-12.5`, `1e-05`, `nan`, `inf`, `-inf`.
 enum FastNumber {
-    static let powers: [Double] = (0...308).map { e in
-        var v = 1.0
-        for _ in 0..<e { v *= 10 }
+    /// 10^e for 0 ≤ e ≤ 22 (exact in a Double), without a global table's lazy initialisation.
+    @inline(__always)
+    static func exactPower(_ e: Int) -> Double {
+        switch e {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        default: return 1e22
+        }
+    }
+
+    /// 10^e for any e ≥ 0 (products of exact powers beyond 22).
+    @inline(__always)
+    static func power(_ e: Int) -> Double {
+        if e <= 22 { return exactPower(e) }
+        var v = 1.0, k = e
+        while k > 22 { v *= 1e22; k -= 22 }
+        return v * exactPower(k)
+    }
+
+    /// The number filling `[start, end)` exactly.
+    @inline(__always)
+    static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        guard let (v, stop) = parseField(p, start, end), stop == end else { return nil }
         return v
     }
 
+    /// Parses the number starting at `start`, up to the first byte that cannot continue
+    /// it (a comma, or `end`), in one pass; returns the value and where it stopped.
     @inline(__always)
-    static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+    static func parseField(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> (Double, Int)? {
         var i = start
         guard i < end else { return nil }
         var negative = false
         if p[i] == 0x2D { negative = true; i += 1 } else if p[i] == 0x2B { i += 1 }
         guard i < end else { return nil }
         if p[i] == 0x6E {   // nan
-            return end - i == 3 && p[i + 1] == 0x61 && p[i + 2] == 0x6E ? .nan : nil
+            return end - i >= 3 && p[i + 1] == 0x61 && p[i + 2] == 0x6E ? (.nan, i + 3) : nil
         }
         if p[i] == 0x69 {   // inf
-            guard end - i == 3, p[i + 1] == 0x6E, p[i + 2] == 0x66 else { return nil }
-            return negative ? -.infinity : .infinity
+            guard end - i >= 3, p[i + 1] == 0x6E, p[i + 2] == 0x66 else { return nil }
+            return (negative ? -.infinity : .infinity, i + 3)
         }
         var mantissa: UInt64 = 0
         var significant = 0
@@ -221,17 +261,15 @@ enum FastNumber {
             guard expDigits > 0 else { return nil }
             exponent += expNegative ? -e : e
         }
-        guard i == end else { return nil }
         var value = Double(mantissa)
         if mantissa != 0 {
             if exponent < 0 {
-                var e = -exponent
-                while e > 308 { value /= 1e308; e -= 308 }
-                value /= powers[e]
+                let e = -exponent
+                value = e > 330 ? 0 : (e > 308 ? value / 1e308 / power(e - 308) : value / power(e))
             } else if exponent > 0 {
-                value = exponent > 308 ? .infinity : value * powers[exponent]
+                value = exponent > 308 ? .infinity : value * power(exponent)
             }
         }
-        return negative ? -value : value
+        return (negative ? -value : value, i)
     }
 }
