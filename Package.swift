@@ -49,6 +49,10 @@ let package = Package(
         .target(name: "MotionSimulator",
                 dependencies: ["MotionMath", "MotionCore", "IMUDrivers"],
                 swiftSettings: strict),
+        // Analysis of recordings: track, stops and moves, activity, movement, health. Pure Swift.
+        .target(name: "MotionAnalysis", dependencies: ["MotionCore",
+                                                       .product(name: "SystemPackage", package: "swift-system")],
+                swiftSettings: strict),
         // Getting recordings off the logger: verified copies to a USB stick or folder, and
         // uploads to a remote through rclone. Reads finished recordings only.
         .target(name: "CFileSystem", path: "Sources/CFileSystem"),
@@ -59,7 +63,7 @@ let package = Package(
                 swiftSettings: strict),
         // Commands (record, check, boards, ...) as a library, so tests drive them directly.
         .target(name: "MotionApp",
-                dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers",
+                dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers", "MotionAnalysis",
                                "LinuxHardware", "MotionSimulator", "MotionOffload",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Logging", package: "swift-log")],
@@ -67,7 +71,7 @@ let package = Package(
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
         // Benchmarks (make bench); never part of make test's assertions.
         .executableTarget(name: "motionlog-bench",
-                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers",
+                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers", "MotionAnalysis",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
@@ -79,6 +83,8 @@ let package = Package(
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware"],
                     resources: [], swiftSettings: strict),
         .testTarget(name: "MotionSimulatorTests", dependencies: ["MotionSimulator", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionSimulator"],
+                    swiftSettings: strict),
         .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
         .testTarget(name: "MotionOffloadTests", dependencies: ["MotionOffload", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.

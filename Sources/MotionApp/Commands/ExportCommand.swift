@@ -6,7 +6,7 @@ import MotionCore
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export the GPS (L) rows of recordings as GPX 1.1 or GeoJSON.",
+        abstract: "Export recordings: the GPS track (GPX, GeoJSON), the timeline (Moves-style JSON, GeoJSON) or a wide CSV.",
         discussion: """
             GPX: one track; a new segment starts after a gap of more than 10 s without a fix; \
             times in UTC. GeoJSON: one Feature with a LineString ([lon, lat] or [lon, lat, alt]) \
@@ -16,12 +16,17 @@ struct ExportCommand: ParsableCommand {
             cannot be used (defective, out of range) are skipped and counted on stderr.
             The output is never one of the inputs; an existing output needs --force; it is \
             written to a temporary file in the same folder and renamed when complete.
+            timeline: the stops and moves of `motionlog summary` as Moves-style daily JSON; \
+            timeline-geojson: stops as Points, moves as LineStrings with their activity; \
+            wide-csv: one row per tick with named columns (docs/ANALYSIS.md).
             Exit status: 0 exported, 1 no L rows to export, 2 usage or I/O error.
             """)
 
     /// The export formats: one writer each (add a case and its writer to add a format).
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case gpx, geojson
+        // Formats of the analysis (ExportCommand+Analysis.swift).
+        case timeline, timelineGeoJSON = "timeline-geojson", wideCSV = "wide-csv"
 
         /// Writes the document for `track` to `sink`, in pieces where the format allows.
         func write(_ track: LocationTrack, name: String, creator: String,
@@ -33,6 +38,9 @@ struct ExportCommand: ParsableCommand {
                 } catch let failure as CommandFailure { throw failure } catch {
                     throw CommandFailure("\(error)", code: 2)
                 }
+            case .timeline, .timelineGeoJSON, .wideCSV:
+                // Written by runAnalysisFormat() before any track is read.
+                throw CommandFailure("internal error: \(rawValue) is not a track format", code: 2)
             case .geojson:
                 let bytes: [UInt8]
                 do {
@@ -51,7 +59,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Recording files (.csv).")
     var files: [String]
 
-    @Option(name: .long, help: "Output format.")
+    @Option(name: .long, help: "gpx, geojson, timeline, timeline-geojson or wide-csv (default gpx).")
     var format: Format = .gpx
 
     @Option(name: [.short, .customLong("output")], help: "Write to this file instead of standard output.")
@@ -76,6 +84,7 @@ struct ExportCommand: ParsableCommand {
                   let input = files.first(where: { SafeOutputFile.identity(of: $0) == stdout }) {
             throw CommandFailure.usage("standard output is \(input), an input of this command: refusing to write over it — redirect to another file or use -o")
         }
+        if try runAnalysisFormat() { return }
         let progress = ProgressMeter(verb: "reading", paths: files)
         var points: [TrackPoint] = []
         var bytesBefore: Int64 = 0

@@ -40,6 +40,10 @@ struct RecordingOptions: ParsableArguments {
                                             valueName: "chip[+magnetometer]"))
     var imu: String?
 
+    @Option(name: .long, help: ArgumentHelp("Simulator only: what the simulated sensors live through (default ride).",
+                                            valueName: "ride|commute|car|night"))
+    var scenario: String?
+
     @Option(name: .long, help: ArgumentHelp("gpsd to read GPS fixes from (default: the board's gps.gpsd, else localhost:2947). On the simulator board it replaces the scripted route with a real gpsd.",
                                             valueName: "host:port"))
     var gpsd: String?

@@ -13,6 +13,7 @@ struct BenchReport: Codable, Sendable {
     var tickCost: TickCostFigure.Result?
     var memory: MemoryFigure.Result?
     var stalls: StallFigure.Result?
+    var summary: SummaryFigure.Result?
     var targets: [TargetCheck] = []
     /// Figures that could not be measured, with the reason.
     var unavailable: [String: String] = [:]
@@ -69,6 +70,16 @@ extension BenchReport {
             let peak = m.runs.map(\.peakRSSKB).max() ?? 0
             t.append(TargetCheck(figure: "memory", target: "peak RSS under 50 MB",
                                  measured: "\(Fmt.f(Double(peak) / 1024, 1)) MiB", met: peak < 50 * 1024))
+        }
+        if let s = summary, let ours = s.sides.first(where: { $0.who == "motionlog summary" }) {
+            if let share = s.shareOfWC {
+                t.append(TargetCheck(figure: "summary", target: "at least a quarter of wc -l's throughput",
+                                     measured: "\(Fmt.f(share * 100, 0)) % (\(Fmt.f(ours.megabytesPerSecond, 0)) MB/s)", met: share >= 0.25))
+            }
+            if let peak = ours.peakRSSKB {
+                t.append(TargetCheck(figure: "summary", target: "peak RSS under 50 MB",
+                                     measured: "\(Fmt.f(Double(peak) / 1024, 1)) MiB", met: peak < 50 * 1024))
+            }
         }
         if let s = stalls, let worst = s.motionlog.max(by: { $0.stallSeconds < $1.stallSeconds }) {
             // Dropped rows are the buffers' doing; missed ticks (scheduler overruns) are

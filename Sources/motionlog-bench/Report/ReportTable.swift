@@ -82,6 +82,17 @@ enum ReportTable {
                                 "\(x.rssBeforeKB.map(mib) ?? "—")→\(x.peakRSSKB.map(mib) ?? "—")"]))
             }
         }
+        if let s = r.summary {
+            out.append("")
+            out.append("6. Summary of a \(Int(s.recordingSeconds)) s recording at 1 kHz (\(Fmt.f(Double(s.bytes) / 1e6, 0)) MB\(s.lines.map { ", \($0) lines" } ?? ""))")
+            out.append(row(["who", "wall", "CPU", "MB/s", "peak RSS"]))
+            for x in s.sides {
+                out.append(row([x.who, "\(Fmt.f(x.wallSeconds, 2)) s", "\(Fmt.f(x.cpuSeconds, 2)) s",
+                                Fmt.f(x.megabytesPerSecond, 0), x.peakRSSKB.map(mib) ?? "—"]))
+            }
+            if let share = s.shareOfWC { out.append("  summary reads at \(Fmt.f(share * 100, 0)) % of wc -l's throughput") }
+            for (k, v) in s.unavailable.sorted(by: { $0.key < $1.key }) { out.append("  \(k) unavailable: \(v)") }
+        }
         if !r.targets.isEmpty {
             out.append("")
             out.append("Targets")

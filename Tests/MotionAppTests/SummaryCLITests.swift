@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `motionlog summary` and the analysis export formats, run as a user runs them.
+@Suite("motionlog summary and timeline exports")
+struct SummaryCLITests {
+    static func record(_ extra: [String], seconds: Int = 300) throws -> String {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "\(seconds)", "--rate", "25",
+                                "--out", out, "--quiet"] + extra)
+        #expect(r.status == 0, "\(r.stderr)")
+        return out
+    }
+
+    @Test func jsonSummaryOfACommuteHasNumbersAndATimeline() throws {
+        let dir = try Self.record(["--scenario", "commute"])
+        let r = try Binary.run(["summary", dir, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        for key in ["distance_m", "duration_s", "moving_s", "max_speed_mps", "elevation_gain_m"] {
+            #expect(object[key] is NSNumber, "\(key): \(String(describing: object[key]))")
+        }
+        let timeline = try #require(object["timeline"] as? [[String: Any]])
+        #expect(timeline.first?["type"] as? String == "move")
+        #expect(timeline.first?["activity"] as? String == "walking")
+        let movement = try #require(object["movement"] as? [String: Any])
+        #expect(movement["interval_s"] as? Double == 600)
+        #expect(object["health"] is [String: Any])
+        let human = try Binary.run(["summary", dir])
+        #expect(human.status == 0 && human.stdout.contains("Timeline") && human.stdout.contains("walking"))
+    }
+
+    @Test func timelineExportsAndWideCSV() throws {
+        let dir = try Self.record(["--scenario", "commute"], seconds: 120)
+        let story = try Binary.run(["export", dir, "--format", "timeline"])
+        #expect(story.status == 0, "\(story.stderr)")
+        let days = try #require(try JSONSerialization.jsonObject(with: Data(story.stdout.utf8)) as? [[String: Any]])
+        #expect((days.first?["segments"] as? [Any])?.isEmpty == false)
+        let geo = try Binary.run(["export", dir, "--format", "timeline-geojson"])
+        #expect(geo.status == 0 && geo.stdout.contains("\"FeatureCollection\"") && geo.stdout.contains("LineString"))
+        let wide = dir + "/wide.csv"
+        let w = try Binary.run(["export", dir, "--format", "wide-csv", "-o", wide])
+        #expect(w.status == 0, "\(w.stderr)")
+        let lines = try String(contentsOfFile: wide, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first?.hasPrefix("time,label,ax,ay,az,gx") == true)
+        // One line per tick; fixes land on the tick with their When (whole seconds lie on the grid).
+        #expect(lines.count == 120 * 25 + 1, "\(lines.count) lines")
+        #expect(lines.filter { $0.split(separator: ",", omittingEmptySubsequences: false)[20] != "" }.count >= 118)
+        // Never over an existing file.
+        let again = try Binary.run(["export", dir, "--format", "wide-csv", "-o", wide])
+        #expect(again.status == 2 && again.stderr.contains("exists"))
+    }
+
+    @Test func nothingToSummarise() throws {
+        let dir = Binary.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let empty = dir + "/20261123000000.csv"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let r = try Binary.run(["summary", empty])
+        #expect(r.status == 1 && r.stderr.contains("no data rows"))
+        let missing = try Binary.run(["summary", dir + "/nope.csv"])
+        #expect(missing.status == 2 && missing.stderr.contains("no such file"))
+        let badDay = try Binary.run(["summary", dir, "--day", "2026-13-01"])
+        #expect(badDay.status == 2)
+    }
+}
