@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MotionAnalysis
+import MotionCore
 import SystemPackage
 
 /// The export formats that come from the analysis: `timeline`, `timeline-geojson`, `wide-csv`.
@@ -40,34 +41,20 @@ extension ExportCommand {
         }
     }
 
-    /// Streams the output to standard output, or to `-o FILE` through a temporary file
-    /// beside it that is renamed into place when complete. Never replaces an existing file.
+    /// Streams the output to standard output, or to `-o FILE` through `SafeOutputFile`
+    /// (never an input, an existing file only with --force, temporary file renamed when complete).
     private func writeAnalysisOutput(_ produce: (_ emit: ([UInt8]) throws -> Void) throws -> Void) throws {
         guard let output else {
             try produce { bytes in FileHandle.standardOutput.write(Data(bytes)) }
             return
         }
-        if FileManager.default.fileExists(atPath: output) {
-            throw CommandFailure("\(output) exists: remove it or choose another name (export never replaces a file)", code: 2)
+        let file: SafeOutputFile
+        do { file = try SafeOutputFile(path: output, inputs: files, overwrite: force) } catch {
+            throw CommandFailure("\(error)", code: 2)
         }
-        let url = URL(fileURLWithPath: output)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).part")
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(FilePath(temp.path), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
-                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch {
-            throw CommandFailure("cannot write \(output): \(error) — choose a folder you may write to", code: 2)
+        try produce { bytes in
+            do { try file.write(bytes) } catch { throw CommandFailure("\(error)", code: 2) }
         }
-        do {
-            try fd.closeAfter { try produce { bytes in _ = try fd.writeAll(bytes) } }
-            try FileManager.default.moveItem(at: temp, to: url)
-        } catch let failure as CommandFailure {
-            try? FileManager.default.removeItem(at: temp)
-            throw failure
-        } catch {
-            try? FileManager.default.removeItem(at: temp)
-            throw CommandFailure("cannot write \(output): \(error)", code: 2)
-        }
+        do { try file.commit() } catch { throw CommandFailure("\(error)", code: 2) }
     }
 }

@@ -7,7 +7,10 @@ import Glibc
 /// is shown, a message first clears it and the line is drawn again below the message, so
 /// the two never run into each other.
 enum Console {
-    static let stderr = StatusTerminal { text in
+    static let stderr = StatusTerminal(write: writeStderr)
+
+    /// Raw text to stderr, unbuffered (the progress meter of the file commands draws its own line).
+    @Sendable static func writeStderr(_ text: String) {
         var t = text
         t.withUTF8 { b in _ = write(2, b.baseAddress, b.count) }
     }
