@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Vectors, quaternions and matrices shared by the simulator, drivers and fusion.
@@ -51,8 +54,15 @@ let package = Package(
         // Commands (record, check, boards, ...) as a library, so tests drive them directly.
         .target(name: "MotionApp",
                 dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers",
-                               "LinuxHardware", "MotionSimulator",
+                               "LinuxHardware", "MotionSimulator", "MotionWeb",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+        // The web page and JSON API on Hummingbird: list, summary, downloads, ZIP, delete.
+        .target(name: "MotionWeb",
+                dependencies: ["MotionCore",
+                               .product(name: "Hummingbird", package: "hummingbird"),
+                               .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
@@ -70,6 +80,11 @@ let package = Package(
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware"],
                     resources: [], swiftSettings: strict),
         .testTarget(name: "MotionSimulatorTests", dependencies: ["MotionSimulator", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionWebTests",
+                    dependencies: ["MotionWeb", "MotionCore",
+                                   .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                    swiftSettings: strict),
         .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
         .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),

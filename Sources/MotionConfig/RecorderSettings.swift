@@ -22,6 +22,8 @@ public struct RecorderSettings: Sendable, Equatable {
     public var minFreeSpace: Int64?
     /// `motionlog daemon` settings (`daemon:` section).
     public var daemon: DaemonSettings?
+    /// The web page (`web:` section).
+    public var web: WebSettings?
     public var file: String?
 
     public init() {}
@@ -61,6 +63,7 @@ public struct RecorderSettings: Sendable, Equatable {
         if let d = try doc.section("daemon") {
             s.daemon = try DaemonSettings.parse(d)
         }
+        if let w = try doc.section("web") { s.web = try WebSettings.parse(w) }
         try doc.rejectUnknownKeys()
         return s
     }
