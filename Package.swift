@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // Vectors, quaternions and matrices shared by the simulator, drivers and fusion.
@@ -63,6 +64,7 @@ let package = Package(
                 dependencies: ["MotionCore",
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                               .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
@@ -83,6 +85,7 @@ let package = Package(
         .testTarget(name: "MotionWebTests",
                     dependencies: ["MotionWeb", "MotionCore",
                                    .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                   .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: strict),
         .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),

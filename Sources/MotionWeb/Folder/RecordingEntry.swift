@@ -3,7 +3,7 @@ import MotionCore
 
 /// One recording file as the list shows it, from its metadata JSON (the CSV is never read
 /// for the list). Missing or unreadable metadata still gives an entry, marked as such.
-public struct RecordingEntry: Sendable, Equatable, Codable {
+public struct RecordingEntry: Sendable, Equatable, Encodable {
     /// The file's base name: `NAME.csv`, `NAME.json`.
     public var name: String
     /// Local start time, ISO 8601 with offset (from the metadata).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import MotionCore
 import NIOCore
@@ -134,11 +135,12 @@ extension WebApp {
             return r
         }
         let folder = self.folder
+        let (start, bytes) = (offset, count)
         return Response(status: status, headers: headers, body: .init(contentLength: Int(count)) { writer in
             _ = slot
             let fd = try folder.open(fileName)
             defer { close(fd) }
-            try await FileChunks.stream(fd: fd, offset: offset, count: count, to: &writer)
+            try await FileChunks.stream(fd: fd, offset: start, count: bytes, to: &writer)
             try await writer.finish(nil)
         })
     }
