@@ -10,7 +10,7 @@ public struct MotionLogCommand: ParsableCommand {
         version: version,
         subcommands: [RecordCommand.self, CheckCommand.self, ExportCommand.self, BoardsCommand.self, ProbeCommand.self,
                       DaemonCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, LabelCommand.self,
-                      FuseCommand.self, CalibrateCommand.self,
+                      FuseCommand.self, CalibrateCommand.self, SummaryCommand.self,
                       ServeCommand.self, WebPasswordCommand.self])
 
     public init() {}

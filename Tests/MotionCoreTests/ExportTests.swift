@@ -89,7 +89,21 @@ struct ExportTests {
 
     /// A GeoJSON Feature as Foundation's JSONDecoder reads it (exact numbers).
     struct FeatureJSON: Decodable {
-        struct Geometry: Decodable { var type: String; var coordinates: [[Double]] }
+        /// LineString or MultiLineString; `coordinates` holds every position in order and
+        /// `lines` the position count of each line.
+        struct Geometry: Decodable {
+            var type: String; var coordinates: [[Double]]; var lines: [Int]
+            enum Keys: String, CodingKey { case type, coordinates }
+            init(from decoder: Decoder) throws {
+                let c = try decoder.container(keyedBy: Keys.self)
+                type = try c.decode(String.self, forKey: .type)
+                if let multi = try? c.decode([[[Double]]].self, forKey: .coordinates) {
+                    coordinates = multi.flatMap { $0 }; lines = multi.map(\.count)
+                } else {
+                    coordinates = try c.decode([[Double]].self, forKey: .coordinates); lines = [coordinates.count]
+                }
+            }
+        }
         struct Properties: Decodable {
             var times: [Double]; var coordTimes: [String]; var altitudeMSL: [Double?]; var speed: [Double?]
             var course: [Double?]; var mode: [Int]; var segmentStarts: [Int]
@@ -104,8 +118,10 @@ struct ExportTests {
         let bytes = try #require(try GeoJSONWriter.document(track, name: "ride", creator: "motionlog test"))
         #expect((try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])?["type"] as? String == "Feature")
         let f = try JSONDecoder().decode(FeatureJSON.self, from: Data(bytes))
-        #expect(f.type == "Feature" && f.geometry.type == "LineString")
+        // Two segments: a MultiLineString, never a line drawn across the gap.
+        #expect(f.type == "Feature" && f.geometry.type == "MultiLineString")
         #expect(f.properties.segmentStarts == [0, 3])
+        #expect(f.geometry.lines == [3, rows.count - 3])
         #expect(f.geometry.coordinates.count == rows.count && f.properties.times.count == rows.count)
         for (i, row) in rows.enumerated() {
             // [lon, lat]: a position without altitude, because not every point has one.

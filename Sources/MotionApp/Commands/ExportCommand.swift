@@ -6,24 +6,29 @@ import MotionCore
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export the GPS (L) rows of recordings as GPX 1.1 or GeoJSON.",
+        abstract: "Export recordings: the GPS track (GPX, GeoJSON), the timeline (Moves-style JSON, GeoJSON) or a wide CSV.",
         discussion: """
             GPX: one track; a new segment starts after a gap of more than 10 s without a fix; \
             times in UTC. GeoJSON: one Feature with a LineString ([lon, lat] or [lon, lat, alt]) \
             and per-point times (coordTimes in UTC, times in epoch seconds). Files are read in \
             the order given and their points sorted by time. Files recorded with relative When \
-            are converted with the start time in the metadata (.json) beside them.
+            are converted with the start time in the metadata (.json) beside them. \
+            timeline: the stops and moves of `motionlog summary` as Moves-style daily JSON; \
+            timeline-geojson: stops as Points, moves as LineStrings with their activity; \
+            wide-csv: one row per tick with named columns (docs/ANALYSIS.md).
             Exit status: 0 exported, 1 no L rows to export, 2 usage or I/O error.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case gpx, geojson
+        // Formats of the analysis (ExportCommand+Analysis.swift).
+        case timeline, timelineGeoJSON = "timeline-geojson", wideCSV = "wide-csv"
     }
 
     @Argument(help: "Recording files (.csv).")
     var files: [String]
 
-    @Option(name: .long, help: "gpx or geojson (default gpx).")
+    @Option(name: .long, help: "gpx, geojson, timeline, timeline-geojson or wide-csv (default gpx).")
     var format: Format = .gpx
 
     @Option(name: [.short, .customLong("output")], help: "Write to this file instead of standard output.")
@@ -37,6 +42,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
+        if try runAnalysisFormat() { return }
         var points: [TrackPoint] = []
         for path in files {
             points += try Self.points(of: path)
@@ -49,7 +55,7 @@ struct ExportCommand: ParsableCommand {
         let creator = "motionlog \(MotionLogCommand.version)"
         let bytes: [UInt8]
         switch format {
-        case .gpx:
+        case .gpx, .timeline, .timelineGeoJSON, .wideCSV:   // the last three ran in runAnalysisFormat
             bytes = Array(GPXWriter.document(track, name: trackName, creator: creator).utf8)
         case .geojson:
             do {

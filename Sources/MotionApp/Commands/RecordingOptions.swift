@@ -44,6 +44,10 @@ struct RecordingOptions: ParsableArguments {
                                             valueName: "mpu9250|icm20948|lsm9ds1"))
     var imu: String?
 
+    @Option(name: .long, help: ArgumentHelp("Simulator only: what the simulated sensors live through (default ride).",
+                                            valueName: "ride|commute|car|night"))
+    var scenario: String?
+
     @Option(name: .long, help: ArgumentHelp("gpsd to read GPS fixes from (default: the board's gps.gpsd, else localhost:2947). On the simulator board it replaces the scripted route with a real gpsd.",
                                             valueName: "host:port"))
     var gpsd: String?

@@ -4,6 +4,7 @@ import Logging
 import MotionConfig
 import LinuxHardware
 import MotionCore
+import MotionSimulator
 
 /// Everything a recording needs, resolved from options, config file and board file.
 struct RecordingSetup {
@@ -16,6 +17,8 @@ struct RecordingSetup {
     var sourcesExplicit: Bool
     /// `--imu`: the chip whose driver runs against a register-level fake on the simulator board.
     var simulatedChip: IMUModel? = nil
+    /// `--scenario`: what the simulator board lives through.
+    var scenario: SimulatorScenario = .ride
     /// The gpsd to read fixes from; nil: no gpsd (the simulator's scripted route, or no GPS).
     var gpsdAddress: GPSDAddress? = nil
 
@@ -84,6 +87,14 @@ struct RecordingSetup {
             }
             simulatedChip = model
         }
+        var scenario = SimulatorScenario.ride
+        if let name = o.scenario {
+            guard let s = SimulatorScenario(rawValue: name) else {
+                throw .usage("--scenario \"\(name)\": use \(SimulatorScenario.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard simulated else { throw .usage("--scenario needs the simulator board (--board simulator)") }
+            scenario = s
+        }
         // gpsd: --gpsd, else the config file, else the board; the simulator board only with --gpsd.
         var gpsdAddress: GPSDAddress?
         if let text = o.gpsd ?? (simulated ? nil : settings.gpsd ?? board.gpsd) {
@@ -102,7 +113,7 @@ struct RecordingSetup {
             boardDescription: board.description, softwareVersion: MotionLogCommand.version)
         return RecordingSetup(board: board, configuration: configuration, settings: settings, outputPath: out,
                               fast: o.fast, sourcesExplicit: o.sources != nil || settings.sources != nil,
-                              simulatedChip: simulatedChip, gpsdAddress: gpsdAddress)
+                              simulatedChip: simulatedChip, scenario: scenario, gpsdAddress: gpsdAddress)
     }
 
     static func resolveBoard(_ o: RecordingOptions, _ settings: RecorderSettings) throws(CommandFailure) -> BoardDefinition {

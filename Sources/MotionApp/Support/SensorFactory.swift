@@ -27,8 +27,9 @@ enum SensorFactory {
             }
         }
         if board.imu.model == "simulated" {
-            guard let chip = setup.simulatedChip else { return SimulatedIMU() }
-            return SimulatedChipIMU(model: chip, options: options, onEvent: onEvent)
+            let ride = SimulatedIMU(ride: setup.scenario.route)
+            guard let chip = setup.simulatedChip else { return ride }
+            return SimulatedChipIMU(model: chip, ride: ride, options: options, onEvent: onEvent)
         }
         options.address = board.imu.address.map { UInt8($0) }
         options.magAddress = board.imu.magAddress.map { UInt8($0) }
@@ -62,7 +63,10 @@ enum SensorFactory {
             return (GPSDClient(address: address, log: log), "gpsd \(address)")
         }
         if setup.board.imu.model == "simulated" {
-            return (SimulatedGPS(), "simulated route (1 Hz)")
+            let scenario = setup.scenario
+            guard scenario.hasGPS else { return nil }
+            return (SimulatedGPS(ride: scenario.route, noiseMetres: scenario.gpsNoiseMetres),
+                    "simulated route (1 Hz, scenario \(scenario.rawValue))")
         }
         return nil
     }

@@ -6,7 +6,9 @@ import Foundation
 /// seconds, exactly the rows' When), `speed`, `course`, `altitudeMSL`, `mode` (null where
 /// unknown) and `segmentStarts` (index of each segment's first point; a new segment
 /// starts after a gap of more than 10 s). A single point gives a `Point` geometry, as a
-/// LineString needs two.
+/// LineString needs two. A track with gaps is a `MultiLineString` (one line per segment,
+/// never drawn across a gap); segments of a single point, which no line can hold, go into
+/// a `MultiPoint` beside it in a `GeometryCollection`. Every point appears exactly once.
 public enum GeoJSONWriter {
     struct Feature: Encodable {
         let type = "Feature"
@@ -15,17 +17,34 @@ public enum GeoJSONWriter {
     }
     struct Geometry: Encodable {
         let type: String
-        let coordinates: Coordinates
+        var coordinates: Coordinates? = nil
+        var geometries: [Geometry]? = nil
     }
     enum Coordinates: Encodable {
-        case point([Double]), line([[Double]])
+        case point([Double]), line([[Double]]), lines([[[Double]]])
         func encode(to encoder: Encoder) throws {
             var c = encoder.singleValueContainer()
             switch self {
             case .point(let p): try c.encode(p)
             case .line(let l): try c.encode(l)
+            case .lines(let l): try c.encode(l)
             }
         }
+    }
+
+    /// Point, LineString, MultiLineString, or a GeometryCollection of a MultiLineString and
+    /// the lone points (see the type's comment).
+    static func geometry(_ segments: [[[Double]]]) -> Geometry {
+        if segments.count == 1 {
+            let only = segments[0]
+            return only.count == 1 ? Geometry(type: "Point", coordinates: .point(only[0]))
+                                   : Geometry(type: "LineString", coordinates: .line(only))
+        }
+        let lines = segments.filter { $0.count >= 2 }, lone = segments.filter { $0.count == 1 }.map { $0[0] }
+        let multi = Geometry(type: "MultiLineString", coordinates: .lines(lines))
+        if lone.isEmpty { return multi }
+        let points = Geometry(type: "MultiPoint", coordinates: .line(lone))
+        return lines.isEmpty ? points : Geometry(type: "GeometryCollection", geometries: [multi, points])
     }
     struct Properties: Encodable {
         let name: String
@@ -44,17 +63,15 @@ public enum GeoJSONWriter {
         let points = track.points
         guard !points.isEmpty else { return nil }
         let withAltitude = points.allSatisfy { $0.altitudeMSL.isFinite }
-        let positions = points.map { p in
-            withAltitude ? [p.longitude, p.latitude, p.altitudeMSL] : [p.longitude, p.latitude]
+        let segments = track.segments.map { segment in
+            segment.map { p in withAltitude ? [p.longitude, p.latitude, p.altitudeMSL] : [p.longitude, p.latitude] }
         }
         var starts: [Int] = []
         var index = 0
         for s in track.segments { starts.append(index); index += s.count }
         func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
         let feature = Feature(
-            geometry: points.count == 1
-                ? Geometry(type: "Point", coordinates: .point(positions[0]))
-                : Geometry(type: "LineString", coordinates: .line(positions)),
+            geometry: geometry(segments),
             properties: Properties(
                 name: name, creator: creator, coordTimes: points.map { ExportText.utc($0.time) },
                 times: points.map(\.time), altitudeMSL: points.map { finite($0.altitudeMSL) },

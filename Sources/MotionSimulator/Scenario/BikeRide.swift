@@ -17,6 +17,9 @@ public struct RideState: Sendable {
     /// Attitude of the device (handlebar mount: X right, Y forward, Z up), device → ENU.
     public var attitude: Quaternion
     public var roughness: Double
+    /// How the device is carried now, and seconds into the current segment.
+    public var style: MotionStyle = .cycling
+    public var segmentTime: Double = 0
 }
 
 /// A realistic bicycle ride of a few minutes, looped forever: start from rest, cruise,
@@ -111,6 +114,8 @@ public struct BikeRide: Sendable {
         var course: Double, courseRate: Double   // degrees, degrees/s
         var grade: Double
         var roughness: Double
+        var style: MotionStyle
+        var segmentTime: Double
     }
 
     static func profile(at time: Double, starts: [Double], speeds: [Double], courses: [Double],
@@ -126,7 +131,7 @@ public struct BikeRide: Sendable {
                        course: courses[i] + s.turn * tu.value,
                        courseRate: s.turn * tu.slope / s.duration,
                        grade: grades[i] + (s.endGrade - grades[i]) * r.value,
-                       roughness: s.roughness)
+                       roughness: s.roughness, style: s.style, segmentTime: time - starts[i])
     }
 
     func profile(at loopTime: Double) -> Profile {
@@ -154,6 +159,14 @@ public struct BikeRide: Sendable {
 
     // MARK: State
 
+    /// The segment at `time` seconds since the start (the ride loops).
+    public func segment(at time: Double) -> RideSegment {
+        let lt = time - (time / loopDuration).rounded(.down) * loopDuration
+        var i = 0
+        for j in stride(from: segments.count - 1, through: 0, by: -1) where lt >= starts[j] { i = j; break }
+        return segments[i]
+    }
+
     /// The state at `time` seconds since the ride started (any time ≥ 0; the ride loops).
     public func state(at time: Double) -> RideState {
         let loops = (time / loopDuration).rounded(.down)
@@ -173,6 +186,6 @@ public struct BikeRide: Sendable {
         if course < 0 { course += 360 }
         return RideState(position: position, velocity: Self.velocity(speed: p.speed, course: p.course, grade: p.grade),
                          speed: p.speed, courseDegrees: course, pitch: pitch, lean: lean, attitude: q,
-                         roughness: p.roughness)
+                         roughness: p.roughness, style: p.style, segmentTime: p.segmentTime)
     }
 }

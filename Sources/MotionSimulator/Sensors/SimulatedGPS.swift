@@ -10,13 +10,16 @@ public final class SimulatedGPS: LocationSource {
     /// Where the ride starts (WGS84 degrees, metres above mean sea level).
     public let origin: (latitude: Double, longitude: Double, altitude: Double)
     public let latency: Double
+    /// Position noise, metres (1 σ per axis, correlated over 4 s as a receiver's error is);
+    /// 0 for an exact route.
+    public let noiseMetres: Double
     public private(set) var health = LocationHealth()
     private var nextFixSecond: Double?
     private var startEpoch: Double?
 
     public init(ride: BikeRide = .standard, origin: (Double, Double, Double) = (52.520008, 13.404954, 34.0),
-                latency: Double = 0.15) {
-        self.ride = ride; self.origin = origin; self.latency = latency
+                latency: Double = 0.15, noiseMetres: Double = 0) {
+        self.ride = ride; self.origin = origin; self.latency = latency; self.noiseMetres = noiseMetres
     }
 
     public func start() {}
@@ -41,13 +44,26 @@ public final class SimulatedGPS: LocationSource {
 
     /// The fix for epoch second `when`, `elapsed` seconds into the ride.
     public func fix(at when: Double, elapsed: Double) -> LocationFix {
-        let s = ride.state(at: max(0, elapsed))
+        var s = ride.state(at: max(0, elapsed))
+        var speedError = 0.0
+        if noiseMetres > 0 {
+            s.position = s.position + Vector3(correlated(elapsed, channel: 40), correlated(elapsed, channel: 41), 0) * noiseMetres
+            speedError = 0.12 * DeterministicNoise.gaussian(time: elapsed, channel: 42)
+        }
         let earthRadius = 6_378_137.0
         let lat = origin.latitude + s.position.y / earthRadius * 180 / Double.pi
         let lon = origin.longitude + s.position.x / (earthRadius * cos(origin.latitude * Double.pi / 180)) * 180 / Double.pi
         let horizontal = (s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y).squareRoot()
         return LocationFix(when: when, latitude: lat, longitude: lon, altitudeMSL: origin.altitude + s.position.z,
-                           speed: horizontal, course: s.courseDegrees, climb: s.velocity.z,
-                           eph: 3.1, epv: 4.6, mode: 3)
+                           speed: abs(horizontal + speedError), course: s.courseDegrees, climb: s.velocity.z,
+                           eph: noiseMetres > 0 ? noiseMetres * 1.5 : 3.1, epv: 4.6, mode: 3)
+    }
+
+    /// A smooth deterministic error: Gaussian knots every 4 s, linearly interpolated.
+    private func correlated(_ t: Double, channel: UInt64) -> Double {
+        let k = (t / 4).rounded(.down), f = t / 4 - k
+        let a = DeterministicNoise.gaussian(time: k * 4, channel: channel)
+        let b = DeterministicNoise.gaussian(time: (k + 1) * 4, channel: channel)
+        return a + (b - a) * f
     }
 }

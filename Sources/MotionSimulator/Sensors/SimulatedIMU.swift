@@ -52,6 +52,10 @@ public final class SimulatedIMU: MotionSensor {
     func accel(_ truth: MotionTruth, _ t: Double) -> Vector3 {
         let p = imperfections
         let state = ride.state(at: t)
+        if state.style != .cycling {
+            return truth.accel + CarriedMotion.accel(state.style, t: t, segmentTime: state.segmentTime, scale: p.vibration / 0.06)
+                + noise(t, p.accelNoise, base: 0)
+        }
         let amp = p.vibration * state.roughness * min(1.5, state.speed / 6)
         // Road vibration: a few wheel/frame resonances plus broadband roughness, mostly vertical.
         let vib = amp * (0.6 * sin(2 * Double.pi * 11.3 * t) + 0.3 * sin(2 * Double.pi * 17.9 * t + 1.1)

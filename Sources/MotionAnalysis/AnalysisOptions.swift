@@ -1,0 +1,29 @@
+/// The analysis' thresholds, with defaults from the literature (docs/ANALYSIS.md gives
+/// each one's source). All configurable from `motionlog summary`.
+public struct AnalysisOptions: Sendable, Equatable {
+    /// Stay points (trackintel's sliding method, Li et al. 2008): a stop is a run of fixes
+    /// within `stopRadiusM` of its first fix lasting at least `stopMinSeconds`; fixes more
+    /// than `stopMaxGapSeconds` apart never form one. Defaults: trackintel's 100 m, 5 min, 15 min.
+    public var stopRadiusM = 100.0
+    public var stopMinSeconds = 300.0
+    public var stopMaxGapSeconds = 900.0
+    /// A stretch without any data longer than this is a `gap` in the timeline; shorter
+    /// losses of GPS (a tunnel, a train) stay inside the move they interrupt.
+    public var gapSeconds = 600.0
+    /// Movement per interval and actigraphy epoch, seconds.
+    public var movementIntervalS = 600.0
+    public var epochS = 60.0
+    /// Fixes with a larger horizontal error estimate (eph) are not used.
+    public var maxEphM = 50.0
+    /// Faster than this between two fixes is an impossible jump (outlier).
+    public var maxSpeedMps = 100.0
+    /// Slower than this counts as standing still for moving time.
+    public var movingSpeedMps = 0.5
+    /// Elevation changes smaller than this are noise (hysteresis).
+    public var elevationHysteresisM = 5.0
+    /// Only rows with When in `[from, to)` are used (`--day`), nil for all.
+    public var from: Double?
+    public var to: Double?
+
+    public init() {}
+}

@@ -1,0 +1,188 @@
+import Foundation
+
+/// The timeline as files: the Moves-style daily JSON (`export --format timeline`) and
+/// GeoJSON (`--format timeline-geojson`). docs/ANALYSIS.md describes both.
+public enum TimelineExport {
+    // MARK: Moves-style daily storyline
+
+    struct Day: Encodable {
+        let date: String
+        let segments: [Segment]
+        let summary: [ActivitySummary]
+        let lastUpdate: String
+    }
+    struct Segment: Encodable {
+        let type: String            // place, move, off
+        let startTime: String
+        let endTime: String
+        let place: Place?
+        let activities: [MoveActivity]?
+    }
+    struct Place: Encodable {
+        let type = "unknown"
+        let location: Location
+        let radius: Double?
+    }
+    struct Location: Encodable { let lat: Double; let lon: Double }
+    struct MoveActivity: Encodable {
+        let activity: String
+        let group: String
+        let manual = false
+        let startTime: String
+        let endTime: String
+        let duration: Double
+        let distance: Double?
+        let trackPoints: [TrackPoint]
+    }
+    struct TrackPoint: Encodable { let lat: Double; let lon: Double; let time: String }
+    struct ActivitySummary: Encodable {
+        let activity: String
+        let group: String
+        let duration: Double
+        let distance: Double
+    }
+
+    /// Moves' names: `transport` for a vehicle.
+    static func movesName(_ a: Activity) -> String { a == .vehicle ? "transport" : a.rawValue }
+
+    /// Moves' compact local time, `yyyyMMddTHHmmss±hhmm`.
+    static func movesTime(_ t: Double) -> String {
+        TimeTextBridge.isoLocal(t).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+    }
+
+    /// One storyline per local day (a segment crossing midnight is cut at midnight).
+    public static func storyline(_ result: AnalysisResult) throws -> [UInt8] {
+        var days: [String: [TimelineEntry]] = [:]
+        var order: [String] = []
+        for e in result.summary.timeline {
+            var t = e.start
+            while true {
+                let day = LocalDay.date(t)
+                guard let bounds = LocalDay.bounds(day) else { break }
+                var piece = e
+                piece.start = max(e.start, bounds.start); piece.end = min(e.end, bounds.end)
+                if let d = e.distanceM, e.duration > 0 { piece.distanceM = (d * piece.duration / e.duration * 10).rounded() / 10 }
+                if days[day] == nil { order.append(day) }
+                days[day, default: []].append(piece)
+                if bounds.end >= e.end || bounds.end <= t { break }
+                t = bounds.end
+            }
+        }
+        let output = order.map { day -> Day in
+            var totals: [String: (Double, Double)] = [:]
+            let segments = (days[day] ?? []).map { e -> Segment in
+                switch e.type {
+                case .stop:
+                    let place = e.lat.flatMap { lat in e.lon.map { Place(location: Location(lat: lat, lon: $0), radius: e.radiusM) } }
+                    return Segment(type: "place", startTime: movesTime(e.start), endTime: movesTime(e.end), place: place, activities: nil)
+                case .gap:
+                    return Segment(type: "off", startTime: movesTime(e.start), endTime: movesTime(e.end), place: nil, activities: nil)
+                case .move:
+                    let name = movesName(e.activity ?? .unknown)
+                    let distance = e.distanceM ?? 0
+                    var total = totals[name] ?? (0, 0)
+                    total.0 += e.duration; total.1 += distance
+                    totals[name] = total
+                    let track = points(result.fixes, from: e.start, to: e.end)
+                        .map { TrackPoint(lat: $0.lat, lon: $0.lon, time: movesTime($0.time)) }
+                    let activity = MoveActivity(activity: name, group: name, startTime: movesTime(e.start), endTime: movesTime(e.end),
+                                                duration: e.duration.rounded(), distance: e.distanceM, trackPoints: track)
+                    return Segment(type: "move", startTime: movesTime(e.start), endTime: movesTime(e.end), place: nil, activities: [activity])
+                }
+            }
+            let summary = totals.keys.sorted().map { k in
+                ActivitySummary(activity: k, group: k, duration: (totals[k]?.0 ?? 0).rounded(),
+                                distance: ((totals[k]?.1 ?? 0) * 10).rounded() / 10)
+            }
+            return Day(date: day.replacingOccurrences(of: "-", with: ""), segments: segments, summary: summary,
+                       lastUpdate: movesTime(result.summary.end ?? 0))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(output)) + [0x0A]
+    }
+
+    /// The fixes with time in `[from, to]`.
+    static func points(_ fixes: [Fix], from: Double, to: Double) -> ArraySlice<Fix> {
+        var lo = 0, hi = fixes.count
+        while lo < hi { let m = (lo + hi) / 2; if fixes[m].time < from { lo = m + 1 } else { hi = m } }
+        var end = lo
+        while end < fixes.count && fixes[end].time <= to { end += 1 }
+        return fixes[lo..<end]
+    }
+
+    // MARK: GeoJSON
+
+    struct FeatureCollection: Encodable {
+        let type = "FeatureCollection"
+        let features: [Feature]
+    }
+    struct Feature: Encodable {
+        let type = "Feature"
+        let geometry: Geometry?
+        let properties: Properties
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(type, forKey: .type)
+            try c.encode(geometry, forKey: .geometry)   // null for gaps (RFC 7946 §3.2)
+            try c.encode(properties, forKey: .properties)
+        }
+        enum CodingKeys: String, CodingKey { case type, geometry, properties }
+    }
+    struct Geometry: Encodable {
+        let type: String
+        let coordinates: Coordinates
+    }
+    enum Coordinates: Encodable {
+        case point([Double]), line([[Double]])
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case .point(let p): try c.encode(p)
+            case .line(let l): try c.encode(l)
+            }
+        }
+    }
+    struct Properties: Encodable {
+        let kind: String
+        let start: Double
+        let end: Double
+        let startTime: String
+        let endTime: String
+        let durationS: Double
+        let activity: String?
+        let distanceM: Double?
+        let meanSpeedMps: Double?
+        let radiusM: Double?
+        enum CodingKeys: String, CodingKey {
+            case kind = "type", start, end, startTime = "start_time", endTime = "end_time", durationS = "duration_s"
+            case activity, distanceM = "distance_m", meanSpeedMps = "mean_speed_mps", radiusM = "radius_m"
+        }
+    }
+
+    /// Stops as Points, moves as LineStrings (a Point when a move has a single fix) with
+    /// their activity, gaps as features without geometry.
+    public static func geoJSON(_ result: AnalysisResult) throws -> [UInt8] {
+        let features = result.summary.timeline.map { e -> Feature in
+            let props = Properties(kind: e.type.rawValue, start: e.start, end: e.end,
+                                   startTime: TimeTextBridge.isoUTC(e.start), endTime: TimeTextBridge.isoUTC(e.end),
+                                   durationS: e.duration.rounded(), activity: e.activity?.rawValue, distanceM: e.distanceM,
+                                   meanSpeedMps: e.meanSpeedMps, radiusM: e.radiusM)
+            switch e.type {
+            case .stop:
+                guard let lat = e.lat, let lon = e.lon else { return Feature(geometry: nil, properties: props) }
+                return Feature(geometry: Geometry(type: "Point", coordinates: .point([lon, lat])), properties: props)
+            case .move:
+                let line = points(result.fixes, from: e.start, to: e.end).map { [$0.lon, $0.lat] }
+                if line.count >= 2 { return Feature(geometry: Geometry(type: "LineString", coordinates: .line(line)), properties: props) }
+                if let p = line.first { return Feature(geometry: Geometry(type: "Point", coordinates: .point(p)), properties: props) }
+                return Feature(geometry: nil, properties: props)
+            case .gap:
+                return Feature(geometry: nil, properties: props)
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(FeatureCollection(features: features))) + [0x0A]
+    }
+}

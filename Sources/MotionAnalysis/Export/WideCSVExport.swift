@@ -1,0 +1,124 @@
+import MotionCore
+import SystemPackage
+
+/// `export --format wide-csv`: one row per tick with named columns, the form pandas and
+/// spreadsheets want. Rows of one tick (same When) share a line; an `L` row joins the tick
+/// with exactly its When or gets a line of its own, in time order. Every value is copied
+/// as written in the recording (nothing is re-formatted); a value a row does not have is
+/// an empty cell. Streaming: memory is a 2 s reorder window.
+public struct WideCSVExport {
+    public static let columns = ["time", "label", "ax", "ay", "az", "gx", "gy", "gz", "mx", "my", "mz",
+                                 "rx", "ry", "rz", "uax", "uay", "uaz", "pitch", "roll", "yaw",
+                                 "lat", "lon", "alt", "speed", "course", "climb", "eph", "epv", "mode"]
+    /// First value column of each source.
+    static func firstColumn(_ s: Source) -> Int {
+        switch s {
+        case .accelerometer: return 2
+        case .gyroscope: return 5
+        case .magnetometer: return 8
+        case .deviceMotion: return 11
+        case .location: return 20
+        }
+    }
+    static let reorderSeconds = 2.0
+
+    struct Line {
+        var when: Double
+        var cells: [ArraySlice<UInt8>?]
+    }
+
+    private var pending: [Line] = []
+    private var latest = -Double.infinity
+    private let emit: ([UInt8]) throws -> Void
+    private var out: [UInt8] = []
+    public private(set) var rowsIn = 0
+    public private(set) var linesOut = 0
+    public private(set) var skipped = 0
+
+    /// `emit` receives the output in chunks of about 1 MiB.
+    public init(emit: @escaping ([UInt8]) throws -> Void) {
+        self.emit = emit
+        out = Array((Self.columns.joined(separator: ",") + "\n").utf8)
+    }
+
+    /// Converts `paths` in order.
+    public mutating func convert(_ paths: [String]) throws {
+        for path in paths {
+            var failure: Error?
+            try RowScanner.scanLines(path: path) { line in
+                guard failure == nil else { return }
+                do { try self.add(line) } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        try finish()
+    }
+
+    mutating func add(_ line: UnsafeBufferPointer<UInt8>) throws {
+        guard line.count >= 6, line[1] == 0x2C, line[3] == 0x2C, let source = Source(rawValue: line[0]) else {
+            if !(line.count >= 6 && line[0] == 0x53 && line[1] == 0x6F) { skipped += 1 }   // header lines are not skipped rows
+            return
+        }
+        // Split the fields, keeping their text.
+        var fields: [ArraySlice<UInt8>] = []
+        fields.reserveCapacity(12)
+        let bytes = Array(line)
+        var start = 0
+        for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x2C {
+            fields.append(bytes[start..<i]); start = i + 1
+        }
+        guard fields.count == source.fieldCount,
+              let when = fields[2].withUnsafeBufferPointer({ FastNumber.parse($0.baseAddress!, 0, $0.count) }),
+              when.isFinite else { skipped += 1; return }
+        rowsIn += 1
+        // The line with this exact When, searching back from the newest.
+        var index = pending.count - 1
+        while index >= 0 && pending[index].when > when { index -= 1 }
+        let first = Self.firstColumn(source)
+        if index >= 0 && pending[index].when == when && pending[index].cells[first] == nil {
+            for k in 0..<source.valueCount { pending[index].cells[first + k] = fields[3 + k] }
+        } else {
+            var cells = [ArraySlice<UInt8>?](repeating: nil, count: Self.columns.count)
+            cells[0] = fields[2]; cells[1] = fields[1]
+            for k in 0..<source.valueCount { cells[first + k] = fields[3 + k] }
+            pending.insert(Line(when: when, cells: cells), at: index + 1)
+        }
+        latest = max(latest, when)
+        var flush = 0
+        while flush < pending.count && pending[flush].when < latest - Self.reorderSeconds { flush += 1 }
+        if flush > 0 {
+            for l in pending[0..<flush] { write(l) }
+            pending.removeFirst(flush)
+            if out.count >= 1 << 20 { try emit(out); out.removeAll(keepingCapacity: true) }
+        }
+    }
+
+    private mutating func write(_ line: Line) {
+        for (i, cell) in line.cells.enumerated() {
+            if i > 0 { out.append(0x2C) }
+            if let cell { out.append(contentsOf: cell) }
+        }
+        out.append(0x0A)
+        linesOut += 1
+    }
+
+    mutating func finish() throws {
+        for l in pending { write(l) }
+        pending.removeAll()
+        try emit(out)
+        out.removeAll()
+    }
+}
+
+extension RowScanner {
+    /// Calls `handle` with every complete line of `path` (without its LF, CR removed); a
+    /// torn last line and lines longer than `maxLineBytes` are left out.
+    public static func scanLines(path: String, _ handle: (UnsafeBufferPointer<UInt8>) -> Void) throws(ScanError) {
+        var counts = ScanCounts()
+        try forEachLine(path: path, counts: &counts) { p, count in
+            var end = count
+            if end > 0 && p[end - 1] == 0x0D { end -= 1 }
+            handle(UnsafeBufferPointer(start: p, count: end))
+        }
+    }
+}

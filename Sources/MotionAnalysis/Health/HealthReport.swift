@@ -1,0 +1,132 @@
+import MotionCore
+
+/// Turns the counters of a scan and the metadata into `AnalysisSummary.Health`, with a
+/// plain sentence for everything that needs the owner's attention.
+enum HealthReport {
+    static let names: [Source: String] = [.accelerometer: "Accelerometer", .gyroscope: "Gyroscope",
+                                          .magnetometer: "Magnetometer", .deviceMotion: "Device-motion",
+                                          .location: "GPS"]
+
+    static func make(_ a: RecordingAnalyzer, counts: ScanCounts, metadata: [(String, RecordingMetadata)],
+                     fixes: [Fix]) -> AnalysisSummary.Health {
+        var h = AnalysisSummary.Health()
+        var findings: [String] = []
+        // Counters: running totals per recording, so the largest per recording id, summed.
+        var perRecording: [String: CounterSnapshot] = [:]
+        var rates: [String: Int] = [:]
+        for (_, m) in metadata {
+            let c = m.counters
+            var best = perRecording[m.recording.id] ?? CounterSnapshot()
+            best.droppedRows = max(best.droppedRows, c.droppedRows)
+            best.overruns = max(best.overruns, c.overruns)
+            best.missedTicks = max(best.missedTicks, c.missedTicks)
+            best.rowsLostToWriteErrors = max(best.rowsLostToWriteErrors, c.rowsLostToWriteErrors)
+            best.writeErrors = max(best.writeErrors, c.writeErrors)
+            if let t = c.time { if (best.time?.steps ?? -1) < t.steps { best.time = t } }
+            perRecording[m.recording.id] = best
+            rates[m.recording.sources, default: 0] = max(rates[m.recording.sources] ?? 0, m.recording.rateHz)
+            if !m.endedCleanly || m.endReason == "recovered" { h.recoveredFiles.append(m.file.name) }
+        }
+        for c in perRecording.values {
+            h.droppedRows += c.droppedRows; h.overruns += c.overruns; h.missedTicks += c.missedTicks
+            h.rowsLostToWriteErrors += c.rowsLostToWriteErrors; h.writeErrors += c.writeErrors
+            h.clockSteps += c.time?.steps ?? 0
+        }
+        if !metadata.isEmpty { h.endedCleanly = metadata.allSatisfy { $0.1.endedCleanly && $0.1.endReason != "recovered" } }
+        let configured = rates.values.max().map(Double.init)
+        // Per source.
+        for src in Source.canonicalOrder where a.stats[src.order].count > 0 {
+            let st = a.stats[src.order]
+            h.sources.append(st.report(String(src.letter), configuredHz: src == .location ? nil : configured))
+            h.timeJumps += st.backwards
+            let name = names[src] ?? src.description
+            if src != .location, let want = configured, let got = st.achievedHz, got < want * 0.98 {
+                findings.append("\(name) rows came at \(Text.number(got, 1)) Hz of the configured \(Text.number(want, 0)) Hz.")
+            }
+            let period = src == .location ? 1.0 : 1 / (configured ?? st.achievedHz ?? 1)
+            let threshold = src == .location ? 30.0 : max(0.1, 10 * period)
+            let big = st.longest.filter { $0.durationS > threshold }
+            for g in big.prefix(3) {
+                let what = src == .location ? "GPS had no fix" : "\(name) rows were missing"
+                findings.append("\(what) for \(Text.duration(g.durationS)) from \(LocalDay.clock(g.start)).")
+            }
+            if st.backwards > 0 {
+                findings.append("\(name) time went backwards or repeated \(st.backwards) time\(st.backwards == 1 ? "" : "s") (clock step or files out of order).")
+            }
+        }
+        if a.stats[Source.location.order].count == 0 {
+            findings.append("No GPS (L) rows: no track or places; the timeline comes from the accelerometer alone.")
+        } else if fixes.isEmpty {
+            findings.append("No usable GPS fix (positions missing or inaccurate): no track or places.")
+        }
+        if h.droppedRows > 0 { findings.append("\(h.droppedRows) rows were dropped: the card could not keep up (both buffers full).") }
+        if h.missedTicks > 0 { findings.append("\(h.missedTicks) ticks were missed in \(h.overruns) late wake-ups of the sampler (no sample exists for them).") }
+        if h.rowsLostToWriteErrors > 0 || h.writeErrors > 0 {
+            findings.append("\(h.rowsLostToWriteErrors) rows were lost to \(h.writeErrors) write error\(h.writeErrors == 1 ? "" : "s") (full or failing card?).")
+        }
+        if h.clockSteps > 0 { findings.append("The clock was stepped \(h.clockSteps) time\(h.clockSteps == 1 ? "" : "s") to GPS time during the recording.") }
+        // GPS quality.
+        let fixCount = a.threeD + (a.ephs.count - a.threeD > 0 ? 0 : 0)
+        let located = a.stats[Source.location.order].count - a.noPosition
+        if a.stats[Source.location.order].count > 0 {
+            let q = AnalysisSummary.GPSQuality(fixes: a.stats[Source.location.order].count,
+                                                share3D: located > 0 ? Text.round(Double(a.threeD) / Double(located), 3) : 0,
+                                                medianEphM: a.ephs.percentile(0.5).map { Text.round($0, 1) },
+                                                p95EphM: a.ephs.percentile(0.95).map { Text.round($0, 1) },
+                                                noPosition: a.noPosition)
+            h.gps = q
+            if located > 0 && q.share3D < 0.8 { findings.append("Only \(Int((q.share3D * 100).rounded())) % of GPS fixes were 3-D: altitude and accuracy suffer.") }
+            if let p95 = q.p95EphM, p95 > 25 { findings.append("GPS accuracy was poor: 95 % of fixes within \(Text.number(p95, 0)) m.") }
+            if a.noPosition > 0 { findings.append("\(a.noPosition) GPS rows had no position (nan).") }
+            if a.filter.rejected > 0 { findings.append("\(a.filter.rejected) GPS fixes were not used (inaccurate or impossible jumps).") }
+        }
+        _ = fixCount
+        h.accelClipped = a.accelClipped; h.gyroClipped = a.gyroClipped
+        if a.accelClipped > 0 { findings.append("\(a.accelClipped) accelerometer samples hit the range limit (clipped): choose a larger range.") }
+        if a.gyroClipped > 0 { findings.append("\(a.gyroClipped) gyroscope samples hit the range limit (clipped): choose a larger range.") }
+        if a.magnitude.count > 10 {
+            h.magnetometer = .init(meanUT: Text.round(a.magnitude.mean, 2), stdUT: Text.round(a.magnitude.std, 2))
+            if a.magnitude.mean > 0 && a.magnitude.std / a.magnitude.mean > 0.15 {
+                findings.append("Magnetometer field strength varied by ±\(Text.number(a.magnitude.std, 1)) µT around \(Text.number(a.magnitude.mean, 1)) µT: magnetic disturbance or an uncalibrated magnetometer (heading is unreliable).")
+            }
+        }
+        for name in h.recoveredFiles { findings.append("\(name) did not end cleanly (power cut or crash); it was or must be recovered.") }
+        h.badLines = counts.badLines; h.tornLines = counts.tornLines
+        if counts.badLines > 0 { findings.append("\(counts.badLines) defective line\(counts.badLines == 1 ? " was" : "s were") skipped (see `motionlog check`).") }
+        if counts.tornLines > 0 { findings.append("\(counts.tornLines) file\(counts.tornLines == 1 ? "" : "s") ended in a torn line (power cut mid-write); it was ignored.") }
+        h.findings = findings
+        return h
+    }
+}
+
+/// Numbers and durations as people read them.
+public enum Text {
+    public static func round(_ v: Double, _ digits: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return (v * scale).rounded() / scale
+    }
+
+    public static func number(_ v: Double, _ digits: Int) -> String {
+        guard v.isFinite else { return "–" }
+        if digits == 0 { return String(Int(v.rounded())) }
+        let r = round(v, digits)
+        var s = String(r)
+        if let dot = s.firstIndex(of: ".") {
+            let decimals = s.distance(from: dot, to: s.endIndex) - 1
+            if decimals < digits { s += String(repeating: "0", count: digits - decimals) }
+        }
+        return s
+    }
+
+    /// `4 min 10 s`, `2 h 05 min`, `12.5 s`.
+    public static func duration(_ seconds: Double) -> String {
+        guard seconds.isFinite else { return "–" }
+        if seconds < 10 { return "\(number(seconds, 1)) s" }
+        let s = Int(seconds.rounded())
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min \(s % 60) s" }
+        let m = (s % 3600) / 60
+        return "\(s / 3600) h \(m < 10 ? "0" : "")\(m) min"
+    }
+}

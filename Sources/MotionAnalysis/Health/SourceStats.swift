@@ -1,0 +1,90 @@
+/// Rate and gaps of one source, streaming: counts, a histogram of the intervals between
+/// consecutive rows, and the longest intervals with their times.
+struct SourceStats {
+    /// Upper edges of the gap histogram bins, seconds (the last bin is open).
+    static let edges: [Double] = [0.002, 0.005, 0.011, 0.021, 0.051, 0.11, 0.21, 0.51, 1.1, 2.1, 5, 10, 30, 60, 300, 3600]
+    static let keepLongest = 10
+
+    var count = 0
+    var first: Double?
+    var last: Double?
+    var histogram = [Int](repeating: 0, count: SourceStats.edges.count + 1)
+    /// Longest intervals, longest first.
+    var longest: [AnalysisSummary.Gap] = []
+    /// When went backwards (or stood still) between consecutive rows.
+    var backwards = 0
+
+    @inline(__always)
+    mutating func add(_ when: Double) {
+        count += 1
+        guard let previous = last else { first = when; last = when; return }
+        let d = when - previous
+        if d <= 0 { backwards += 1; if d < 0 { last = when }; return }
+        last = when
+        var bin = 0
+        while bin < Self.edges.count && d > Self.edges[bin] { bin += 1 }
+        histogram[bin] += 1
+        if longest.count < Self.keepLongest || d > longest[longest.count - 1].durationS { insertLongest(previous, d) }
+    }
+
+    private mutating func insertLongest(_ start: Double, _ d: Double) {
+        let gap = AnalysisSummary.Gap(start: start, durationS: d)
+        let i = longest.firstIndex { $0.durationS < d } ?? longest.count
+        longest.insert(gap, at: i)
+        if longest.count > Self.keepLongest { longest.removeLast() }
+    }
+
+    /// Rows per second between the first and the last row.
+    var achievedHz: Double? {
+        guard count >= 2, let f = first, let l = last, l > f else { return nil }
+        return Double(count - 1) / (l - f)
+    }
+
+    func report(_ letter: String, configuredHz: Double?) -> AnalysisSummary.SourceHealth {
+        AnalysisSummary.SourceHealth(source: letter, rows: count, configuredHz: configuredHz,
+                                      achievedHz: achievedHz.map { ($0 * 1000).rounded() / 1000 },
+                                      gapEdgesS: Self.edges, gapCounts: histogram, longestGaps: longest)
+    }
+}
+
+/// A value distribution kept as a fine log-spaced histogram, for percentiles in bounded
+/// memory (relative resolution about 2 %).
+struct LogHistogram {
+    private var bins = [Int](repeating: 0, count: 600)
+    private(set) var count = 0
+    private static let lo = 0.01, step = 1.02
+
+    mutating func add(_ v: Double) {
+        guard v.isFinite, v >= 0 else { return }
+        let i = v <= Self.lo ? 0 : min(bins.count - 1, Int(log(v / Self.lo) / log(Self.step)) + 1)
+        bins[i] += 1; count += 1
+    }
+
+    func percentile(_ p: Double) -> Double? {
+        guard count > 0 else { return nil }
+        let target = Int((p * Double(count)).rounded(.up))
+        var seen = 0
+        for (i, n) in bins.enumerated() {
+            seen += n
+            if seen >= max(1, target) { return i == 0 ? Self.lo : Self.lo * pow(Self.step, Double(i) - 0.5) }
+        }
+        return nil
+    }
+}
+
+import Foundation
+
+/// Running mean and variance (Welford).
+struct RunningStats {
+    private(set) var count = 0
+    private(set) var mean = 0.0
+    private var m2 = 0.0
+    mutating func add(_ v: Double) {
+        guard v.isFinite else { return }
+        count += 1
+        let d = v - mean
+        mean += d / Double(count)
+        m2 += d * (v - mean)
+    }
+    var std: Double { count > 1 ? (m2 / Double(count - 1)).squareRoot() : 0 }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import MotionCore
+
+/// Turns the command line's `FILE|DIR...` into the CSV files to read, in time order, and
+/// reads the metadata JSON beside each. A folder stands for every `*.csv` in it (not
+/// recursive); names are `yyyyMMddHHmmss[-N].csv`, so name order is time order.
+public enum RecordingInputs {
+    public struct NotFound: Error, CustomStringConvertible {
+        public var path: String
+        public var description: String { "\(path): no such file or folder" }
+    }
+
+    /// The CSV files named by `paths` (files as given, folders expanded), sorted by name
+    /// within each folder, duplicates removed. `day` (`YYYY-MM-DD`) keeps the files whose
+    /// name starts with that date or whose metadata says they overlap it.
+    public static func resolve(_ paths: [String]) throws -> [String] {
+        var out: [String] = []
+        var seen = Set<String>()
+        for path in paths {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw NotFound(path: path) }
+            if isDir.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                for name in names.sorted() where name.hasSuffix(".csv") && !name.hasPrefix(".") {
+                    let full = (path as NSString).appendingPathComponent(name)
+                    if seen.insert(full).inserted { out.append(full) }
+                }
+            } else if seen.insert(path).inserted {
+                out.append(path)
+            }
+        }
+        return out
+    }
+
+    /// Size and modification time of each file (what the summary cache compares).
+    public static func stamps(_ csvPaths: [String]) throws -> [AnalysisSummary.SourceFile] {
+        try csvPaths.map { path in
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? 0
+            let date = attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0)
+            return AnalysisSummary.SourceFile(path: path, bytes: size,
+                                               mtimeNs: Int64((date.timeIntervalSince1970 * 1e9).rounded()))
+        }
+    }
+
+    /// The metadata beside `csvPath` (`NAME.json`), nil when missing or unreadable.
+    public static func metadata(for csvPath: String) -> RecordingMetadata? {
+        let base = csvPath.hasSuffix(".csv") ? String(csvPath.dropLast(4)) : csvPath
+        guard let data = FileManager.default.contents(atPath: base + ".json") else { return nil }
+        return try? RecordingMetadata.decode(Array(data))
+    }
+}
+
+/// Local calendar days (for `--day YYYY-MM-DD`) without C calls: the local offset comes
+/// from MotionCore's ISO 8601 local formatting.
+public enum LocalDay {
+    /// `[start, end)` of the local day `text` (`YYYY-MM-DD`) in Unix seconds; nil when malformed.
+    public static func bounds(_ text: String) -> (start: Double, end: Double)? {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        let midnightUTC = Double(daysFromCivil(y, m, d)) * 86400
+        func localStart(_ utc: Double) -> Double { utc - offset(at: utc) }
+        let start = localStart(midnightUTC)
+        let end = localStart(midnightUTC + 86400)
+        guard date(start) == text else { return nil }
+        return (start, end)
+    }
+
+    /// `YYYY-MM-DD` of `epoch` in local time.
+    public static func date(_ epoch: Double) -> String { String(TimeText.isoLocal(epochSeconds: epoch).prefix(10)) }
+
+    /// `HH:MM:SS` of `epoch` in local time.
+    public static func clock(_ epoch: Double) -> String {
+        let iso = TimeText.isoLocal(epochSeconds: epoch)
+        guard iso.count >= 19 else { return iso }
+        let s = iso.index(iso.startIndex, offsetBy: 11), e = iso.index(iso.startIndex, offsetBy: 19)
+        return String(iso[s..<e])
+    }
+
+    /// Local offset from UTC at `epoch`, seconds (from the `+HHMM` of ISO local time).
+    static func offset(at epoch: Double) -> Double {
+        let iso = TimeText.isoLocal(epochSeconds: epoch)
+        guard iso.count >= 24 else { return 0 }
+        let tail = Array(iso.suffix(5))
+        guard let h = Int(String(tail[1...2])), let m = Int(String(tail[3...4])) else { return 0 }
+        let sign: Double = tail[0] == "-" ? -1 : 1
+        return sign * Double(h * 3600 + m * 60)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+}
+
+extension RecordingInputs {
+    /// The files that may hold rows of local day `day`: files named on that day, and the
+    /// last file named before it (it may run past midnight). Files not named by time are kept.
+    public static func onDay(_ files: [String], day: String) -> [String] {
+        let digits = day.replacingOccurrences(of: "-", with: "")
+        var out: [String] = []
+        var before: String?
+        for f in files {
+            let name = (f as NSString).lastPathComponent
+            let prefix = String(name.prefix(8))
+            guard prefix.count == 8, prefix.allSatisfy(\.isNumber) else { out.append(f); continue }
+            if prefix == digits { out.append(f) } else if prefix < digits { before = f }
+        }
+        if let before { out.insert(before, at: 0) }
+        return out
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+
+/// Features of the accelerometer per 5 s window, for telling walking, cycling, riding in a
+/// vehicle and lying still apart (docs/ANALYSIS.md, "Activity from the IMU").
+///
+/// The raw `A` stream (any rate) is averaged into 20 ms bins (50 Hz) first, so the cost
+/// per raw sample is a few additions and one square root. On the 50 Hz magnitude series
+/// each window measures: the power in the step-cadence band 1.4–2.3 Hz (Goertzel at
+/// 0.1 Hz steps), the power of everything above 0.3 Hz, the power above 5 Hz plus the
+/// within-bin variance (road or engine vibration), and the rotation-free "still" level.
+public struct IMUWindow: Sendable, Equatable {
+    public var start: Double
+    /// RMS of |a| above 0.3 Hz, g.
+    public var motionRMS: Double
+    /// RMS of the 1.4–2.3 Hz band of |a|, g, and its share of the power 0.3–5 Hz.
+    public var cadenceRMS: Double
+    public var cadenceShare: Double
+    /// RMS of |a| above 5 Hz (including content above the 25 Hz of the bins), g.
+    public var vibrationRMS: Double
+    /// Frequency of the strongest line in 0.8–3 Hz, Hz.
+    public var peakHz: Double
+
+    /// Steps: a clear line in the walking band (cadence 84–138 steps per minute).
+    public var looksLikeSteps: Bool { cadenceRMS > 0.04 && cadenceShare > 0.35 && peakHz >= 1.3 && peakHz <= 2.4 }
+    /// Lying or standing still (no steps, no vibration worth mentioning).
+    public var looksStill: Bool { motionRMS < 0.012 }
+}
+
+/// Accumulates `IMUWindow`s from `A` rows (streaming; one window of state).
+struct IMUWindowBuilder {
+    static let binRate = 50.0
+    static let windowSeconds = 5.0
+    static let frequencies: [Double] = stride(from: 0.8, through: 3.0, by: 0.1).map { $0 }
+
+    private(set) var windows: [IMUWindow] = []
+    // Current 20 ms bin.
+    private var binIndex: Int64 = .min
+    private var binSum = (0.0, 0.0, 0.0)
+    private var binMagSum = 0.0, binMagSq = 0.0
+    private var binCount = 0
+    // Current window: the magnitude series and the within-bin variance.
+    private var windowIndex: Int64 = .min
+    private var series: [Double] = []
+    private var innerVariance = 0.0
+    /// A completed 50 Hz bin: its start time and mean vector (for the movement measure).
+    /// `repeats` > 1 when the bins after it were empty (a rate below 50 Hz): the value is
+    /// held over them (up to 0.2 s), so the series stays at 50 Hz.
+    struct Bin { var time: Double; var x: Double; var y: Double; var z: Double; var repeats: Int }
+
+    /// Adds one A sample; returns the bin it completed, if any.
+    @inline(__always)
+    mutating func add(when: Double, x: Double, y: Double, z: Double) -> Bin? {
+        guard x.isFinite, y.isFinite, z.isFinite else { return nil }
+        let index = Int64((when * Self.binRate).rounded(.down))
+        var completed: Bin?
+        if index != binIndex {
+            let missing = binIndex == .min ? 0 : index - binIndex - 1
+            completed = flushBin(holdOver: missing > 0 && missing <= 10 ? Int(missing) : 0)
+            binIndex = index
+        }
+        binSum.0 += x; binSum.1 += y; binSum.2 += z
+        let m = (x * x + y * y + z * z).squareRoot()
+        binMagSum += m; binMagSq += m * m
+        binCount += 1
+        return completed
+    }
+
+    mutating func finish() -> Bin? {
+        let last = flushBin(holdOver: 0)
+        flushWindow()
+        return last
+    }
+
+    private mutating func flushBin(holdOver: Int) -> Bin? {
+        guard binCount > 0 else { return nil }
+        let n = Double(binCount)
+        let t = Double(binIndex) / Self.binRate
+        let mean = (binSum.0 / n, binSum.1 / n, binSum.2 / n)
+        let magMean = binMagSum / n
+        let variance = max(0, binMagSq / n - magMean * magMean)
+        let w = Int64((t / Self.windowSeconds).rounded(.down))
+        if w != windowIndex {
+            flushWindow()
+            windowIndex = w
+        }
+        let magnitude = (mean.0 * mean.0 + mean.1 * mean.1 + mean.2 * mean.2).squareRoot()
+        for _ in 0...holdOver { series.append(magnitude) }
+        innerVariance += variance * Double(holdOver + 1)
+        binSum = (0, 0, 0); binMagSum = 0; binMagSq = 0; binCount = 0
+        return Bin(time: t, x: mean.0, y: mean.1, z: mean.2, repeats: holdOver + 1)
+    }
+
+    private mutating func flushWindow() {
+        defer { series.removeAll(keepingCapacity: true); innerVariance = 0 }
+        // A window needs most of its bins (at least 2 s of data) to say anything.
+        guard series.count >= Int(Self.binRate * 2) else { return }
+        let n = Double(series.count)
+        let mean = series.reduce(0, +) / n
+        let fs = Self.binRate
+        // Power above 0.3 Hz: remove a 0.3 Hz one-pole low-pass.
+        var lp = series[0], hp5lp = series[0]
+        var total = 0.0, high = 0.0
+        let a03 = 1 - exp(-2 * Double.pi * 0.3 / fs), a5 = 1 - exp(-2 * Double.pi * 5 / fs)
+        for v in series {
+            lp += a03 * (v - lp)
+            hp5lp += a5 * (v - hp5lp)
+            total += (v - lp) * (v - lp)
+            high += (v - hp5lp) * (v - hp5lp)
+        }
+        total /= n; high /= n
+        // Goertzel power per frequency (normalised to the amplitude² / 2 of a sine).
+        var band = 0.0, low = 0.0, peak = 0.0, peakHz = 0.0
+        for f in Self.frequencies {
+            let k = 2 * cos(2 * Double.pi * f / fs)
+            var s1 = 0.0, s2 = 0.0
+            for v in series {
+                let s0 = (v - mean) + k * s1 - s2
+                s2 = s1; s1 = s0
+            }
+            let power = max(0, s1 * s1 + s2 * s2 - k * s1 * s2) * 2 / (n * n)   // ≈ A²/2
+            if f >= 1.4 - 1e-9 && f <= 2.3 + 1e-9 { band += power }
+            low += power
+            if power > peak { peak = power; peakHz = f }
+        }
+        // Goertzel lines 0.1 Hz apart over a 5 s window (resolution 0.2 Hz) overlap: halve.
+        band /= 2; low /= 2
+        let window = IMUWindow(start: Double(windowIndex) * Self.windowSeconds,
+                               motionRMS: total.squareRoot(),
+                               cadenceRMS: band.squareRoot(),
+                               cadenceShare: total > 0 ? min(1, band / total) : 0,
+                               vibrationRMS: (high + innerVariance / n).squareRoot(),
+                               peakHz: peakHz)
+        _ = low
+        windows.append(window)
+    }
+}

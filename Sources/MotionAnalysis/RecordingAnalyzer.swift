@@ -1,0 +1,135 @@
+import Foundation
+import MotionCore
+
+/// A summary and the filtered fixes (time order) behind its track and timeline.
+public struct AnalysisResult: Sendable {
+    public var summary: AnalysisSummary
+    public var fixes: [Fix]
+}
+
+/// Reads one recording, or several consecutive ones (rotated files, a folder, a day), in a
+/// single streaming pass and computes its `AnalysisSummary`: track, timeline, movement
+/// per interval and health.
+///
+/// Memory: the reader holds one 1 MiB buffer; IMU rows are reduced on the fly to one
+/// 50 Hz bin and one 5 s feature window at a time. What is kept grows with the recorded
+/// time, not with the rate or the file size: each usable GPS fix (≈ 70 bytes, 6 MB for a
+/// day at 1 Hz), one IMU window per 5 s (≈ 50 bytes) and one number per movement
+/// interval and epoch.
+public struct RecordingAnalyzer: RowSink {
+    /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
+    public static let version = 1
+
+    let options: AnalysisOptions
+    var stats = [SourceStats](repeating: SourceStats(), count: 5)
+    var windows = IMUWindowBuilder()
+    var movement: MovementAccumulator
+    var filter: FixFilter
+    var noPosition = 0
+    var threeD = 0
+    var ephs = LogHistogram()
+    var magnitude = RunningStats()
+    var accelLimit = Double.infinity
+    var gyroLimit = Double.infinity
+    var accelClipped = 0
+    var gyroClipped = 0
+    var outside = 0
+
+    init(options: AnalysisOptions) {
+        self.options = options
+        movement = MovementAccumulator(interval: options.movementIntervalS, epoch: options.epochS)
+        filter = FixFilter(maxSpeed: options.maxSpeedMps)
+    }
+
+    public mutating func row(_ source: Source, when: Double, values v: UnsafeBufferPointer<Double>) {
+        if let from = options.from, when < from { outside += 1; return }
+        if let to = options.to, when >= to { outside += 1; return }
+        stats[source.order].add(when)
+        switch source {
+        case .accelerometer:
+            if abs(v[0]) >= accelLimit || abs(v[1]) >= accelLimit || abs(v[2]) >= accelLimit { accelClipped += 1 }
+            if let bin = windows.add(when: when, x: v[0], y: v[1], z: v[2]) {
+                movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats)
+            }
+        case .gyroscope:
+            if abs(v[0]) >= gyroLimit || abs(v[1]) >= gyroLimit || abs(v[2]) >= gyroLimit { gyroClipped += 1 }
+        case .magnetometer:
+            magnitude.add((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot())
+        case .deviceMotion:
+            movement.addD(when: when, ux: v[3], uy: v[4], uz: v[5])
+        case .location:
+            location(when, v)
+        }
+    }
+
+    private mutating func location(_ when: Double, _ v: UnsafeBufferPointer<Double>) {
+        let lat = v[0], lon = v[1]
+        guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180, !(lat == 0 && lon == 0) else {
+            noPosition += 1; return
+        }
+        let mode = v[8] == 3 ? 3 : 2
+        if mode == 3 { threeD += 1 }
+        ephs.add(v[6])
+        if v[6].isFinite && v[6] > options.maxEphM { filter.reject(); return }
+        filter.add(Fix(time: when, lat: lat, lon: lon, alt: v[2], speed: v[3], eph: v[6], mode: mode))
+    }
+
+    /// Analyses `csvPaths` (in time order) in one pass.
+    public static func summarize(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisSummary {
+        try analyze(csvPaths, options: options).summary
+    }
+
+    /// The summary and the filtered GPS track it was computed from (for exports that draw it).
+    public static func analyze(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisResult {
+        let stamps = try RecordingInputs.stamps(csvPaths)
+        var analyzer = RecordingAnalyzer(options: options)
+        var summary = AnalysisSummary(analysisVersion: version, files: stamps)
+        var counts = ScanCounts()
+        var metadata: [(String, RecordingMetadata)] = []
+        for path in csvPaths {
+            let meta = RecordingInputs.metadata(for: path)
+            if let meta {
+                metadata.append((path, meta))
+                if let g = meta.recording.sensor.accelRangeG, g > 0 { analyzer.accelLimit = g * 0.999 }
+                if let d = meta.recording.sensor.gyroRangeDegPerSec, d > 0 { analyzer.gyroLimit = d * Double.pi / 180 * 0.999 }
+            }
+            let offset = meta?.recording.whenMode == .relative ? meta?.recording.startEpoch ?? 0 : 0
+            try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts)
+        }
+        analyzer.finish(into: &summary, counts: counts, metadata: metadata)
+        return AnalysisResult(summary: summary, fixes: analyzer.filter.accepted)
+    }
+
+    mutating func finish(into s: inout AnalysisSummary, counts: ScanCounts, metadata: [(String, RecordingMetadata)]) {
+        if let bin = windows.finish() { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
+        filter.finish()
+        let fixes = filter.accepted
+        // Span and rows.
+        let firsts = stats.compactMap(\.first), lasts = stats.compactMap(\.last)
+        s.start = firsts.min(); s.end = lasts.max()
+        if let a = s.start, let b = s.end { s.durationS = b - a }
+        for src in Source.canonicalOrder where stats[src.order].count > 0 { s.rows[String(src.letter)] = stats[src.order].count }
+        // Track.
+        let track = TrackStats(fixes, options: options)
+        s.distanceM = (track.distance * 10).rounded() / 10
+        s.movingS = track.moving.rounded()
+        s.maxSpeedMps = track.maxSpeed.map { ($0 * 100).rounded() / 100 }
+        s.averageSpeedMps = track.moving > 0 ? ((track.distance / track.moving) * 100).rounded() / 100 : nil
+        s.elevationGainM = track.gain.rounded(); s.elevationLossM = track.loss.rounded()
+        s.bbox = track.bbox
+        s.fixesUsed = fixes.count; s.fixesRejected = filter.rejected
+        // Timeline.
+        let imu = IMUIndex(windows: windows.windows)
+        if ProcessInfo.processInfo.environment["MOTIONLOG_DEBUG_WINDOWS"] != nil {
+            for w in imu.windows { print(LocalDay.clock(w.start), Text.number(w.motionRMS, 4), Text.number(w.cadenceRMS, 4), Text.number(w.cadenceShare, 3), Text.number(w.vibrationRMS, 4), w.peakHz, w.looksLikeSteps, w.looksStill) }
+        }
+        s.timeline = TimelineBuilder(fixes: fixes, speeds: track.speeds, imu: imu, options: options).build()
+        for e in s.timeline where e.type != .gap {
+            let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue
+            s.activitySeconds[key, default: 0] += e.duration.rounded()
+        }
+        s.movement = movement.result()
+        s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: fixes)
+        s.messages = s.health.findings
+    }
+}

@@ -1,0 +1,172 @@
+/// What `motionlog summary --json` prints and what the summary cache stores: everything
+/// the analysis of one recording (or one day / folder of consecutive recordings) found.
+/// Encoded with snake_case keys (`distance_m`, `max_speed_mps`, ...); times are Unix
+/// seconds; numbers are JSON numbers, and a value that cannot be known is `null`.
+/// The schema is documented in docs/ANALYSIS.md.
+public struct AnalysisSummary: Codable, Sendable, Equatable {
+    /// Version of the analysis that produced this summary (a cache of an older one is stale).
+    public var analysisVersion: Int
+    /// The CSV files read, in time order, with the size and modification time they had.
+    public var files: [SourceFile]
+    /// First and last When of any row (Unix seconds), nil for a file without rows.
+    public var start: Double?
+    public var end: Double?
+    /// `end - start`, seconds.
+    public var durationS: Double
+    /// Rows per source letter.
+    public var rows: [String: Int]
+
+    // Track (from L rows; zero without usable fixes).
+    public var distanceM: Double
+    /// Seconds spent moving faster than the moving threshold (see docs/ANALYSIS.md).
+    public var movingS: Double
+    public var averageSpeedMps: Double?
+    public var maxSpeedMps: Double?
+    public var elevationGainM: Double
+    public var elevationLossM: Double
+    public var bbox: BoundingBox?
+    /// Fixes used and rejected (bad position, bad eph, impossible jump).
+    public var fixesUsed: Int
+    public var fixesRejected: Int
+
+    public var timeline: [TimelineEntry]
+    /// Seconds per activity over the timeline's moves (`walking`, `cycling`, `vehicle`, `unknown`)
+    /// plus `stop`.
+    public var activitySeconds: [String: Double]
+    public var movement: Movement
+    public var health: Health
+    /// Plain-sentence findings that need the owner's attention (also in `health.findings`).
+    public var messages: [String]
+
+    public init(analysisVersion: Int, files: [SourceFile]) {
+        self.analysisVersion = analysisVersion; self.files = files
+        start = nil; end = nil; durationS = 0; rows = [:]
+        distanceM = 0; movingS = 0; averageSpeedMps = nil; maxSpeedMps = nil
+        elevationGainM = 0; elevationLossM = 0; bbox = nil; fixesUsed = 0; fixesRejected = 0
+        timeline = []; activitySeconds = [:]
+        movement = Movement(intervalS: 600, starts: [], sums: [], epochS: 60, epochStarts: [], counts: [], source: nil)
+        health = Health(); messages = []
+    }
+
+    /// One CSV file the summary was computed from; the cache compares these to the files on disk.
+    public struct SourceFile: Codable, Sendable, Equatable {
+        public var path: String
+        public var bytes: Int64
+        /// Modification time, nanoseconds since 1970.
+        public var mtimeNs: Int64
+        public init(path: String, bytes: Int64, mtimeNs: Int64) { self.path = path; self.bytes = bytes; self.mtimeNs = mtimeNs }
+    }
+
+    public struct BoundingBox: Codable, Sendable, Equatable {
+        public var minLat: Double, minLon: Double, maxLat: Double, maxLon: Double
+        public init(minLat: Double, minLon: Double, maxLat: Double, maxLon: Double) {
+            self.minLat = minLat; self.minLon = minLon; self.maxLat = maxLat; self.maxLon = maxLon
+        }
+    }
+
+    /// The sleep tracker's movement measure and actigraphy-style counts.
+    public struct Movement: Codable, Sendable, Equatable {
+        /// Interval length, seconds (default 600).
+        public var intervalS: Double
+        /// Start of each interval (Unix seconds, aligned to multiples of the interval).
+        public var starts: [Double]
+        /// Integral of |user acceleration| over each interval, g·s (sum of |ua| × sample period).
+        public var sums: [Double]
+        /// Actigraphy epoch, seconds (60).
+        public var epochS: Double
+        public var epochStarts: [Double]
+        /// Activity count per epoch: integral of the 0.25–2.5 Hz band of |a|, milli-g·s.
+        public var counts: [Double]
+        /// `D` (user acceleration from the recording's fusion), `A` (gravity low-pass of A rows) or nil.
+        public var source: String?
+    }
+
+    /// The health of the recording: is the data trustworthy, what is missing.
+    public struct Health: Codable, Sendable, Equatable {
+        public var sources: [SourceHealth] = []
+        public var droppedRows: Int64 = 0
+        public var overruns: Int64 = 0
+        public var missedTicks: Int64 = 0
+        public var rowsLostToWriteErrors: Int64 = 0
+        public var writeErrors: Int64 = 0
+        public var clockSteps: Int = 0
+        /// Rows whose When went backwards or jumped forward more than a minute inside a file.
+        public var timeJumps: Int = 0
+        public var gps: GPSQuality?
+        /// Samples at the accelerometer / gyro range limit.
+        public var accelClipped: Int = 0
+        public var gyroClipped: Int = 0
+        public var magnetometer: MagneticField?
+        /// Every file ended cleanly (metadata `endedCleanly`); nil without metadata.
+        public var endedCleanly: Bool?
+        /// Files that were recovered after a crash or power cut.
+        public var recoveredFiles: [String] = []
+        /// Lines that could not be used (defective rows, a torn last line).
+        public var badLines: Int = 0
+        public var tornLines: Int = 0
+        public var findings: [String] = []
+        public init() {}
+    }
+
+    /// Rate and gaps of one source.
+    public struct SourceHealth: Codable, Sendable, Equatable {
+        public var source: String
+        public var rows: Int
+        public var configuredHz: Double?
+        public var achievedHz: Double?
+        /// Histogram of intervals between consecutive rows: `gap_edges_s[i]` is the upper
+        /// edge of `gap_counts[i]` (the last bin is open).
+        public var gapEdgesS: [Double]
+        public var gapCounts: [Int]
+        /// The longest intervals, longest first.
+        public var longestGaps: [Gap]
+    }
+
+    public struct Gap: Codable, Sendable, Equatable {
+        public var start: Double
+        public var durationS: Double
+    }
+
+    public struct GPSQuality: Codable, Sendable, Equatable {
+        public var fixes: Int
+        public var share3D: Double
+        public var medianEphM: Double?
+        public var p95EphM: Double?
+        /// Fixes without a finite position.
+        public var noPosition: Int
+    }
+
+    public struct MagneticField: Codable, Sendable, Equatable {
+        public var meanUT: Double
+        /// Standard deviation of |m| over the recording, µT (raw, device bias included).
+        public var stdUT: Double
+    }
+}
+
+/// One element of the timeline, in time order: a stop, a move or a gap.
+public struct TimelineEntry: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable { case stop, move, gap }
+    public var type: Kind
+    public var start: Double
+    public var end: Double
+    // Stops: the stay point's centre and the radius that holds its fixes.
+    public var lat: Double?
+    public var lon: Double?
+    public var radiusM: Double?
+    // Moves.
+    public var activity: Activity?
+    public var distanceM: Double?
+    public var meanSpeedMps: Double?
+    public var maxSpeedMps: Double?
+    /// What decided the activity (e.g. `speed`, `speed+imu`, `imu`).
+    public var basis: String?
+
+    public init(type: Kind, start: Double, end: Double) { self.type = type; self.start = start; self.end = end }
+
+    public var duration: Double { end - start }
+}
+
+/// How a move was made.
+public enum Activity: String, Codable, Sendable, CaseIterable {
+    case walking, cycling, vehicle, unknown
+}

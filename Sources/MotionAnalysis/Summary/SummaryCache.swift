@@ -1,0 +1,110 @@
+import Foundation
+import SystemPackage
+
+/// A per-recording summary cached beside the recording, so a listing of thousands of
+/// recordings (the web page) reads one small JSON per recording instead of the CSVs.
+///
+/// The cache file is `NAME.summary.json` beside the recording's first CSV `NAME.csv`.
+/// It records the size and modification time of every CSV it was computed from and the
+/// analysis version; `load` returns nil when any of them changed (the cache is stale), so
+/// a recording that is still growing, or was cut back by recovery, is recomputed.
+/// `store` writes a temporary file in the same folder and moves it into place, so a reader
+/// never sees a partial cache; it never replaces anything but an older cache file.
+///
+/// Typical use (cheap when the cache is fresh, one streaming pass when not):
+///
+///     let summary = try SummaryCache.summary(for: ["/data/20261123174000.csv",
+///                                                   "/data/20261123175000.csv"])
+///
+/// All functions are safe to call from any thread; two processes racing to store the
+/// same cache both write a complete file and the last rename wins.
+public enum SummaryCache {
+    /// The cache file for a recording whose (first) CSV is `csvPath`.
+    public static func cachePath(for csvPath: String) -> String {
+        let base = csvPath.hasSuffix(".csv") ? String(csvPath.dropLast(4)) : csvPath
+        return base + ".summary.json"
+    }
+
+    /// The cached summary of the recording made of `csvPaths` (in time order), or nil
+    /// when there is none, it is unreadable, or any CSV changed since it was computed.
+    public static func load(for csvPaths: [String]) -> AnalysisSummary? {
+        guard let first = csvPaths.first,
+              let data = FileManager.default.contents(atPath: cachePath(for: first)),
+              let summary = try? SummaryJSON.decode(Array(data)) else { return nil }
+        guard summary.analysisVersion == RecordingAnalyzer.version,
+              let current = try? RecordingInputs.stamps(csvPaths),
+              current == summary.files else { return nil }
+        return summary
+    }
+
+    /// Writes `summary` as the cache of the recording whose first CSV is `summary.files[0]`
+    /// (atomically: temporary file, then rename; a cache torn by a power cut fails to decode and is recomputed). Throws when the folder is not writable.
+    public static func store(_ summary: AnalysisSummary) throws {
+        guard let first = summary.files.first else { return }
+        let path = cachePath(for: first.path)
+        try AtomicFile.write(SummaryJSON.encode(summary, pretty: false), to: path)
+    }
+
+    /// The summary of the recording made of `csvPaths`: the cached one when it is fresh,
+    /// otherwise computed in one streaming pass and cached (a read-only folder is not an
+    /// error: the summary is returned uncached).
+    public static func summary(for csvPaths: [String],
+                               options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisSummary {
+        if options == AnalysisOptions(), let cached = load(for: csvPaths) { return cached }
+        let summary = try RecordingAnalyzer.summarize(csvPaths, options: options)
+        if options == AnalysisOptions() { try? store(summary) }
+        return summary
+    }
+}
+
+/// JSON coding of summaries: snake_case keys, no non-finite numbers.
+public enum SummaryJSON {
+    public static func encode(_ summary: AnalysisSummary, pretty: Bool) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(summary.sanitized()) else { return Array("{}\n".utf8) }
+        return Array(data) + [0x0A]
+    }
+
+    public static func decode(_ bytes: [UInt8]) throws -> AnalysisSummary {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(AnalysisSummary.self, from: Data(bytes))
+    }
+}
+
+/// Writes a file atomically: a temporary file beside it (created exclusively), then rename.
+enum AtomicFile {
+    struct WriteError: Error, CustomStringConvertible {
+        var path: String, reason: String
+        var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let temp = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        do {
+            let fd = try FileDescriptor.open(FilePath(temp.path), .writeOnly,
+                                             options: [.create, .exclusiveCreate, .closeOnExec],
+                                             permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            try fd.closeAfter {
+                _ = try fd.writeAll(bytes)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: temp)
+            throw WriteError(path: path, reason: "\(error)")
+        }
+        do {
+            // Readers see the old cache, none (and recompute), or the new one; never a
+            // partial file. (Foundation on Linux has no replace-by-rename that keeps the
+            // original on failure, and this module makes no C calls.)
+            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
+            try FileManager.default.moveItem(at: temp, to: url)
+        } catch {
+            try? FileManager.default.removeItem(at: temp)
+            throw WriteError(path: path, reason: "\(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// The human report of `motionlog summary`: aligned, with units and local times.
+public enum SummaryReport {
+    public static func text(_ s: AnalysisSummary, title: String) -> String {
+        var out: [String] = [title]
+        func row(_ name: String, _ value: String) { out.append("  " + name.padding(toLength: 11, withPad: " ", startingAt: 0) + value) }
+        guard let start = s.start, let end = s.end else {
+            out.append("  no data rows")
+            return out.joined(separator: "\n")
+        }
+        let sameDay = LocalDay.date(start) == LocalDay.date(end)
+        row("Time", "\(LocalDay.date(start)) \(LocalDay.clock(start)) – \(sameDay ? "" : LocalDay.date(end) + " ")\(LocalDay.clock(end))  (\(Text.duration(s.durationS)))")
+        row("Rows", s.rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "  "))
+        if s.fixesUsed > 0 {
+            var line = "\(Text.number(s.distanceM / 1000, 2)) km   moving \(Text.duration(s.movingS))"
+            if let avg = s.averageSpeedMps { line += "   avg \(Text.number(avg * 3.6, 1)) km/h" }
+            if let max = s.maxSpeedMps { line += "   max \(Text.number(max * 3.6, 1)) km/h" }
+            row("Distance", line)
+            row("Elevation", "+\(Text.number(s.elevationGainM, 0)) m  −\(Text.number(s.elevationLossM, 0)) m")
+            if let b = s.bbox {
+                row("Area", "\(Text.number(b.minLat, 5)), \(Text.number(b.minLon, 5)) – \(Text.number(b.maxLat, 5)), \(Text.number(b.maxLon, 5))")
+            }
+        } else {
+            row("Distance", "no usable GPS fix")
+        }
+        if !s.timeline.isEmpty {
+            out.append("")
+            out.append("Timeline")
+            for e in s.timeline {
+                let span = "\(LocalDay.clock(e.start))–\(LocalDay.clock(e.end))"
+                var line = "  \(span)  "
+                switch e.type {
+                case .stop:
+                    line += "stop".padding(toLength: 9, withPad: " ", startingAt: 0) + Text.duration(e.duration).padding(toLength: 14, withPad: " ", startingAt: 0)
+                    if let lat = e.lat, let lon = e.lon {
+                        line += "at \(Text.number(lat, 5)), \(Text.number(lon, 5)) (within \(Text.number(e.radiusM ?? 0, 0)) m)"
+                    }
+                case .move:
+                    line += (e.activity ?? .unknown).rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
+                        + Text.duration(e.duration).padding(toLength: 14, withPad: " ", startingAt: 0)
+                    if let d = e.distanceM { line += "\(Text.number(d / 1000, 2)) km" }
+                    if let v = e.meanSpeedMps { line += "  \(Text.number(v * 3.6, 1)) km/h" }
+                case .gap:
+                    line += "no data".padding(toLength: 9, withPad: " ", startingAt: 0) + Text.duration(e.duration)
+                }
+                out.append(line)
+            }
+            let order = ["walking", "cycling", "vehicle", "unknown", "stop"]
+            let parts = order.compactMap { k in s.activitySeconds[k].map { "\(k) \(Text.duration($0))" } }
+            if !parts.isEmpty { row("", parts.joined(separator: ", ")) }
+        }
+        if !s.movement.sums.isEmpty {
+            out.append("")
+            let source = s.movement.source == "D" ? "from D rows" : "from A rows, gravity removed"
+            out.append("Movement per \(Text.duration(s.movement.intervalS)) (|user acceleration|, g·s, \(source))")
+            let peak = max(s.movement.sums.max() ?? 0, 1e-9)
+            for (t, v) in zip(s.movement.starts, s.movement.sums).prefix(48) {
+                let bar = String(repeating: "█", count: Int((v / peak * 30).rounded()))
+                out.append("  \(LocalDay.clock(t).prefix(5))  \(Text.number(v, 1).padding(toLength: 9, withPad: " ", startingAt: 0)) \(bar)")
+            }
+            if s.movement.sums.count > 48 { out.append("  … \(s.movement.sums.count - 48) more intervals (see --json)") }
+        }
+        out.append("")
+        out.append("Health")
+        for h in s.health.sources {
+            var line = "  \(h.source)  \(String(h.rows).padding(toLength: 9, withPad: " ", startingAt: 0))rows"
+            if let got = h.achievedHz { line += "  \(Text.number(got, 2)) Hz" }
+            if let want = h.configuredHz { line += " of \(Text.number(want, 0)) Hz" }
+            if let g = h.longestGaps.first { line += "  longest gap \(Text.duration(g.durationS))" }
+            out.append(line)
+        }
+        if let g = s.health.gps {
+            var line = "  GPS \(Text.number(g.share3D * 100, 0)) % 3-D fixes"
+            if let m = g.medianEphM { line += ", eph median \(Text.number(m, 1)) m" }
+            if let p = g.p95EphM { line += ", 95 % \(Text.number(p, 1)) m" }
+            out.append(line)
+        }
+        if let clean = s.health.endedCleanly { out.append(clean ? "  ended cleanly" : "  did NOT end cleanly") }
+        if s.messages.isEmpty {
+            out.append("  nothing needs your attention")
+        } else {
+            for m in s.messages { out.append("  ! " + m) }
+        }
+        return out.joined(separator: "\n")
+    }
+}

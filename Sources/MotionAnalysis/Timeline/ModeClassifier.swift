@@ -1,0 +1,117 @@
+/// Decides the activity of a stretch of movement from its GPS speed profile and, where
+/// `A` rows exist, the accelerometer (docs/ANALYSIS.md, "Activity"). The structure
+/// follows Zheng et al. (2008/2010, GeoLife): split the track at walk / non-walk change
+/// points, merge segments too short to be real, then classify each segment by robust
+/// features (speed percentiles instead of the maximum, acceleration, share of time
+/// standing) rather than by a single speed rule.
+enum ModeClassifier {
+    /// Fixes slower than this (smoothed) are standing; between this and `walkMax` they
+    /// look like walking (Zheng et al. use 1.8 m/s on unsmoothed speeds; brisk walking
+    /// reaches 2 m/s).
+    static let stillMax = 0.5
+    static let walkMax = 2.2
+    /// A walk-like stretch shorter than this between two faster ones is the faster mode
+    /// slowing down (traffic, a junction), and vice versa.
+    static let minRunSeconds = 60.0
+    /// IMU: |a| vibration above 5 Hz that a bicycle on a road makes and a car's suspension
+    /// filters out, g.
+    static let cyclingVibration = 0.015
+
+    /// Features of one run of fixes.
+    struct Features {
+        var duration = 0.0
+        var p50 = 0.0, p85 = 0.0, p95 = 0.0
+        var stillShare = 0.0
+        var accelP90 = 0.0
+        var imuWindows = 0
+        var stepShare = 0.0
+        var vibration = 0.0
+        var motion = 0.0
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let i = min(sorted.count - 1, max(0, Int((p * Double(sorted.count - 1)).rounded())))
+        return sorted[i]
+    }
+
+    static func features(fixes: [Fix], speeds: [Double], range: ClosedRange<Int>, imu: IMUIndex) -> Features {
+        var f = Features()
+        let t0 = fixes[range.lowerBound].time, t1 = fixes[range.upperBound].time
+        f.duration = t1 - t0
+        var moving: [Double] = []
+        var still = 0.0, total = 0.0
+        var accels: [Double] = []
+        for i in range {
+            if speeds[i] >= stillMax { moving.append(speeds[i]) }
+            if i > range.lowerBound {
+                let dt = min(fixes[i].time - fixes[i - 1].time, 30)
+                total += dt
+                if speeds[i] < stillMax { still += dt }
+            }
+            if i > range.lowerBound && i < range.upperBound {
+                let dt = fixes[i + 1].time - fixes[i - 1].time
+                if dt > 0 && dt <= 12 { accels.append(abs(speeds[i + 1] - speeds[i - 1]) / dt) }
+            }
+        }
+        moving.sort(); accels.sort()
+        f.p50 = percentile(moving, 0.5); f.p85 = percentile(moving, 0.85); f.p95 = percentile(moving, 0.95)
+        f.stillShare = total > 0 ? still / total : 0
+        f.accelP90 = percentile(accels, 0.9)
+        imu.describe(from: t0, to: t1, into: &f)
+        return f
+    }
+
+    /// The activity of a walk-like run (mostly 0.5–2.2 m/s) and what decided it.
+    static func classifyWalkLike(_ f: Features) -> (Activity, String) {
+        if f.imuWindows >= 4 {
+            if f.stepShare >= 0.3 { return (.walking, "speed+imu") }
+            if f.stepShare < 0.15 && f.motion > 0.012 {
+                return (f.vibration >= cyclingVibration ? .cycling : .vehicle, "speed+imu")
+            }
+        }
+        return (.walking, "speed")
+    }
+
+    /// The activity of a run faster than walking.
+    static func classifyFast(_ f: Features) -> (Activity, String) {
+        if f.imuWindows >= 4 {
+            if f.stepShare >= 0.5 && f.p85 < 3.5 { return (.walking, "speed+imu") }
+            if f.p85 < 9 && f.p95 < 13 {
+                return (f.vibration >= cyclingVibration ? .cycling : .vehicle, "speed+imu")
+            }
+            return (.vehicle, "speed+imu")
+        }
+        if f.p85 >= 9 || f.p50 >= 7 || f.p95 >= 12.5 { return (.vehicle, "speed") }
+        if f.p85 < walkMax + 0.3 { return (.walking, "speed") }
+        // Speeds a bicycle and urban traffic share: look at how it moves.
+        var evidence = 0
+        if f.p95 > 9.5 { evidence += 1 }
+        if f.accelP90 > 0.9 { evidence += 1 }
+        if f.stillShare > 0.2 && f.p85 > 6 { evidence += 1 }
+        if f.p85 > 7.5 { evidence += 1 }
+        return (evidence >= 2 ? .vehicle : .cycling, "speed")
+    }
+}
+
+/// The IMU windows in time order, for looking up a stretch's features.
+struct IMUIndex {
+    let windows: [IMUWindow]
+
+    func range(from: Double, to: Double) -> ArraySlice<IMUWindow> {
+        var lo = 0, hi = windows.count
+        while lo < hi { let m = (lo + hi) / 2; if windows[m].start + IMUWindowBuilder.windowSeconds <= from { lo = m + 1 } else { hi = m } }
+        var end = lo
+        while end < windows.count && windows[end].start < to { end += 1 }
+        return windows[lo..<end]
+    }
+
+    func describe(from: Double, to: Double, into f: inout ModeClassifier.Features) {
+        let w = range(from: from, to: to)
+        f.imuWindows = w.count
+        guard !w.isEmpty else { return }
+        f.stepShare = Double(w.filter(\.looksLikeSteps).count) / Double(w.count)
+        f.vibration = ModeClassifier.percentile(w.map(\.vibrationRMS).sorted(), 0.5)
+        f.motion = ModeClassifier.percentile(w.map(\.motionRMS).sorted(), 0.5)
+    }
+}

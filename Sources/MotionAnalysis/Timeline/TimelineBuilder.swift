@@ -1,0 +1,234 @@
+/// Builds the timeline: stops (stay points), moves with their activity, and gaps.
+///
+/// 1. Stay points over all fixes (`StayPoints`, trackintel's method and defaults).
+/// 2. Between stops, the track is a move; a stretch without fixes longer than
+///    `gapSeconds` splits it, and becomes either a `gap` or, where the accelerometer kept
+///    recording, stretches classified from the IMU alone.
+/// 3. Each move is split at walk / non-walk change points and each piece classified
+///    (`ModeClassifier`); pieces shorter than a minute are merged into their neighbours.
+/// Without any fix the timeline comes from the IMU alone: lying or sitting still for at
+/// least the stop duration is a stop (without a position), the rest moves.
+struct TimelineBuilder {
+    let fixes: [Fix]
+    let speeds: [Double]
+    let imu: IMUIndex
+    let options: AnalysisOptions
+    /// Half-width of the window whose median speed decides walk-like or not, seconds.
+    static let kindWindow = 45.0
+
+    func build() -> [TimelineEntry] {
+        var out: [TimelineEntry] = []
+        guard fixes.count >= 2 else {
+            if imu.windows.isEmpty { return [] }
+            return imuOnly(from: imu.windows.first?.start ?? 0,
+                           to: (imu.windows.last?.start ?? 0) + IMUWindowBuilder.windowSeconds)
+        }
+        // Before the first fix: what the IMU saw, if anything worth a minute.
+        if let first = imu.windows.first, fixes[0].time - first.start >= ModeClassifier.minRunSeconds {
+            out += imuOnly(from: first.start, to: fixes[0].time)
+        }
+        let stays = StayPoints.detect(fixes, options: options)
+        var index = 0
+        for stay in stays {
+            if stay.first > index { out += moves(index, stay.first) }
+            var e = TimelineEntry(type: .stop, start: stay.start, end: stay.end)
+            e.lat = (stay.lat * 1e7).rounded() / 1e7; e.lon = (stay.lon * 1e7).rounded() / 1e7
+            e.radiusM = (stay.radius * 10).rounded() / 10
+            out.append(e)
+            index = stay.endIndex
+        }
+        if index < fixes.count - 1 { out += moves(index, fixes.count - 1) }
+        if let last = imu.windows.last {
+            let end = last.start + IMUWindowBuilder.windowSeconds
+            if end - fixes[fixes.count - 1].time >= ModeClassifier.minRunSeconds {
+                out += imuOnly(from: fixes[fixes.count - 1].time, to: end)
+            }
+        }
+        return out
+    }
+
+    /// Moves over fixes `lo...hi`, split at long losses of data.
+    private func moves(_ lo: Int, _ hi: Int) -> [TimelineEntry] {
+        var out: [TimelineEntry] = []
+        var start = lo
+        for i in (lo + 1)...hi {
+            let dt = fixes[i].time - fixes[i - 1].time
+            if dt > options.gapSeconds || fixes[i].jumped {
+                if i - 1 > start { out += classify(start, i - 1) }
+                let covered = imu.range(from: fixes[i - 1].time, to: fixes[i].time).count
+                if Double(covered) * IMUWindowBuilder.windowSeconds >= 0.5 * dt {
+                    out += imuOnly(from: fixes[i - 1].time, to: fixes[i].time)
+                } else {
+                    out.append(TimelineEntry(type: .gap, start: fixes[i - 1].time, end: fixes[i].time))
+                }
+                start = i
+            }
+        }
+        if hi > start { out += classify(start, hi) }
+        return out
+    }
+
+    /// A run of fixes with one provisional kind.
+    private struct Run {
+        var lo: Int, hi: Int
+        var walkLike: Bool
+        var activity: Activity = .unknown
+        var basis = "speed"
+    }
+
+    /// Splits fixes `lo...hi` (no long gaps inside) into activities.
+    private func classify(_ lo: Int, _ hi: Int) -> [TimelineEntry] {
+        // 1. Walk-like or not per fix, from the median of the moving speeds within ±45 s
+        //    (a red light or a jittery fix does not change the mode); fixes with no moving
+        //    fix near them take the kind of the fix before (or after, at the start).
+        var kinds = [Bool?](repeating: nil, count: hi - lo + 1)
+        var a = lo, b = lo
+        var window: [Double] = []
+        for i in lo...hi {
+            while fixes[a].time < fixes[i].time - Self.kindWindow { a += 1 }
+            while b < hi && fixes[b + 1].time <= fixes[i].time + Self.kindWindow { b += 1 }
+            window.removeAll(keepingCapacity: true)
+            for j in a...b where speeds[j] >= ModeClassifier.stillMax { window.append(speeds[j]) }
+            guard window.count >= 3 else { continue }
+            window.sort()
+            kinds[i - lo] = window[window.count / 2] <= ModeClassifier.walkMax
+        }
+        var last: Bool? = kinds.first { $0 != nil } ?? true
+        for k in kinds.indices {
+            if let v = kinds[k] { last = v } else { kinds[k] = last }
+        }
+        // 2. Runs of equal kind.
+        var runs: [Run] = []
+        for i in lo...hi {
+            let walk = kinds[i - lo] ?? true
+            if let r = runs.last, r.walkLike == walk { runs[runs.count - 1].hi = i } else {
+                runs.append(Run(lo: i, hi: i, walkLike: walk))
+            }
+        }
+        // 3. Merge runs too short to be real into their neighbours, shortest first.
+        mergeShort(&runs) { a, b in a.walkLike == b.walkLike }
+        // 4. Classify each run, then merge neighbours that came out the same.
+        for k in runs.indices {
+            let f = ModeClassifier.features(fixes: fixes, speeds: speeds, range: runs[k].lo...runs[k].hi, imu: imu)
+            (runs[k].activity, runs[k].basis) = runs[k].walkLike ? ModeClassifier.classifyWalkLike(f)
+                                                                 : ModeClassifier.classifyFast(f)
+        }
+        var merged: [Run] = []
+        for r in runs {
+            if let m = merged.last, m.activity == r.activity { merged[merged.count - 1].hi = r.hi } else { merged.append(r) }
+        }
+        // 5. Entries: a run ends where the next begins.
+        var out: [TimelineEntry] = []
+        for (k, r) in merged.enumerated() {
+            let startIndex = r.lo, endIndex = k + 1 < merged.count ? merged[k + 1].lo : r.hi
+            var e = TimelineEntry(type: .move, start: fixes[startIndex].time, end: fixes[endIndex].time)
+            guard e.end > e.start else { continue }
+            e.activity = r.activity
+            e.basis = r.basis
+            var distance = 0.0, top = 0.0
+            for i in startIndex..<endIndex { distance += fixes[i].distance(to: fixes[i + 1]); top = max(top, speeds[i]) }
+            e.distanceM = (distance * 10).rounded() / 10
+            e.meanSpeedMps = ((distance / e.duration) * 100).rounded() / 100
+            e.maxSpeedMps = (top * 100).rounded() / 100
+            out.append(e)
+        }
+        return out
+    }
+
+    /// Repeatedly merges the shortest run under a minute into a neighbour (the longer
+    /// one), until every run is long enough or only one is left.
+    private func mergeShort(_ runs: inout [Run], same: (Run, Run) -> Bool) {
+        func duration(_ r: Run) -> Double { fixes[r.hi].time - fixes[r.lo].time }
+        while runs.count > 1 {
+            guard let k = runs.indices.filter({ duration(runs[$0]) < ModeClassifier.minRunSeconds })
+                    .min(by: { duration(runs[$0]) < duration(runs[$1]) }) else { break }
+            let left = k > 0 ? k - 1 : nil, right = k + 1 < runs.count ? k + 1 : nil
+            let target: Int
+            switch (left, right) {
+            case let (l?, r?): target = duration(runs[l]) >= duration(runs[r]) ? l : r
+            case let (l?, nil): target = l
+            case let (nil, r?): target = r
+            default: return
+            }
+            let lo = min(runs[k].lo, runs[target].lo), hi = max(runs[k].hi, runs[target].hi)
+            runs[target].lo = lo; runs[target].hi = hi
+            runs.remove(at: k)
+            // Neighbours of the same kind now touch: join them.
+            var joined: [Run] = []
+            for r in runs {
+                if let j = joined.last, same(j, r) { joined[joined.count - 1].hi = r.hi } else { joined.append(r) }
+            }
+            runs = joined
+        }
+    }
+
+    /// The timeline of `[from, to)` from the accelerometer alone.
+    func imuOnly(from: Double, to: Double) -> [TimelineEntry] {
+        let windows = imu.range(from: from, to: to)
+        guard to > from else { return [] }
+        guard !windows.isEmpty else { return [TimelineEntry(type: .gap, start: from, end: to)] }
+        enum Kind: Equatable { case still, walking, cycling, vehicle, active, missing }
+        func kind(_ w: IMUWindow) -> Kind {
+            if w.looksStill { return .still }
+            if w.looksLikeSteps { return .walking }
+            if w.vibrationRMS >= ModeClassifier.cyclingVibration { return .cycling }
+            if w.motionRMS < 0.05 { return .vehicle }
+            return .active
+        }
+        struct Span { var start: Double; var end: Double; var kind: Kind }
+        var spans: [Span] = []
+        var cursor = from
+        for w in windows {
+            let s = max(from, w.start), e = min(to, w.start + IMUWindowBuilder.windowSeconds)
+            if s - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: s, kind: .missing)) }
+            let k = kind(w)
+            if let l = spans.last, l.kind == k, s - l.end <= options.gapSeconds { spans[spans.count - 1].end = e }
+            else { spans.append(Span(start: spans.last.map { $0.kind == .missing ? s : $0.end } ?? from, end: e, kind: k)) }
+            cursor = e
+        }
+        if to - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: to, kind: .missing)) }
+        else if let l = spans.last { spans[spans.count - 1].end = max(l.end, to) }
+        // Smooth: spans under a minute take the kind of the longer neighbour (never of a gap).
+        var changed = true
+        while changed && spans.count > 1 {
+            changed = false
+            let candidates = spans.indices.filter { spans[$0].kind != .missing && spans[$0].end - spans[$0].start < ModeClassifier.minRunSeconds }
+            guard let k = candidates.min(by: { spans[$0].end - spans[$0].start < spans[$1].end - spans[$1].start }) else { break }
+            let left = k > 0 && spans[k - 1].kind != .missing ? k - 1 : nil
+            let right = k + 1 < spans.count && spans[k + 1].kind != .missing ? k + 1 : nil
+            let target: Int?
+            switch (left, right) {
+            case let (l?, r?): target = spans[l].end - spans[l].start >= spans[r].end - spans[r].start ? l : r
+            case let (l?, nil): target = l
+            case let (nil, r?): target = r
+            default: target = nil
+            }
+            guard let t = target else { break }
+            spans[t].start = min(spans[t].start, spans[k].start); spans[t].end = max(spans[t].end, spans[k].end)
+            spans.remove(at: k)
+            var joined: [Span] = []
+            for s in spans {
+                if let j = joined.last, j.kind == s.kind { joined[joined.count - 1].end = s.end } else { joined.append(s) }
+            }
+            spans = joined
+            changed = true
+        }
+        return spans.map { s in
+            switch s.kind {
+            case .missing: return TimelineEntry(type: .gap, start: s.start, end: s.end)
+            case .still where s.end - s.start >= options.stopMinSeconds:
+                return TimelineEntry(type: .stop, start: s.start, end: s.end)
+            default:
+                var e = TimelineEntry(type: .move, start: s.start, end: s.end)
+                switch s.kind {
+                case .walking: e.activity = .walking
+                case .cycling: e.activity = .cycling
+                case .vehicle: e.activity = .vehicle
+                default: e.activity = .unknown
+                }
+                e.basis = "imu"
+                return e
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// Distance, speeds, moving time, elevation and bounding box of a filtered track, and the
+/// smoothed speed of every fix (which the timeline uses).
+struct TrackStats {
+    var distance = 0.0
+    var moving = 0.0
+    var maxSpeed: Double?
+    var gain = 0.0
+    var loss = 0.0
+    var bbox: AnalysisSummary.BoundingBox?
+    /// Smoothed speed per fix, m/s.
+    var speeds: [Double] = []
+
+    /// Half-width of the speed smoothing window, seconds.
+    static let halfWindow = 5.0
+    /// Consecutive fixes further apart than this are not joined for speeds or moving time.
+    static let joinSeconds = 60.0
+
+    init(_ fixes: [Fix], options: AnalysisOptions) {
+        guard !fixes.isEmpty else { return }
+        speeds = Self.smoothedSpeeds(fixes)
+        // Distance: only steps that leave the noise radius of the last counted point; not
+        // across a jump or a loss of data longer than the timeline's gap (where the way
+        // taken is unknown).
+        var anchor = fixes[0]
+        var previous = fixes[0]
+        for f in fixes.dropFirst() {
+            defer { previous = f }
+            if f.jumped || f.time - previous.time > options.gapSeconds { anchor = f; continue }
+            let d = anchor.distance(to: f)
+            let noise = max(5, min(20, f.eph.isFinite ? f.eph : 5))
+            if d >= noise { distance += d; anchor = f }
+        }
+        for i in 1..<max(1, fixes.count) {
+            let dt = fixes[i].time - fixes[i - 1].time
+            if dt <= Self.joinSeconds && !fixes[i].jumped
+                && speeds[i] >= options.movingSpeedMps && speeds[i - 1] >= options.movingSpeedMps { moving += dt }
+        }
+        maxSpeed = speeds.max()
+        var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
+        for f in fixes {
+            minLat = min(minLat, f.lat); maxLat = max(maxLat, f.lat)
+            minLon = min(minLon, f.lon); maxLon = max(maxLon, f.lon)
+        }
+        bbox = .init(minLat: minLat, minLon: minLon, maxLat: maxLat, maxLon: maxLon)
+        elevation(fixes, hysteresis: options.elevationHysteresisM)
+    }
+
+    /// Speed at each fix: the median of gpsd's speeds within ±5 s when gpsd reported them,
+    /// else the displacement across ±5 s divided by the time (robust to position jitter,
+    /// which a fix-to-fix difference turns into metres per second).
+    static func smoothedSpeeds(_ fixes: [Fix]) -> [Double] {
+        var out = [Double](repeating: 0, count: fixes.count)
+        var lo = 0, hi = 0
+        var window: [Double] = []
+        for i in fixes.indices {
+            let t = fixes[i].time
+            while lo < i && (fixes[lo].time < t - halfWindow || Self.broken(fixes, lo + 1, i)) { lo += 1 }
+            if hi < i { hi = i }
+            while hi + 1 < fixes.count && fixes[hi + 1].time <= t + halfWindow && !fixes[hi + 1].jumped
+                    && fixes[hi + 1].time - fixes[hi].time <= joinSeconds { hi += 1 }
+            window.removeAll(keepingCapacity: true)
+            for j in lo...hi where fixes[j].speed.isFinite && fixes[j].speed >= 0 { window.append(fixes[j].speed) }
+            if window.count * 2 > hi - lo + 1 {
+                window.sort()
+                out[i] = window[window.count / 2]
+                continue
+            }
+            var a = lo, b = hi
+            if a == b {   // sparse fixes: use the neighbours
+                if a > 0 && !fixes[a].jumped && fixes[a].time - fixes[a - 1].time <= joinSeconds * 5 { a -= 1 }
+                if b + 1 < fixes.count && !fixes[b + 1].jumped && fixes[b + 1].time - fixes[b].time <= joinSeconds * 5 { b += 1 }
+            }
+            let dt = fixes[b].time - fixes[a].time
+            out[i] = dt > 0 ? fixes[a].distance(to: fixes[b]) / dt : 0
+        }
+        return out
+    }
+
+    /// True when a jump or a long break lies between fixes `from` and `to` (inclusive of `to`'s link).
+    private static func broken(_ fixes: [Fix], _ from: Int, _ to: Int) -> Bool {
+        guard from <= to else { return false }
+        for k in from...to where fixes[k].jumped || fixes[k].time - fixes[k - 1].time > joinSeconds { return true }
+        return false
+    }
+
+    private mutating func elevation(_ fixes: [Fix], hysteresis: Double) {
+        let alts = fixes.filter { $0.mode == 3 && $0.alt.isFinite }.map(\.alt)
+        guard alts.count >= 2 else { return }
+        var reference: Double?
+        var window: [Double] = []
+        for i in alts.indices {
+            window = Array(alts[max(0, i - 2)...min(alts.count - 1, i + 2)]).sorted()
+            let a = window[window.count / 2]
+            guard let r = reference else { reference = a; continue }
+            if a >= r + hysteresis { gain += a - r; reference = a }
+            else if a <= r - hysteresis { loss += r - a; reference = a }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import MotionAnalysis
+import MotionCore
+
+/// `motionlog summary FILE|DIR... [--json] [--day YYYY-MM-DD]`: what a recording holds.
+struct SummaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
+        abstract: "Summarise recordings: track, stops and moves with activity, movement, health.",
+        discussion: """
+            Reads the files in one streaming pass (a folder stands for its .csv files; all files \
+            given form one timeline, in name order). Prints a report in local time, or with \
+            --json one JSON object (schema in docs/ANALYSIS.md). Rules and thresholds: docs/ANALYSIS.md.
+            Exit status: 0 summarised, 1 nothing to summarise (no data rows), 2 usage or I/O error.
+            """)
+
+    @Argument(help: "Recording files (.csv) or folders of them.")
+    var paths: [String]
+
+    @Flag(name: .long, help: "Print one JSON object instead of the report.")
+    var json = false
+
+    @Option(name: .long, help: "Only this local day (YYYY-MM-DD).")
+    var day: String?
+
+    @Option(name: .long, help: "Stop radius in metres (default 100, trackintel).")
+    var stopRadius: Double?
+
+    @Option(name: .long, help: "Shortest stop in minutes (default 5, trackintel).")
+    var stopMinutes: Double?
+
+    @Option(name: .long, help: "Longest stretch without data kept inside a move, minutes (default 10).")
+    var gapMinutes: Double?
+
+    @Option(name: .long, help: "Movement interval in minutes (default 10).")
+    var interval: Double?
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one recording file or folder") }
+        if let day, LocalDay.bounds(day) == nil { throw ValidationError("--day \(day): expected a date as YYYY-MM-DD") }
+        for (name, v) in [("--stop-radius", stopRadius), ("--stop-minutes", stopMinutes), ("--gap-minutes", gapMinutes),
+                          ("--interval", interval)] {
+            if let v, !(v.isFinite && v > 0 && v < 1e6) { throw ValidationError("\(name) must be a positive number") }
+        }
+    }
+
+    func run() throws {
+        var options = AnalysisOptions()
+        if let stopRadius { options.stopRadiusM = stopRadius }
+        if let stopMinutes { options.stopMinSeconds = stopMinutes * 60 }
+        if let gapMinutes { options.gapSeconds = gapMinutes * 60 }
+        if let interval { options.movementIntervalS = interval * 60 }
+        var files: [String]
+        do { files = try RecordingInputs.resolve(paths) } catch {
+            throw CommandFailure("\(error)", code: 2)
+        }
+        if let day, let bounds = LocalDay.bounds(day) {
+            options.from = bounds.start; options.to = bounds.end
+            files = RecordingInputs.onDay(files, day: day)
+        }
+        guard !files.isEmpty else {
+            throw CommandFailure("no recordings (.csv) in \(paths.joined(separator: ", "))\(day.map { " on \($0)" } ?? "")", code: 1)
+        }
+        let summary: AnalysisSummary
+        do { summary = try RecordingAnalyzer.summarize(files, options: options) } catch {
+            throw CommandFailure("\(error)", code: 2)
+        }
+        if json {
+            FileHandle.standardOutput.write(Data(SummaryJSON.encode(summary, pretty: true)))
+        } else {
+            Console.out(SummaryReport.text(summary, title: files.count == 1 ? files[0] : "\(files[0]) … (\(files.count) files)"))
+        }
+        if summary.start == nil {
+            throw CommandFailure("no data rows in \(files.joined(separator: ", ")): nothing to summarise (empty or not a recording? see `motionlog check`)", code: 1)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// The simulator's scripted scenarios, each with its own truth (what an analysis should
+/// call every second): `ride` (the standard bike loop), `commute` (walk, ride with red
+/// lights, café, ride, walk), `car` (city, motorway, a jam, parking, a walk to the door)
+/// and `night` (in bed, mostly still, a few turns; no GPS indoors).
+public enum SimulatorScenario: String, CaseIterable, Sendable {
+    case ride, commute, car, night
+
+    /// The route and motion.
+    public var route: BikeRide {
+        switch self {
+        case .ride: return .standard
+        case .commute: return Self.commuteRoute
+        case .car: return Self.carRoute
+        case .night: return Self.nightRoute
+        }
+    }
+
+    /// Whether the scenario has GPS (no fix indoors at night).
+    public var hasGPS: Bool { self != .night }
+
+    /// Position noise of the scenario's GPS, metres (1 σ, correlated over seconds).
+    public var gpsNoiseMetres: Double { self == .ride ? 0 : 2.5 }
+
+    /// Seconds the scenario lasts before it loops.
+    public var duration: Double { route.loopDuration }
+
+    /// The truth at `t` seconds: `walking`, `cycling`, `vehicle` or `stop`.
+    public func truth(at t: Double) -> String { route.segment(at: t).truth }
+
+    static let commuteRoute: BikeRide = {
+        func walk(_ note: String, _ d: Double, _ v: Double, turn: Double = 0) -> RideSegment {
+            RideSegment(note, duration: d, endSpeed: v, turn: turn, style: .walking, truth: "walking")
+        }
+        func bike(_ note: String, _ d: Double, _ v: Double, turn: Double = 0, grade: Double = 0) -> RideSegment {
+            RideSegment(note, duration: d, endSpeed: v, turn: turn, endGrade: grade, style: .cycling, truth: "cycling")
+        }
+        func redLight(_ d: Double) -> [RideSegment] {
+            [bike("brake for the red light", 6, 0), bike("wait at the red light", d, 0), bike("pull away", 7, 5.5)]
+        }
+        var s: [RideSegment] = [
+            walk("leave home", 4, 1.4), walk("walk to the bike", 150, 1.4), walk("corner", 10, 1.4, turn: 90),
+            walk("walk on", 132, 1.4), walk("stop at the bike", 4, 0),
+            RideSegment("unlock the bike", duration: 20, endSpeed: 0, style: .still, truth: "walking"),
+            bike("start riding", 8, 5.5), bike("ride", 120, 5.5),
+        ]
+        s += redLight(30)
+        s += [bike("right turn", 6, 5, turn: 90), bike("ride", 150, 5.8)]
+        s += redLight(55)
+        s += [bike("ride, gentle climb", 100, 5, grade: 0.02), bike("level", 10, 5.5, grade: 0)]
+        s += redLight(20)
+        s += [bike("ride", 120, 5.8), bike("left turn", 6, 5, turn: -90), bike("ride to the café", 60, 5.5),
+              bike("slow down", 8, 0),
+              RideSegment("café", duration: 900, endSpeed: 0, style: .still, truth: "stop"),
+              bike("ride on", 8, 5.5), bike("ride", 200, 6), bike("right turn", 6, 5, turn: 90),
+              bike("ride", 150, 5.8), bike("slow down", 8, 0),
+              RideSegment("lock the bike", duration: 20, endSpeed: 0, style: .still, truth: "cycling"),
+              walk("walk off", 4, 1.4), walk("walk to work", 120, 1.4), walk("corner", 10, 1.3, turn: -90),
+              walk("walk on", 110, 1.4), walk("arrive", 4, 0)]
+        return BikeRide(segments: s)
+    }()
+
+    static let carRoute: BikeRide = {
+        func car(_ note: String, _ d: Double, _ v: Double, turn: Double = 0) -> RideSegment {
+            RideSegment(note, duration: d, endSpeed: v, turn: turn, style: .vehicle, truth: "vehicle")
+        }
+        func walk(_ note: String, _ d: Double, _ v: Double, turn: Double = 0) -> RideSegment {
+            RideSegment(note, duration: d, endSpeed: v, turn: turn, style: .walking, truth: "walking")
+        }
+        return BikeRide(segments: [
+            car("engine on", 20, 0), car("pull out", 10, 8), car("city", 60, 13),
+            car("brake for the lights", 8, 0), car("red light", 45, 0), car("pull away", 10, 13),
+            car("right turn", 8, 8, turn: 90), car("city", 90, 13),
+            car("brake", 8, 0), car("queue", 25, 0), car("pull away", 10, 12),
+            car("on-ramp", 20, 25), car("motorway", 420, 28, turn: 20), car("exit", 15, 14),
+            car("into a jam", 10, 3), car("crawl in the jam", 90, 3), car("jam clears", 10, 13),
+            car("left turn", 8, 8, turn: -90), car("city", 60, 13), car("brake", 8, 0), car("red light", 30, 0),
+            car("pull away", 10, 10), car("into the car park", 30, 3, turn: 90), car("park", 5, 0),
+            car("engine off", 15, 0),
+            walk("get out and walk", 4, 1.4), walk("walk to the door", 120, 1.4), walk("arrive", 4, 0),
+        ])
+    }()
+
+    static let nightRoute: BikeRide = {
+        func bed(_ d: Double) -> RideSegment { RideSegment("asleep", duration: d, endSpeed: 0, style: .inBed, truth: "stop") }
+        func turn() -> RideSegment { RideSegment("turn over", duration: 4, endSpeed: 0, style: .turningOver, truth: "stop") }
+        return BikeRide(segments: [bed(1500), turn(), bed(2900), turn(), bed(4100), turn(), bed(3300), turn(),
+                                   bed(5200), turn(), bed(4400), turn(), bed(3800), turn(), bed(3600)])
+    }()
+}

@@ -1,0 +1,132 @@
+import Foundation
+import MotionAnalysis
+import Testing
+
+/// Bad input: a clear result where nothing can be said, a partial summary where something
+/// can, never a crash or a hang.
+@Suite struct BadInputTests {
+    static let header = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+    let t0 = 1_763_700_000.0
+
+    func summarize(_ text: String, name: String = "20251121044000.csv") throws -> AnalysisSummary {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return try RecordingAnalyzer.summarize([path])
+    }
+
+    func fix(_ t: Double, _ lat: Double, _ lon: Double, speed: String = "nan") -> String {
+        "L,W,\(t),\(lat),\(lon),34.0,\(speed),0.0,0.0,3.0,4.0,3\n"
+    }
+
+    @Test func emptyFileHasNoRows() throws {
+        let s = try summarize("")
+        #expect(s.start == nil && s.rows.isEmpty && s.timeline.isEmpty)
+        let h = try summarize(Self.header)
+        #expect(h.start == nil)
+    }
+
+    @Test func onlyIMURowsGetMovementAndHealth() throws {
+        var text = Self.header
+        for k in 0..<3000 {   // 60 s at 50 Hz, walking-like bounce
+            let t = t0 + Double(k) / 50
+            let z = -1 + 0.3 * sin(2 * Double.pi * 1.8 * Double(k) / 50)
+            text += "A,W,\(t),0.01,0.02,\(z)\n"
+        }
+        let s = try summarize(text)
+        #expect(s.rows["A"] == 3000)
+        #expect(s.distanceM == 0 && s.fixesUsed == 0)
+        #expect(!s.movement.sums.isEmpty && s.movement.sums.reduce(0, +) > 1)
+        #expect(s.messages.contains { $0.contains("No GPS (L) rows") })
+        #expect(s.timeline.contains { $0.activity == .walking })
+    }
+
+    @Test func oneFix() throws {
+        let s = try summarize(Self.header + fix(t0, 52.52, 13.405))
+        #expect(s.fixesUsed == 1 && s.distanceM == 0 && s.timeline.isEmpty)
+    }
+
+    @Test func nanEverywhere() throws {
+        var text = Self.header
+        for k in 0..<20 {
+            text += "L,W,\(t0 + Double(k)),nan,nan,nan,nan,nan,nan,nan,nan,2\n"
+            text += "A,W,\(t0 + Double(k)),nan,nan,nan\n"
+        }
+        let s = try summarize(text)
+        #expect(s.rows["L"] == 20 && s.fixesUsed == 0)
+        #expect(s.health.gps?.noPosition == 20)
+        #expect(s.messages.contains { $0.contains("no position") })
+        #expect(SummaryJSON.encode(s, pretty: false).count > 100)   // encodable: no NaN in JSON
+    }
+
+    @Test func thousandKilometreJumpIsDropped() throws {
+        var text = Self.header
+        for k in 0..<60 {
+            let lat = k == 30 ? 61.52 : 52.52 + Double(k) * 0.00001   // one fix 1000 km north
+            text += fix(t0 + Double(k), lat, 13.405)
+        }
+        let s = try summarize(text)
+        #expect(s.fixesRejected == 1)
+        #expect(s.distanceM < 100, "distance \(s.distanceM)")
+        #expect(s.maxSpeedMps ?? 0 < 5)
+    }
+
+    @Test func persistentJumpContinuesWithoutAddingTheJump() throws {
+        var text = Self.header
+        for k in 0..<60 { text += fix(t0 + Double(k), 52.52 + Double(k) * 0.00001, 13.405) }
+        for k in 60..<120 { text += fix(t0 + Double(k), 61.52 + Double(k) * 0.00001, 13.405) }
+        let s = try summarize(text)
+        #expect(s.fixesUsed == 120)
+        #expect(s.distanceM < 200, "distance \(s.distanceM)")
+        #expect(s.maxSpeedMps ?? 0 < 5)
+    }
+
+    @Test func tornLastLineAndDefectiveLines() throws {
+        var text = Self.header
+        for k in 0..<10 { text += fix(t0 + Double(k), 52.52, 13.405) }
+        text += "X,W,1,2,3\nA,W,notanumber,1,2,3\nA,W,1.0,1,2\n"
+        text += "L,W,\(t0 + 11),52.5"
+        let s = try summarize(text)
+        #expect(s.rows["L"] == 10)
+        #expect(s.health.badLines == 3 && s.health.tornLines == 1)
+        #expect(s.messages.contains { $0.contains("torn") })
+    }
+
+    @Test func binaryJunkDoesNotHang() throws {
+        let junk = String(repeating: "\u{01}binary", count: 200_000)   // 1.4 MB without a line end
+        let s = try summarize(Self.header + junk + "\n" + fix(t0, 52.52, 13.405))
+        #expect(s.rows["L"] == 1 && s.health.badLines == 1)
+    }
+
+    @Test func filesFromDifferentDaysAndTheDayFilter() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let day1 = t0, day2 = t0 + 3 * 86400
+        var a = Self.header, b = Self.header
+        for k in 0..<120 { a += fix(day1 + Double(k), 52.52 + Double(k) * 0.0001, 13.405, speed: "1.1") }
+        for k in 0..<120 { b += fix(day2 + Double(k), 48.85 + Double(k) * 0.0001, 2.35, speed: "1.1") }
+        let pa = dir + "/" + TimeTextName.of(day1), pb = dir + "/" + TimeTextName.of(day2)
+        try a.write(toFile: pa, atomically: true, encoding: .utf8)
+        try b.write(toFile: pb, atomically: true, encoding: .utf8)
+        let files = try RecordingInputs.resolve([dir])
+        #expect(files == [pa, pb])
+        let both = try RecordingAnalyzer.summarize(files)
+        #expect(both.timeline.contains { $0.type == .gap })
+        #expect(both.distanceM > 2000 && both.distanceM < 3000, "distance \(both.distanceM)")
+        var options = AnalysisOptions()
+        let day = LocalDay.date(day2)
+        let bounds = try #require(LocalDay.bounds(day))
+        options.from = bounds.start; options.to = bounds.end
+        let one = try RecordingAnalyzer.summarize(RecordingInputs.onDay(files, day: day), options: options)
+        #expect(one.rows["L"] == 120 && one.start == day2)
+    }
+}
+
+/// File names as the recorder makes them (local time).
+enum TimeTextName {
+    static func of(_ epoch: Double) -> String {
+        LocalDay.date(epoch).replacingOccurrences(of: "-", with: "")
+            + LocalDay.clock(epoch).replacingOccurrences(of: ":", with: "") + ".csv"
+    }
+}
