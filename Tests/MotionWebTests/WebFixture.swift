@@ -7,7 +7,7 @@ import MotionCore
 import Synchronization
 
 /// A temporary folder of small recordings (CSV + metadata) written by the test itself.
-final class WebFixture {
+final class WebFixture: Sendable {
     let folder: String
 
     init() throws {

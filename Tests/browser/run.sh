@@ -57,7 +57,7 @@ check "list has the select/download/delete controls" grep -q 'id="del-selected"'
 first=$(echo "$names" | head -n 1)
 page=$work/page.html
 browser --virtual-time-budget=3000 --dump-dom "http://127.0.0.1:$port/recordings/$first" >"$page"
-check "page has the track's SVG path" grep -q 'class="move" d="M' "$page"
+check "page has the track's SVG path" grep -qE 'class="move"[^>]* d="M' "$page"
 check "page has the start and end marks" grep -q 'class="start"' "$page"
 check "page has the speed chart" grep -q 'class="chart speed"' "$page"
 check "page has the elevation chart" grep -q 'class="chart elevation"' "$page"

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MotionCore
 import MotionWeb
 
@@ -25,10 +26,6 @@ struct SocketLiveControl: LiveControl {
     }
 }
 
-extension CommandFailure: @retroactive CustomStringConvertible {
-    public var description: String { message }
-}
-
 /// Resolves where the web page listens and its password from options and the config file.
 enum WebSetup {
     static func listen(_ text: String) throws(CommandFailure) -> ListenAddress {
@@ -41,9 +38,9 @@ enum WebSetup {
     /// Builds and starts the server; prints where it is.
     static func start(_ configuration: WebConfiguration, log: Logger) throws(CommandFailure) -> RunningWebServer {
         let server: WebServer
-        do { server = try WebServer(configuration: configuration, log: log) } catch { throw CommandFailure(error.description, code: 2) }
+        do { server = try WebServer(configuration: configuration, log: log) } catch { throw CommandFailure("\(error)", code: 2) }
         do { return try server.start() } catch {
-            throw CommandFailure("\(error.description) (is another program using port \(configuration.listen.port)? choose another with --listen/--web)", code: 2)
+            throw CommandFailure("\(error) (is another program using port \(configuration.listen.port)? choose another with --listen/--web)", code: 2)
         }
     }
 }

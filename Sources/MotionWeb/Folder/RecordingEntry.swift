@@ -1,4 +1,5 @@
 import Foundation
+import MotionAnalysis
 import MotionCore
 
 /// One recording file as the list shows it, from its metadata JSON (the CSV is never read
@@ -28,14 +29,17 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     public var part: Int?
     public var recordingID: String?
     public var metadata: RecordingMetadata?
+    /// Seconds per activity (`cycling`, `walking`, ...) from the cached summary.
+    public var activitySeconds: [String: Double]?
     var csvStamp: FileStamp
     var jsonStamp: FileStamp?
+    var summaryStamp: FileStamp?
 
     enum CodingKeys: String, CodingKey {
         case name, start, durationSeconds = "duration_s", sizeBytes = "size_bytes", distanceMeters = "distance_m"
         case sources, rows, label, health, endedCleanly = "ended_cleanly", endReason = "end_reason", part
         case recordingID = "recording_id", startEpoch = "start_epoch"
-        case metadata, csvStamp, jsonStamp
+        case metadata, csvStamp, jsonStamp, activitySeconds = "activity_s"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -54,6 +58,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         try c.encode(endReason, forKey: .endReason)
         try c.encode(part, forKey: .part)
         try c.encode(recordingID, forKey: .recordingID)
+        try c.encode(activitySeconds, forKey: .activitySeconds)
     }
 
     /// Names the folder can hold: no path separators, no NUL, not hidden, not too long.
@@ -63,11 +68,16 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     }
 
     /// Reads `NAME.json` beside the CSV; the entry says what is missing when it cannot.
-    static func read(name: String, folder: String, csv: FileStamp, json: FileStamp?) -> RecordingEntry {
+    static func read(name: String, folder: String, csv: FileStamp, json: FileStamp?, summary: FileStamp?) -> RecordingEntry {
         var e = RecordingEntry(name: name, start: nil, startEpoch: nil, durationSeconds: nil, sizeBytes: csv.size,
                                distanceMeters: nil, sources: "", rows: [:], label: nil, health: [],
                                endedCleanly: false, endReason: nil, part: nil, recordingID: nil, metadata: nil,
-                               csvStamp: csv, jsonStamp: json)
+                               activitySeconds: nil, csvStamp: csv, jsonStamp: json, summaryStamp: summary)
+        // The summary cached beside the recording (MotionAnalysis), when it is fresh.
+        if summary != nil, let s = SummaryCache.load(for: [folder + "/" + name + ".csv"]) {
+            e.distanceMeters = s.distanceM
+            e.activitySeconds = s.activitySeconds.isEmpty ? nil : s.activitySeconds
+        }
         guard json != nil, let data = FileManager.default.contents(atPath: folder + "/" + name + ".json"),
               data.count < 4 << 20, let meta = try? RecordingMetadata.decode(Array(data)) else {
             e.health = [json == nil ? "no metadata" : "unreadable metadata"]
@@ -105,6 +115,15 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         if c.writeErrors > 0 { h.append("write errors") }
         if meta.recording.sources.contains("L") && (meta.file.rows["L"] ?? 0) == 0 { h.append("no GPS") }
         return h.isEmpty ? ["clean"] : h
+    }
+
+    /// `cycling 80% · walking 20%` from the summary's activity seconds.
+    public var activityMix: String? {
+        guard let a = activitySeconds else { return nil }
+        let total = a.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        return a.filter { $0.value / total >= 0.05 }.sorted { $0.value > $1.value }
+            .map { "\($0.key) \(Int(($0.value / total * 100).rounded()))%" }.joined(separator: " · ")
     }
 
     /// Whether GPS rows exist (the track and speed charts need them).

@@ -78,13 +78,13 @@ public final class RecordingFolder: Sendable {
         var fresh: [String: RecordingEntry] = [:]
         for name in names {
             guard let csv = stamp(name + ".csv") else { continue }
-            let json = stamp(name + ".json")
-            if let c = cached[name], c.csvStamp == csv, c.jsonStamp == json {
+            let json = stamp(name + ".json"), summary = stamp(name + ".summary.json")
+            if let c = cached[name], c.csvStamp == csv, c.jsonStamp == json, c.summaryStamp == summary {
                 entries.append(c)
                 fresh[name] = c
                 continue
             }
-            let e = RecordingEntry.read(name: name, folder: path, csv: csv, json: json)
+            let e = RecordingEntry.read(name: name, folder: path, csv: csv, json: json, summary: summary)
             entries.append(e)
             fresh[name] = e
         }
@@ -96,9 +96,9 @@ public final class RecordingFolder: Sendable {
     public func lookup(_ name: String) throws(WebError) -> RecordingEntry? {
         guard RecordingEntry.isPlausibleName(name), try names().contains(name),
               let csv = stamp(name + ".csv") else { return nil }
-        let json = stamp(name + ".json")
-        if let c = cache.withLock({ $0[name] }), c.csvStamp == csv, c.jsonStamp == json { return c }
-        let e = RecordingEntry.read(name: name, folder: path, csv: csv, json: json)
+        let json = stamp(name + ".json"), summary = stamp(name + ".summary.json")
+        if let c = cache.withLock({ $0[name] }), c.csvStamp == csv, c.jsonStamp == json, c.summaryStamp == summary { return c }
+        let e = RecordingEntry.read(name: name, folder: path, csv: csv, json: json, summary: summary)
         cache.withLock { $0[name] = e }
         return e
     }

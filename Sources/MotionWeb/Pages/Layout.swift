@@ -49,6 +49,13 @@ enum Layout {
     svg .north path{fill:#333}
     svg .grid{stroke:var(--line);stroke-width:1}svg .line{fill:none;stroke:var(--accent);stroke-width:1.6}
     svg .band{fill:#1f6feb33;stroke:none}svg.elevation .line{stroke:#6d4c41}svg.accel .line{stroke:#7b1fa2}svg.accel .band{fill:#7b1fa233}
+    .legend{display:flex;flex-wrap:wrap;gap:.3rem .9rem;font-size:.85rem;color:var(--muted);margin:.4rem 0}
+    .legend i,ul.timeline i{display:inline-block;width:.9rem;height:.9rem;border-radius:3px;margin-right:.3rem;vertical-align:-2px}
+    .legend i.stopkey{border:2px solid #b35900;border-radius:50%;background:#fff1e0}
+    ul.timeline{list-style:none;padding:0;margin:0;background:var(--card);border:1px solid var(--line);border-radius:10px}
+    ul.timeline li{display:flex;flex-wrap:wrap;align-items:center;gap:.2rem .6rem;padding:.45rem .6rem;border-top:1px solid var(--line)}
+    ul.timeline li:first-child{border-top:none}ul.timeline .when{font-variant-numeric:tabular-nums;color:var(--muted);min-width:6.5rem}
+    svg .stop{fill:#b3590040;stroke:#b35900;stroke-width:1.5}svg.movement .line{stroke:#b35900}
     .grid2{display:grid;grid-template-columns:1fr;gap:.6rem}
     table.meta{border-collapse:collapse;width:100%;font-size:.9rem}table.meta td{border-top:1px solid var(--line);padding:.3rem .4rem;vertical-align:top;overflow-wrap:anywhere}
     table.meta td:first-child{color:var(--muted);width:40%}

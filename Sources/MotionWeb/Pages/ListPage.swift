@@ -46,6 +46,7 @@ enum ListPage {
         facts.append(Text.duration(e.durationSeconds))
         if let d = Text.distance(e.distanceMeters) { facts.append(d) }
         facts.append(Text.size(e.sizeBytes))
+        if let mix = e.activityMix { facts.append(Text.html(mix)) }
         if !e.sources.isEmpty { facts.append(sourcesText(e.sources)) }
         if let part = e.part, part > 1 { facts.append("part \(part)") }
         if let l = e.label { facts.append("label \(Text.html(l))") }

@@ -1,4 +1,5 @@
 import Foundation
+import MotionAnalysis
 import MotionCore
 
 /// The GPS track as inline SVG: an equirectangular projection around the track's centre
@@ -7,7 +8,8 @@ import MotionCore
 enum SVGTrack {
     static let width = 400.0, height = 300.0, pad = 16.0
 
-    static func render(_ segments: [[TrackPoint]]) -> String? {
+    /// Moves in `timeline` colour the track by activity; its stops are drawn as circles.
+    static func render(_ segments: [[TrackPoint]], timeline: [TimelineEntry] = []) -> String? {
         let all = segments.joined()
         guard let first = all.first else { return nil }
         var minLat = first.latitude, maxLat = first.latitude, minLon = first.longitude, maxLon = first.longitude
@@ -27,9 +29,27 @@ enum SVGTrack {
         }
         var svg = "<svg class=\"track\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"GPS track\">"
         svg += "<rect width=\"100%\" height=\"100%\" class=\"map-bg\"/>"
+        let moves = timeline.filter { $0.type == .move }
+        func colour(_ p: TrackPoint) -> String? {
+            moves.first { p.time >= $0.start && p.time <= $0.end }.map { RecordingPage.activityColours[$0.activity ?? .unknown] ?? "#6e7781" }
+        }
         for seg in segments where !seg.isEmpty {
-            let d = "M" + seg.map(xy).joined(separator: "L")
-            svg += "<path class=\"move\" d=\"\(d)\"/>"
+            // Runs of points of one colour, each sharing its first point with the previous run.
+            var runStart = 0
+            for i in 1...seg.count {
+                if i < seg.count && colour(seg[i]) == colour(seg[runStart]) { continue }
+                let run = seg[runStart..<min(i + 1, seg.count)]
+                let style = colour(seg[runStart]).map { " style=\"stroke:\($0)\"" } ?? ""
+                svg += "<path class=\"move\"\(style) d=\"M" + run.map(xy).joined(separator: "L") + "\"/>"
+                runStart = i
+            }
+        }
+        for stop in timeline where stop.type == .stop {
+            guard let lat = stop.lat, let lon = stop.lon else { continue }
+            let p = TrackPoint(time: stop.start, latitude: lat, longitude: lon)
+            let parts = xy(p).split(separator: " ")
+            let radius = max(6, (stop.radiusM ?? 0) * scale)
+            svg += "<circle class=\"stop\" r=\"\(SVG.num(radius))\" cx=\"\(parts[0])\" cy=\"\(parts[1])\"><title>stop, \(Text.duration(stop.duration))</title></circle>"
         }
         // Scale bar: the longest 1-2-5 length that fits a quarter of the width.
         let target = (width / 4) / scale

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MotionAnalysis
 import MotionCore
 import NIOCore
 
@@ -66,8 +67,16 @@ extension WebApp {
             s = nil
             seriesError = "\(error)"
         }
-        return Self.html(RecordingPage.render(entry, series: s, seriesError: seriesError, writing: isWriting,
+        let summary = isWriting ? nil : await summaryFor(entry)
+        return Self.html(RecordingPage.render(entry, series: s, summary: summary, seriesError: seriesError, writing: isWriting,
                                               csrf: session(request)?.csrf ?? ""))
+    }
+
+    /// The MotionAnalysis summary of a finished recording: the cached one, else computed
+    /// once (one streaming pass) and cached beside it as `NAME.summary.json`.
+    func summaryFor(_ entry: RecordingEntry) async -> AnalysisSummary? {
+        let path = folder.path + "/" + entry.name + ".csv"
+        return try? await blocking { try SummaryCache.summary(for: [path]) }
     }
 
     /// The plotted series of a recording, read once per version of its CSV.
