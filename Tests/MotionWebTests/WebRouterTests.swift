@@ -209,6 +209,24 @@ import ZIPFoundation
         }
     }
 
+    @Test func theSummaryIsCachedOnFirstViewListedAndDeletedWithTheRecording() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 120)
+        try await f.app().test(.router) { client in
+            #expect(!f.exists("20260101080000.summary.json"))
+            let page = try await client.execute(uri: "/recordings/20260101080000", method: .get)
+            #expect(String(buffer: page.body).contains("<h2>Timeline</h2>"))
+            #expect(f.exists("20260101080000.summary.json"))
+            let list = try await client.execute(uri: "/api/recordings", method: .get)
+            let items = try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [[String: Any]]
+            #expect((items?.first?["distance_m"] as? Double).map { $0 > 0 } == true)
+            let t = try await token(client)
+            let ok = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: t])
+            #expect(ok.status == .ok)
+            #expect(!f.exists("20260101080000.summary.json") && !f.exists("20260101080000.csv"))
+        }
+    }
+
     @Test func theRecordingBeingWrittenCannotBeDeleted() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000", endedCleanly: false, endReason: "recording")
