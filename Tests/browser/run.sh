@@ -15,7 +15,7 @@ if ! command -v chromium >/dev/null; then
   fi
 fi
 
-bin=./.build/release/motionlog
+bin=${MOTIONLOG:-./.build/release/motionlog}
 [ -x "$bin" ] || { echo "build first: make build"; exit 1; }
 work=$(mktemp -d)
 shots=.build/screenshots
