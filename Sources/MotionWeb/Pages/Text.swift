@@ -3,21 +3,8 @@ import MotionCore
 
 /// Text for pages: HTML escaping and the way times, durations and sizes read.
 enum Text {
-    static func html(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
-    }
+    /// Escapes text for HTML content and attribute values (the XML escaping of exports).
+    static func html(_ s: String) -> String { ExportText.xml(s) }
 
     /// Percent-encodes a name for a URL path segment.
     static func path(_ s: String) -> String {
