@@ -13,7 +13,7 @@ BENCH_APT_PACKAGES := valgrind python3 gcc binutils python3-pandas
 BENCH_ARGS ?=
 DEMO_OUT := ./recordings
 
-.PHONY: all deps commit-info build demo test bench install install-poweroff-rule uninstall clean
+.PHONY: all deps commit-info build demo test test-browser bench install install-poweroff-rule uninstall clean
 
 all: build
 
@@ -53,6 +53,11 @@ demo: build
 test: deps commit-info
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+
+# The web page in Debian's chromium, headless (installed when missing and run as root):
+# DOM checks and screenshots under .build/screenshots/ (Tests/browser/run.sh).
+test-browser: build
+	bash Tests/browser/run.sh
 
 # Builds release and runs every benchmark next to its baseline (about 15 minutes; timings
 # never run in make test). Prints a table and writes bench/results.json (--json PATH).

@@ -15,7 +15,8 @@ public struct MotionLogCommand: ParsableCommand {
         version: "\(version) (commit \(BuildInfo.commit))",
         subcommands: [RecordCommand.self, CheckCommand.self, ExportCommand.self, BoardsCommand.self, ProbeCommand.self,
                       DaemonCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, LabelCommand.self,
-                      FuseCommand.self, CalibrateCommand.self, SummaryCommand.self, OffloadCommand.self])
+                      FuseCommand.self, CalibrateCommand.self, SummaryCommand.self, OffloadCommand.self,
+                      ServeCommand.self, WebPasswordCommand.self])
 
     public init() {}
 }

@@ -24,6 +24,8 @@ public struct RecorderSettings: Sendable, Equatable {
     public var daemon: DaemonSettings?
     /// Copies to USB sticks and uploads (`offload:` section).
     public var offload: OffloadSettings?
+    /// The web page (`web:` section).
+    public var web: WebSettings?
     public var file: String?
 
     public init() {}
@@ -66,6 +68,7 @@ public struct RecorderSettings: Sendable, Equatable {
         if let o = try doc.section("offload") {
             s.offload = try OffloadSettings.parse(o)
         }
+        if let w = try doc.section("web") { s.web = try WebSettings.parse(w) }
         try doc.rejectUnknownKeys()
         return s
     }

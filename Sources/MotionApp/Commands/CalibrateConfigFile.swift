@@ -40,21 +40,7 @@ enum CalibrateConfigFile {
     /// `text` with its top-level `calibration:` block replaced by `section` (or `section`
     /// appended when there is none).
     static func replacing(in text: String, with section: String) -> String {
-        var lines = text.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
-        guard let start = lines.firstIndex(where: { isCalibrationKey($0) }) else {
-            var out = lines.joined(separator: "\n")
-            if !out.isEmpty { out += "\n\n" }
-            return out + section
-        }
-        var end = start + 1
-        // The block: indented lines and blank lines up to the next top-level line.
-        while end < lines.count, lines[end].isEmpty || lines[end].first == " " || lines[end].first == "\t" { end += 1 }
-        // Blank lines at the end of the block stay outside it.
-        while end > start + 1, lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
-        let sectionLines = section.components(separatedBy: "\n").dropLast()
-        lines.replaceSubrange(start..<end, with: sectionLines)
-        return lines.joined(separator: "\n") + "\n"
+        ConfigFileEdit.replacing(section: "calibration", in: text, with: section)
     }
 
     static func isCalibrationKey(_ line: String) -> Bool {

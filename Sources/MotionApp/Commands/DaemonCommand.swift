@@ -5,6 +5,7 @@ import LinuxHardware
 import Logging
 import MotionConfig
 import MotionCore
+import MotionWeb
 
 /// `motionlog daemon`: the headless logger for a bike. Waits; the button (or `motionlog
 /// start`) starts a recording, the next press (or `motionlog stop`) stops it; a long press
@@ -44,6 +45,9 @@ struct DaemonCommand: ParsableCommand {
     /// Accepted for old command lines; the daemon never draws a status line.
     @Flag(name: .long, help: .hidden)
     var quiet = false
+
+    @Option(name: .long, help: "Serve the web page on HOST:PORT (default: the config's web.listen; none when unset). See docs/WEB.md.")
+    var web: String?
 
     @Flag(name: .customLong("no-gpio"), help: "Ignore the board's buttons and LED (socket control only).")
     var noGPIO = false
@@ -93,6 +97,11 @@ struct DaemonCommand: ParsableCommand {
             throw CommandFailure(error.description, code: 2)
         }
         server.start()
+        let webServer: RunningWebServer?
+        do { webServer = try DaemonWeb.start(option: web, settings: setup.settings, folder: setup.outputPath, daemon: daemon, log: log) } catch {
+            server.close(); gpio?.close()
+            throw error
+        }
         let loop = DaemonLoop(daemon: daemon, gpio: gpio, log: log)
         loop.start()
         let hint = gpio != nil ? "; press the button to start" : "; run `motionlog start` to record"
@@ -101,6 +110,7 @@ struct DaemonCommand: ParsableCommand {
         exitRequested.wait()
         log.notice("signal received: stopping")
         daemon.stopForExit()
+        webServer?.stop()
         server.close()
         loop.stop()
         gpio?.close()

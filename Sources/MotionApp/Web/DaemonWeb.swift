@@ -1,0 +1,19 @@
+import Logging
+import MotionConfig
+import MotionWeb
+
+/// Starts the daemon's web page when `--web HOST:PORT` or the config's `web.listen` asks
+/// for it. The server runs on its own threads and reaches the daemon only through the
+/// control protocol (`DaemonLiveControl`), never the recording's locks.
+enum DaemonWeb {
+    static func start(option: String?, settings: RecorderSettings, folder: String, daemon: Daemon,
+                      log: Logger) throws(CommandFailure) -> RunningWebServer? {
+        guard let text = option ?? settings.web?.listen else { return nil }
+        let address = try WebSetup.listen(text)
+        let configuration = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
+                                             live: DaemonLiveControl(daemon: daemon))
+        let server = try WebSetup.start(configuration, log: log)
+        log.notice("web page at http://\(ListenAddress(host: address.host, port: server.port))/")
+        return server
+    }
+}

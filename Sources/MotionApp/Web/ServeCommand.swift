@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MotionConfig
+import MotionCore
+import MotionWeb
+
+/// `motionlog serve --out DIR [--listen HOST:PORT]`: the web page for a folder of
+/// recordings anywhere (a laptop with copied files, a Pi without the daemon).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a folder of recordings as a web page: list, summary, download, ZIP, delete.",
+        discussion: """
+            Listens on 127.0.0.1:8080 unless told otherwise. Any address but loopback needs a \
+            password (`motionlog web-password`); the page then asks for it. With --socket the page \
+            also shows a running daemon's live status and its start/stop/label buttons. \
+            Ctrl-C stops. See docs/WEB.md.
+            """)
+
+    @Option(name: .long, help: "Folder of recordings (default: the config's out, else ./recordings).")
+    var out: String?
+
+    @Option(name: .long, help: "HOST:PORT to listen on (default: the config's web.listen, else 127.0.0.1:8080).")
+    var listen: String?
+
+    @Option(name: .long, help: "A daemon's control socket, for the live card and start/stop/label.")
+    var socket: String?
+
+    @Option(name: .long, help: "Config file (default /etc/motionlog/config.yaml if present).")
+    var config: String?
+
+    func run() throws {
+        let settings: RecorderSettings
+        do { settings = try ConfigLoader.load(explicit: config) } catch { throw CommandFailure.usage("\(error)") }
+        let folder = out ?? settings.out ?? "./recordings"
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
+            throw CommandFailure("\(folder) is not a folder of recordings (give one with --out DIR)", code: 2)
+        }
+        guard access(folder, R_OK | X_OK) == 0 else {
+            throw CommandFailure("cannot read \(folder): permission denied (run as a user who may read it)", code: 2)
+        }
+        let address = try WebSetup.listen(listen ?? settings.web?.listen ?? "127.0.0.1:8080")
+        let exitRequested = WakeSignal()
+        SignalWatcher.install { _ in exitRequested.signal() }
+        let log = Logging.motionlogLogger()
+        var c = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
+                                 live: socket.map { SocketLiveControl(socket: $0) })
+        c.maxDownloads = 8
+        let server = try WebSetup.start(c, log: log)
+        let shown = ListenAddress(host: address.host == "0.0.0.0" || address.host == "::" ? "THIS-MACHINE" : address.host, port: server.port)
+        Console.out("Serving \(folder) at http://\(shown)/ — Ctrl-C stops")
+        Console.flush()
+        exitRequested.wait()
+        server.stop()
+    }
+}

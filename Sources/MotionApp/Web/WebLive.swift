@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import MotionCore
+import MotionWeb
+
+/// The daemon answering the web page in-process, through the control protocol: the page
+/// sees exactly what `motionlog status` sees and its buttons do what `start|stop|label` do.
+struct DaemonLiveControl: LiveControl {
+    let daemon: Daemon
+
+    func exchange(_ request: [UInt8]) throws -> [UInt8] {
+        let line = request.last == 0x0A ? Array(request.dropLast()) : request
+        let decoded = try ControlProtocol.decode(ControlRequest.self, from: line)
+        return ControlProtocol.encode(daemon.answer(decoded))
+    }
+}
+
+/// A daemon reached through its control socket (`motionlog serve --socket PATH`).
+struct SocketLiveControl: LiveControl {
+    let socket: String
+
+    func exchange(_ request: [UInt8]) throws -> [UInt8] {
+        let line = request.last == 0x0A ? Array(request.dropLast()) : request
+        let decoded = try ControlProtocol.decode(ControlRequest.self, from: line)
+        return ControlProtocol.encode(try ControlClient.send(decoded, socket: socket, timeoutSeconds: 30))
+    }
+}
+
+/// Resolves where the web page listens and its password from options and the config file.
+enum WebSetup {
+    static func listen(_ text: String) throws(CommandFailure) -> ListenAddress {
+        guard let a = ListenAddress.parse(text), a.port > 0 else {
+            throw .usage("listen address \"\(text)\": use HOST:PORT, e.g. 127.0.0.1:8080 or 0.0.0.0:8080")
+        }
+        return a
+    }
+
+    /// Builds and starts the server; prints where it is.
+    static func start(_ configuration: WebConfiguration, log: Logger) throws(CommandFailure) -> RunningWebServer {
+        let server: WebServer
+        do { server = try WebServer(configuration: configuration, log: log) } catch { throw CommandFailure("\(error)", code: 2) }
+        do { return try server.start() } catch {
+            throw CommandFailure("\(error) (is another program using port \(configuration.listen.port)? choose another with --listen/--web)", code: 2)
+        }
+    }
+}

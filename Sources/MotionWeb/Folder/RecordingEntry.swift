@@ -1,0 +1,131 @@
+import Foundation
+import MotionAnalysis
+import MotionCore
+
+/// One recording file as the list shows it, from its metadata JSON (the CSV is never read
+/// for the list). Missing or unreadable metadata still gives an entry, marked as such.
+public struct RecordingEntry: Sendable, Equatable, Encodable {
+    /// The file's base name: `NAME.csv`, `NAME.json`.
+    public var name: String
+    /// Local start time, ISO 8601 with offset (from the metadata).
+    public var start: String?
+    public var startEpoch: Double?
+    public var durationSeconds: Double?
+    /// Size of the CSV in bytes.
+    public var sizeBytes: Int64
+    /// Filled by the summary (MotionAnalysis); nil until one exists.
+    public var distanceMeters: Double?
+    /// Source letters recorded, e.g. `AGMDL`.
+    public var sources: String
+    /// Rows per source letter (from the metadata).
+    public var rows: [String: Int]
+    public var label: String?
+    /// Findings for the badge: `clean`, or e.g. `recovered`, `rows dropped`, `overruns`, `no GPS`.
+    public var health: [String]
+    public var endedCleanly: Bool
+    /// `recording`, `rotated`, `stopped`, `duration`, `low-disk-space`, `recovered`; nil without metadata.
+    public var endReason: String?
+    /// Part number within a rotated recording (1 for the first file).
+    public var part: Int?
+    public var recordingID: String?
+    public var metadata: RecordingMetadata?
+    /// Seconds per activity (`cycling`, `walking`, ...) from the cached summary.
+    public var activitySeconds: [String: Double]?
+    var csvStamp: FileStamp
+    var jsonStamp: FileStamp?
+    var summaryStamp: FileStamp?
+
+    enum CodingKeys: String, CodingKey {
+        case name, start, durationSeconds = "duration_s", sizeBytes = "size_bytes", distanceMeters = "distance_m"
+        case sources, rows, label, health, endedCleanly = "ended_cleanly", endReason = "end_reason", part
+        case recordingID = "recording_id", startEpoch = "start_epoch"
+        case metadata, csvStamp, jsonStamp, activitySeconds = "activity_s"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(start, forKey: .start)
+        try c.encode(startEpoch, forKey: .startEpoch)
+        try c.encode(durationSeconds, forKey: .durationSeconds)
+        try c.encode(sizeBytes, forKey: .sizeBytes)
+        try c.encode(distanceMeters, forKey: .distanceMeters)
+        try c.encode(sources, forKey: .sources)
+        try c.encode(rows, forKey: .rows)
+        try c.encode(label, forKey: .label)
+        try c.encode(health, forKey: .health)
+        try c.encode(endedCleanly, forKey: .endedCleanly)
+        try c.encode(endReason, forKey: .endReason)
+        try c.encode(part, forKey: .part)
+        try c.encode(recordingID, forKey: .recordingID)
+        try c.encode(activitySeconds, forKey: .activitySeconds)
+    }
+
+    /// Names the folder can hold: no path separators, no NUL, not hidden, not too long.
+    static func isPlausibleName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count < 250 && !name.hasPrefix(".")
+            && !name.utf8.contains(where: { $0 == 0x2F || $0 == 0 || $0 == 0x5C })
+    }
+
+    /// Reads `NAME.json` beside the CSV; the entry says what is missing when it cannot.
+    static func read(name: String, folder: String, csv: FileStamp, json: FileStamp?, summary: FileStamp?) -> RecordingEntry {
+        var e = RecordingEntry(name: name, start: nil, startEpoch: nil, durationSeconds: nil, sizeBytes: csv.size,
+                               distanceMeters: nil, sources: "", rows: [:], label: nil, health: [],
+                               endedCleanly: false, endReason: nil, part: nil, recordingID: nil, metadata: nil,
+                               activitySeconds: nil, csvStamp: csv, jsonStamp: json, summaryStamp: summary)
+        // The summary cached beside the recording (MotionAnalysis), when it is fresh.
+        if summary != nil, let s = SummaryCache.load(for: [folder + "/" + name + ".csv"]) {
+            e.distanceMeters = s.distanceM
+            e.activitySeconds = s.activitySeconds.isEmpty ? nil : s.activitySeconds
+        }
+        guard json != nil, let data = FileManager.default.contents(atPath: folder + "/" + name + ".json"),
+              data.count < 4 << 20, let meta = try? RecordingMetadata.decode(Array(data)) else {
+            e.health = [json == nil ? "no metadata" : "unreadable metadata"]
+            e.startEpoch = nil
+            return e
+        }
+        e.metadata = meta
+        e.start = meta.file.startLocal ?? meta.recording.started
+        if let first = meta.file.firstWhen {
+            e.startEpoch = meta.recording.whenMode == .relative ? meta.recording.startEpoch + first : first
+        } else {
+            e.startEpoch = meta.recording.startEpoch
+        }
+        if let a = meta.file.firstWhen, let b = meta.file.lastWhen, b >= a { e.durationSeconds = b - a }
+        e.sources = meta.recording.sources
+        e.rows = meta.file.rows
+        e.label = meta.recording.label
+        e.endedCleanly = meta.endedCleanly
+        e.endReason = meta.endReason
+        e.part = meta.file.index
+        e.recordingID = meta.recording.id
+        e.health = health(meta)
+        return e
+    }
+
+    /// The badge findings from the metadata's counters.
+    static func health(_ meta: RecordingMetadata) -> [String] {
+        var h: [String] = []
+        let c = meta.counters
+        if meta.endReason == "recording" && !meta.endedCleanly { h.append("unfinished") }
+        if meta.endReason == "recovered" { h.append("recovered") }
+        if meta.endReason == "low-disk-space" { h.append("card full") }
+        if c.droppedRows > 0 || c.rowsLostToWriteErrors > 0 { h.append("rows dropped") }
+        if c.overruns > 0 { h.append("overruns") }
+        if c.writeErrors > 0 { h.append("write errors") }
+        if meta.recording.sources.contains("L") && (meta.file.rows["L"] ?? 0) == 0 { h.append("no GPS") }
+        return h.isEmpty ? ["clean"] : h
+    }
+
+    /// `cycling 80% · walking 20%` from the summary's activity seconds.
+    public var activityMix: String? {
+        guard let a = activitySeconds else { return nil }
+        let total = a.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        return a.filter { $0.value / total >= 0.05 }.sorted { $0.value > $1.value }
+            .map { "\($0.key) \(Int(($0.value / total * 100).rounded()))%" }.joined(separator: " · ")
+    }
+
+    /// Whether GPS rows exist (the track and speed charts need them).
+    public var hasLocation: Bool { (rows["L"] ?? 0) > 0 }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import MotionCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One file of the folder as `stat` saw it: enough to tell whether a cached entry is still
+/// true and to answer `ETag` / `Last-Modified`.
+public struct FileStamp: Sendable, Equatable, Hashable {
+    public var size: Int64
+    /// Modification time, nanoseconds since 1970.
+    public var modifiedNanos: Int64
+    public var inode: UInt64
+
+    /// A strong validator for this version of the file.
+    public var etag: String { "\"\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modifiedNanos, radix: 16))\"" }
+    public var modifiedEpoch: Double { Double(modifiedNanos) / 1e9 }
+}
+
+/// The recordings folder, read only through its listing: a name a client sends is looked
+/// up among the names `readdir` returns and never joined into a path, and every file is
+/// opened relative to the folder with `O_NOFOLLOW`, so `..`, `/` and symlinks lead nowhere.
+///
+/// What the list shows comes from each recording's metadata JSON, decoded once and cached
+/// by the stamps of its CSV and JSON; a request only lists and `stat`s the folder.
+public final class RecordingFolder: Sendable {
+    public let path: String
+    private let cache = Mutex<[String: RecordingEntry]>([:])
+    private let clock: @Sendable () -> Double
+
+    /// `clock` gives epoch seconds (injected so tests decide what "recently written" means).
+    public init(path: String, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.path = path
+        self.clock = clock
+    }
+
+    /// Base names (without `.csv`) of the regular `.csv` files in the folder. Symlinks,
+    /// folders and hidden files are not recordings.
+    public func names() throws(WebError) -> [String] {
+        guard let dir = opendir(path) else {
+            throw WebError.folder("cannot read the recordings folder \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(dir) }
+        let fd = dirfd(dir)
+        var result: [String] = []
+        while let e = readdir(dir) {
+            let name = withUnsafePointer(to: e.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            guard name.hasSuffix(".csv"), !name.hasPrefix("."), name.utf8.count > 4 else { continue }
+            var isRegular = e.pointee.d_type == UInt8(DT_REG)
+            if e.pointee.d_type == UInt8(DT_UNKNOWN) {
+                var st = stat()
+                isRegular = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+            }
+            if isRegular { result.append(String(name.dropLast(4))) }
+        }
+        return result
+    }
+
+    /// The `stat` of `name` in the folder (not following symlinks); nil when missing.
+    public func stamp(_ fileName: String) -> FileStamp? {
+        var st = stat()
+        guard fstatat(AT_FDCWD, path + "/" + fileName, &st, AT_SYMLINK_NOFOLLOW) == 0,
+              (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileStamp(size: Int64(st.st_size),
+                         modifiedNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                         inode: UInt64(st.st_ino))
+    }
+
+    /// Every recording, newest first (by start time, then name).
+    public func list() throws(WebError) -> [RecordingEntry] {
+        let names = try names()
+        var entries: [RecordingEntry] = []
+        entries.reserveCapacity(names.count)
+        let cached = cache.withLock { $0 }
+        var fresh: [String: RecordingEntry] = [:]
+        for name in names {
+            guard let csv = stamp(name + ".csv") else { continue }
+            let json = stamp(name + ".json"), summary = stamp(name + ".summary.json")
+            if let c = cached[name], c.csvStamp == csv, c.jsonStamp == json, c.summaryStamp == summary {
+                entries.append(c)
+                fresh[name] = c
+                continue
+            }
+            let e = RecordingEntry.read(name: name, folder: path, csv: csv, json: json, summary: summary)
+            entries.append(e)
+            fresh[name] = e
+        }
+        cache.withLock { $0 = fresh }
+        return Self.newestFirst(entries, now: clock())
+    }
+
+    /// The entry for a name a client sent, if the folder lists it (exact match).
+    public func lookup(_ name: String) throws(WebError) -> RecordingEntry? {
+        guard RecordingEntry.isPlausibleName(name), try names().contains(name),
+              let csv = stamp(name + ".csv") else { return nil }
+        let json = stamp(name + ".json"), summary = stamp(name + ".summary.json")
+        if let c = cache.withLock({ $0[name] }), c.csvStamp == csv, c.jsonStamp == json, c.summaryStamp == summary { return c }
+        let e = RecordingEntry.read(name: name, folder: path, csv: csv, json: json, summary: summary)
+        cache.withLock { $0[name] = e }
+        return e
+    }
+
+    /// Whether a file without a clean end was written to in the last minute (a `record`
+    /// of another process may still be writing it).
+    public func isRecentlyWritten(_ entry: RecordingEntry) -> Bool {
+        !entry.endedCleanly && clock() - entry.csvStamp.modifiedEpoch < 60
+    }
+
+    /// Opens a file of the folder for reading without following symlinks.
+    public func open(_ fileName: String) throws(WebError) -> Int32 {
+        let dir = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else {
+            throw WebError.folder("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(dir) }
+        let fd = openat(dir, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { throw WebError.notFound(fileName) }
+        return fd
+    }
+
+    /// Removes one file of the folder (the directory entry itself, never a symlink's target).
+    func unlink(_ fileName: String) -> Int32? {
+        let dir = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else { return errno }
+        defer { close(dir) }
+        return unlinkat(dir, fileName, 0) == 0 ? nil : errno
+    }
+
+    /// Files beside a recording that belong to it and go with it on delete (cached summaries).
+    static let cacheSuffixes = [".summary.json"]
+
+    /// Lists the folder once in the background, so the first page view finds the cache warm.
+    public func warmUp() {
+        let t = Thread { [self] in _ = try? self.list() }
+        t.name = "motionlog-web-warmup"
+        t.start()
+    }
+
+    /// Drops a deleted recording from the cache.
+    func forget(_ name: String) { _ = cache.withLock { $0.removeValue(forKey: name) } }
+
+    static func newestFirst(_ entries: [RecordingEntry], now: Double) -> [RecordingEntry] {
+        entries.sorted { a, b in
+            let ta = a.startEpoch ?? a.csvStamp.modifiedEpoch, tb = b.startEpoch ?? b.csvStamp.modifiedEpoch
+            return ta != tb ? ta > tb : a.name > b.name
+        }
+    }
+}
+
+/// What went wrong serving a request, as the HTTP status and sentence the client gets.
+public enum WebError: Error, Sendable, Equatable, CustomStringConvertible {
+    case notFound(String)
+    case folder(String)
+    case refused(String)
+    case badRequest(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let n): return "no recording called \"\(n)\" in this folder"
+        case .folder(let m), .refused(let m), .badRequest(let m): return m
+        }
+    }
+}

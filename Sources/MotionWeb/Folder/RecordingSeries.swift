@@ -1,0 +1,116 @@
+import Foundation
+import MotionCore
+import Synchronization
+
+/// What a recording's page plots, read from its CSV in one streaming pass and thinned to a
+/// few thousand points: the GPS track, speed and elevation from the `L` rows, and the
+/// acceleration magnitude of the `A` rows per time bin (min, mean, max). Raw values only:
+/// stops, moves, activities and movement per interval belong to the summary (MotionAnalysis).
+struct RecordingSeries: Sendable {
+    struct Point: Sendable { var t: Double; var v: Double }
+    struct Bin: Sendable { var t: Double; var min: Double; var mean: Double; var max: Double }
+
+    /// Track segments (a new one after more than 10 s without a fix).
+    var track: [[TrackPoint]] = []
+    /// km/h against seconds since the first row.
+    var speed: [Point] = []
+    /// Metres above sea level against seconds since the first row.
+    var elevation: [Point] = []
+    /// Acceleration magnitude in g per bin.
+    var acceleration: [Bin] = []
+    var firstWhen: Double?
+    var lastWhen: Double?
+    /// Lines the reader refused (see `motionlog check`).
+    var defectiveLines = 0
+
+    static let maxPoints = 3000
+    static let bins = 600
+
+    /// Reads `csvPath`; `duration` (from the metadata) sizes the acceleration bins.
+    static func read(csvPath: String, duration: Double?, epochOffset: Double) throws -> RecordingSeries {
+        var s = RecordingSeries()
+        var track = Thinner<TrackPoint>(limit: maxPoints * 2)
+        var speed = Thinner<Point>(limit: maxPoints), elevation = Thinner<Point>(limit: maxPoints)
+        let binWidth = max((duration ?? 3600) / Double(bins), 0.05)
+        var bins: [Int: (min: Double, sum: Double, max: Double, n: Int)] = [:]
+        var first: Double?
+        try RecordingReader(path: csvPath).read { item in
+            switch item {
+            case .problem(let p): if p.severity == .error { s.defectiveLines += 1 }
+            case .row(_, let row):
+                if first == nil { first = row.when }
+                let t = row.when - (first ?? row.when)
+                s.lastWhen = row.when
+                switch row.source {
+                case .location:
+                    guard let p = TrackPoint(row: row, epochOffset: epochOffset) else { return }
+                    track.add(p)
+                    if p.speed.isFinite { speed.add(Point(t: t, v: p.speed * 3.6)) }
+                    if p.altitudeMSL.isFinite { elevation.add(Point(t: t, v: p.altitudeMSL)) }
+                case .accelerometer:
+                    let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()
+                    guard m.isFinite else { return }
+                    let k = Int(t / binWidth)
+                    guard k < bins.count + 1_000_000 else { return }
+                    if var b = bins[k] {
+                        b.min = Swift.min(b.min, m); b.max = Swift.max(b.max, m); b.sum += m; b.n += 1
+                        bins[k] = b
+                    } else {
+                        bins[k] = (m, m, m, 1)
+                    }
+                default: break
+                }
+            }
+        }
+        s.firstWhen = first
+        s.track = LocationTrack(points: track.items).segments
+        s.speed = speed.items
+        s.elevation = elevation.items
+        s.acceleration = bins.keys.sorted().compactMap { k in
+            bins[k].map { Bin(t: (Double(k) + 0.5) * binWidth, min: $0.min, mean: $0.sum / Double($0.n), max: $0.max) }
+        }
+        if s.acceleration.count > maxPoints { s.acceleration = Array(s.acceleration.prefix(maxPoints)) }
+        return s
+    }
+}
+
+/// Keeps every k-th item, doubling k whenever `limit` is reached: bounded memory for any
+/// length, evenly spread over the whole recording.
+struct Thinner<T> {
+    let limit: Int
+    private(set) var items: [T] = []
+    private var stride = 1
+    private var seen = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    mutating func add(_ item: T) {
+        defer { seen += 1 }
+        guard seen % stride == 0 else { return }
+        items.append(item)
+        if items.count >= limit {
+            items = items.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+            stride *= 2
+        }
+    }
+}
+
+/// The last few recordings' series, by file stamp (a page opened twice reads the CSV once).
+final class SeriesCache: Sendable {
+    private let entries = Mutex<[(key: String, stamp: FileStamp, series: RecordingSeries)]>([])
+    static let capacity = 8
+
+    func get(_ name: String, _ stamp: FileStamp) -> RecordingSeries? {
+        entries.withLock { e in e.first { $0.key == name && $0.stamp == stamp }?.series }
+    }
+
+    func put(_ name: String, _ stamp: FileStamp, _ series: RecordingSeries) {
+        entries.withLock { e in
+            e.removeAll { $0.key == name }
+            e.append((name, stamp, series))
+            if e.count > Self.capacity { e.removeFirst() }
+        }
+    }
+
+    func forget(_ name: String) { entries.withLock { $0.removeAll { $0.key == name } } }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import MotionAnalysis
+import MotionCore
+
+/// `/recordings/NAME`: what one recording holds, at a glance (track, charts) and in detail
+/// (health, metadata, downloads).
+enum RecordingPage {
+    static func render(_ e: RecordingEntry, series: RecordingSeries?, summary: AnalysisSummary?, seriesError: String?,
+                       writing: Bool, csrf: String) -> String {
+        let base = "/recordings/" + Text.path(e.name)
+        var body = "<h1>\(Text.html(Text.localTime(e.startEpoch)))</h1>"
+        var facts = [Text.duration(e.durationSeconds), Text.size(e.sizeBytes)]
+        if let d = Text.distance(summary?.distanceM ?? e.distanceMeters) { facts.insert(d, at: 1) }
+        if let m = summary?.movingS, m > 0, let d = summary?.distanceM, d > 0 {
+            facts.append("moving " + Text.duration(m) + String(format: ", %.1f km/h avg", d / m * 3.6))
+        }
+        if let g = summary?.elevationGainM, g > 0 { facts.append("↑ \(Int(g.rounded())) m") }
+        if !e.sources.isEmpty { facts.append(ListPage.sourcesText(e.sources)) }
+        if let m = e.metadata { facts.append("\(m.recording.rateHz) Hz") }
+        body += "<div class=\"facts\">\(facts.map { "<span>\(Text.html($0))</span>" }.joined())</div>"
+        body += "<div>" + (writing ? "<span class=\"badge live\">recording now</span>" : "")
+            + e.health.filter { !(writing && $0 == "unfinished") }.map(ListPage.badge).joined() + "</div>"
+        body += "<div class=\"name\">\(Text.html(e.name))</div>"
+        if writing { body += "<p class=\"gap\">Still being written: the page shows the rows written so far; downloads end at the last complete row.</p>" }
+
+        // Track and charts.
+        body += "<div class=\"page-top\"><section><h2>Track</h2>"
+        if let series, let svg = SVGTrack.render(series.track, timeline: summary?.timeline ?? []) {
+            body += svg + legend(summary)
+        } else if let seriesError {
+            body += "<p class=\"gap\">Could not read the rows: \(Text.html(seriesError))</p>"
+        } else {
+            body += "<p class=\"gap\">No GPS positions in this file" + (e.sources.contains("L") ? " (GPS was on but had no fix)." : " (GPS was not recorded).") + "</p>"
+        }
+        body += "</section><section><h2>Health</h2>" + health(e, summary) + "</section></div>"
+        body += "<h2>Charts</h2><div class=\"grid2\">"
+        body += chart("Speed", unit: "km/h", points: series?.speed, css: "speed", missing: "no GPS speed")
+        body += chart("Elevation", unit: "m", points: series?.elevation, css: "elevation", missing: "no GPS altitude")
+        if let a = series?.acceleration, a.count >= 2,
+           let svg = SVGChart.render(title: "Acceleration", unit: "g (min–max, mean)",
+                                     line: .init(t: a.map(\.t), v: a.map(\.mean)),
+                                     band: (a.map(\.min), a.map(\.max)), cssClass: "accel") {
+            body += "<figure class=\"card\" style=\"margin:0\"><figcaption>Acceleration magnitude</figcaption>\(svg)</figure>"
+        } else {
+            body += "<figure class=\"card\" style=\"margin:0\"><figcaption>Acceleration magnitude</figcaption><p class=\"gap\">no accelerometer rows</p></figure>"
+        }
+        body += movementChart(summary, writing: writing)
+        body += "</div>"
+        body += "<h2>Timeline</h2>" + timeline(summary, writing: writing)
+
+        body += "<h2>Downloads</h2><div class=\"downloads\">"
+        body += "<a class=\"button\" href=\"\(base).csv\" download>CSV</a>"
+        if e.metadata != nil { body += "<a class=\"button\" href=\"\(base).json\" download>Metadata JSON</a>" }
+        if e.hasLocation {
+            body += "<a class=\"button\" href=\"\(base).gpx\" download>GPX</a><a class=\"button\" href=\"\(base).geojson\" download>GeoJSON</a>"
+        }
+        body += "<span class=\"gap\"> Timeline JSON and wide CSV: `motionlog export --format timeline|wide-csv` (not yet served here).</span></div>"
+        body += "<h2>Metadata</h2>" + metadata(e)
+        if !writing {
+            body += "<div class=\"actions\"><button class=\"danger\" id=\"delete\" data-name=\"\(Text.html(e.name))\">Delete this recording</button></div><div class=\"msg\" id=\"msg\"></div>"
+        }
+        return Layout.page(title: Text.localTime(e.startEpoch), csrf: csrf, body: body, script: script)
+    }
+
+    static func chart(_ title: String, unit: String, points: [RecordingSeries.Point]?, css: String, missing: String) -> String {
+        if let p = points, let svg = SVGChart.render(title: title, unit: unit, line: .init(t: p.map(\.t), v: p.map(\.v)), cssClass: css) {
+            return "<figure class=\"card\" style=\"margin:0\"><figcaption>\(title)</figcaption>\(svg)</figure>"
+        }
+        return "<figure class=\"card\" style=\"margin:0\"><figcaption>\(title)</figcaption><p class=\"gap\">\(missing)</p></figure>"
+    }
+
+    /// The counters of the metadata, as sentences.
+    static func health(_ e: RecordingEntry, _ summary: AnalysisSummary?) -> String {
+        guard let m = e.metadata else { return "<p class=\"gap\">No metadata beside the CSV: nothing known about how it was recorded.</p>" }
+        let c = m.counters
+        var items: [String] = []
+        items.append(m.endedCleanly ? "Ended cleanly (\(m.endReason))." : m.endReason == "recovered"
+            ? "Recovered after a crash or power cut: the rows up to the last fsync are there."
+            : "Did not end cleanly (still being written, or the logger lost power).")
+        items.append(c.droppedRows == 0 ? "No rows dropped." : "\(c.droppedRows) rows dropped (both buffers full).")
+        if c.rowsLostToWriteErrors > 0 { items.append("\(c.rowsLostToWriteErrors) rows lost to \(c.writeErrors) write errors.") }
+        items.append(c.overruns == 0 ? "No scheduler overruns." : "\(c.overruns) overruns, \(c.missedTicks) ticks missed (no sample exists for them).")
+        if c.rejectedFixes > 0 { items.append("\(c.rejectedFixes) GPS fixes refused.") }
+        if m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
+        items += m.recording.notes
+        items += summary?.health.findings ?? []
+        return "<ul>" + items.map { "<li>\(Text.html($0))</li>" }.joined() + "</ul>"
+    }
+
+    static let activityColours: [Activity: String] = [.cycling: "#1f6feb", .walking: "#1a7f37", .vehicle: "#8250df", .unknown: "#6e7781"]
+
+    static func legend(_ summary: AnalysisSummary?) -> String {
+        guard let summary, !summary.timeline.isEmpty else {
+            return "<p class=\"gap\">No summary: the track is drawn in one colour.</p>"
+        }
+        var items = Activity.allCases.filter { a in summary.timeline.contains { $0.activity == a } }.map { a in
+            "<span><i style=\"background:\(activityColours[a] ?? "#999")\"></i>\(a.rawValue)</span>"
+        }
+        if summary.timeline.contains(where: { $0.type == .stop }) { items.append("<span><i class=\"stopkey\"></i>stop</span>") }
+        items.append("<span><i style=\"background:var(--ok);border-radius:50%\"></i>start</span><span><i style=\"background:var(--bad);border-radius:50%\"></i>end</span>")
+        return "<div class=\"legend\">" + items.joined() + "</div>"
+    }
+
+    static func movementChart(_ summary: AnalysisSummary?, writing: Bool) -> String {
+        let head = "<figure class=\"card\" style=\"margin:0\"><figcaption>Movement per interval"
+        guard let m = summary?.movement, m.starts.count >= 2, m.starts.count == m.sums.count, let t0 = m.starts.first else {
+            let why = writing ? "computed when the recording has ended" : "not enough IMU data"
+            return head + "</figcaption><p class=\"gap\">\(why)</p></figure>"
+        }
+        let svg = SVGChart.render(title: "Movement", unit: "per \(Int(m.intervalS / 60)) min", line: .init(t: m.starts.map { $0 - t0 }, v: m.sums), cssClass: "movement") ?? ""
+        return head + " (\(Text.html(m.source ?? "IMU")))</figcaption>" + svg + "</figure>"
+    }
+
+    static func timeline(_ summary: AnalysisSummary?, writing: Bool) -> String {
+        guard let summary else {
+            return "<p class=\"gap\">" + (writing ? "The timeline is computed when the recording has ended." : "No summary could be computed for this file.") + "</p>"
+        }
+        guard !summary.timeline.isEmpty else { return "<p class=\"gap\">No stops or moves found (no usable GPS).</p>" }
+        var rows = ""
+        for t in summary.timeline {
+            let when = Text.strftime(t.start, "%H:%M") + "–" + Text.strftime(t.end, "%H:%M")
+            var what: String
+            switch t.type {
+            case .stop: what = "Stop"
+            case .move: what = (t.activity?.rawValue.capitalized ?? "Move")
+            case .gap: what = "No data"
+            }
+            var detail = [Text.duration(t.duration)]
+            if let d = Text.distance(t.distanceM), t.type == .move { detail.append(d) }
+            if let v = t.meanSpeedMps, t.type == .move { detail.append(String(format: "%.1f km/h", v * 3.6)) }
+            let colour = t.type == .move ? activityColours[t.activity ?? .unknown] ?? "#999" : t.type == .stop ? "#b35900" : "#d0d7de"
+            rows += "<li><i style=\"background:\(colour)\"></i><span class=\"when\">\(when)</span><b>\(Text.html(what))</b><span class=\"facts\">\(detail.map(Text.html).joined(separator: " · "))</span></li>"
+        }
+        return "<ul class=\"timeline\">" + rows + "</ul>"
+    }
+
+    static func metadata(_ e: RecordingEntry) -> String {
+        guard let m = e.metadata else { return "<p class=\"gap\">none</p>" }
+        var rows: [(String, String)] = [
+            ("Board", m.recording.board + (m.recording.boardDescription.map { " — \($0)" } ?? "")),
+            ("Rate", "\(m.recording.rateHz) Hz"), ("Sources", m.recording.sources),
+            ("Rows", m.file.rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
+            ("Started", m.recording.started), ("Ended", m.ended ?? "–"),
+            ("Clock", m.recording.clock), ("When", "\(m.recording.whenMode)"),
+            ("Label", m.recording.label), ("Recording id", m.recording.id),
+            ("Part", "\(m.file.index)" + (m.file.previous.map { " (after \($0))" } ?? "")),
+            ("Software", "\(m.software.name) \(m.software.version)"),
+        ]
+        if let g = m.recording.gps { rows.append(("GPS", g)) }
+        return "<table class=\"meta\">" + rows.map { "<tr><td>\(Text.html($0.0))</td><td>\(Text.html($0.1))</td></tr>" }.joined() + "</table>"
+    }
+
+    static let script = """
+    const b=document.getElementById('delete');
+    if(b){b.addEventListener('click',async()=>{const n=b.dataset.name;
+    if(!confirm('Delete this recording for good?\\n\\n'+n+'\\n\\nThe CSV and its metadata are removed from the logger.'))return;
+    const r=await fetch('/api/recordings/'+encodeURIComponent(n),{method:'DELETE',headers:{'X-CSRF-Token':document.querySelector('meta[name=csrf]').content},credentials:'same-origin'});
+    if(r.ok){location.href='/';}else{let j={};try{j=await r.json();}catch(e){}const m=document.getElementById('msg');m.textContent='Not deleted: '+(j.error||r.status);m.classList.add('show');}});}
+    """
+}
+
+/// The password form (only when a password is set).
+enum LoginPage {
+    static func render(message: String?) -> String {
+        let body = """
+        <form class="login card" method="post" action="/login">
+        <h1>motionlog</h1>
+        \(message.map { "<p class=\"msg show\">\(Text.html($0))</p>" } ?? "")
+        <label for="pw">Password</label><input id="pw" type="password" name="password" autocomplete="current-password" autofocus required>
+        <button class="primary" type="submit">Log in</button></form>
+        """
+        return Layout.page(title: "Log in", csrf: nil, body: body)
+    }
+}

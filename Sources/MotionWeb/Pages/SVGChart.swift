@@ -1,0 +1,48 @@
+import Foundation
+
+/// A time chart as inline SVG: a line (or a min–max band with its mean) against elapsed
+/// time, with its value range and time axis labelled.
+enum SVGChart {
+    static let width = 400.0, height = 170.0
+    static let left = 40.0, right = 8.0, top = 10.0, bottom = 22.0
+
+    struct Line { var t: [Double]; var v: [Double] }
+
+    /// `band` (min, max) is drawn behind the line when given.
+    static func render(title: String, unit: String, line: Line, band: (lo: [Double], hi: [Double])? = nil,
+                       cssClass: String) -> String? {
+        guard line.t.count >= 2, let t0 = line.t.first, let t1 = line.t.last, t1 > t0 else { return nil }
+        var lo = line.v.min() ?? 0, hi = line.v.max() ?? 1
+        if let band { lo = min(lo, band.lo.min() ?? lo); hi = max(hi, band.hi.max() ?? hi) }
+        if hi - lo < 1e-9 { lo -= 1; hi += 1 }
+        let pad = (hi - lo) * 0.05
+        lo -= pad; hi += pad
+        let plotW = width - left - right, plotH = height - top - bottom
+        func x(_ t: Double) -> String { SVG.num(left + (t - t0) / (t1 - t0) * plotW) }
+        func y(_ v: Double) -> String { SVG.num(top + (hi - v) / (hi - lo) * plotH) }
+        var svg = "<svg class=\"chart \(cssClass)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(title)\">"
+        // Grid: three value lines with labels.
+        for i in 0...2 {
+            let v = lo + pad + Double(i) * (hi - lo - 2 * pad) / 2
+            svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(y(v))\" y2=\"\(y(v))\"/>"
+            svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\">\(label(v))</text>"
+        }
+        for i in 0...3 {
+            let t = t0 + Double(i) * (t1 - t0) / 3
+            svg += "<text class=\"axis\" x=\"\(x(t))\" y=\"\(Int(height - 6))\" text-anchor=\"\(i == 0 ? "start" : i == 3 ? "end" : "middle")\">\(Text.clock(t))</text>"
+        }
+        if let band {
+            let upper = zip(line.t, band.hi).map { x($0) + " " + y($1) }
+            let lower = zip(line.t, band.lo).reversed().map { x($0) + " " + y($1) }
+            svg += "<path class=\"band\" d=\"M\(upper.joined(separator: "L"))L\(lower.joined(separator: "L"))Z\"/>"
+        }
+        let d = zip(line.t, line.v).map { x($0) + " " + y($1) }.joined(separator: "L")
+        svg += "<path class=\"line\" d=\"M\(d)\"/>"
+        svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
+        return svg + "</svg>"
+    }
+
+    static func label(_ v: Double) -> String {
+        abs(v) >= 100 ? String(Int(v.rounded())) : abs(v) >= 10 ? String(format: "%.0f", v) : String(format: "%.1f", v)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import MotionCore
+
+/// Text for pages: HTML escaping and the way times, durations and sizes read.
+enum Text {
+    /// Escapes text for HTML content and attribute values (the XML escaping of exports).
+    static func html(_ s: String) -> String { ExportText.xml(s) }
+
+    /// Percent-encodes a name for a URL path segment.
+    static func path(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: .init(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")) ?? s
+    }
+
+    /// `Mon 23 Nov 2026, 17:40` in the logger's local time.
+    static func localTime(_ epoch: Double?) -> String {
+        guard let epoch, epoch.isFinite else { return "unknown time" }
+        return strftime(epoch, "%a %d %b %Y, %H:%M")
+    }
+
+    static func strftime(_ epoch: Double, _ format: String) -> String {
+        var t = time_t(epoch)
+        var parts = tm()
+        localtime_r(&t, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let n = Glibc.strftime(&buffer, buffer.count, format, &parts)
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `1 h 23 min`, `4 min 12 s`, `12 s`.
+    static func duration(_ seconds: Double?) -> String {
+        guard let seconds, seconds.isFinite, seconds >= 0 else { return "–" }
+        let s = Int(seconds.rounded())
+        if s >= 3600 { return "\(s / 3600) h \((s / 60) % 60) min" }
+        if s >= 60 { return "\(s / 60) min \(s % 60) s" }
+        return "\(s) s"
+    }
+
+    /// Elapsed time on a chart axis: `0:00`, `12:30`, `1:02:00`.
+    static func clock(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded()))
+        if s >= 3600 { return String(format: "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60) }
+        return String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    static func size(_ bytes: Int64) -> String { ByteText.describe(bytes) }
+
+    static func distance(_ metres: Double?) -> String? {
+        guard let metres, metres.isFinite else { return nil }
+        return metres >= 1000 ? String(format: "%.1f km", metres / 1000) : "\(Int(metres.rounded())) m"
+    }
+
+    /// The HTTP date form (RFC 9110 §5.6.7) for `Last-Modified`.
+    static func httpDate(_ epoch: Double) -> String {
+        var t = time_t(epoch)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", days[Int(parts.tm_wday)], parts.tm_mday,
+                      months[Int(parts.tm_mon)], parts.tm_year + 1900, parts.tm_hour, parts.tm_min, parts.tm_sec)
+    }
+
+    /// `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266).
+    static func contentDisposition(_ fileName: String) -> String {
+        let ascii = String(fileName.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? Character($0) : "_" })
+        return "attachment; filename=\"\(ascii)\"; filename*=UTF-8''\(path(fileName))"
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MotionCore
+import NIOCore
+
+/// The JSON API (docs/WEB.md) and the live events stream.
+extension WebApp {
+    struct StatusBody: Encodable {
+        var live: Bool
+        var status: LiveStatus?
+        var folder: String
+        var recordings: Int
+        var sizeBytes: Int64
+        var login: Bool
+    }
+
+    struct ListItem: Encodable {
+        var entry: RecordingEntry
+        var writing: Bool
+        func encode(to encoder: any Encoder) throws {
+            try entry.encode(to: encoder)
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(writing, forKey: .writing)
+        }
+        enum Key: String, CodingKey { case writing }
+    }
+
+    struct SummaryBody: Encodable {
+        var recording: ListItem
+        var metadata: RecordingMetadataJSON?
+        /// The MotionAnalysis summary: not available in this build.
+        var summary: String?
+        var note: String
+        var track: [[[Double]]]
+        var speedKmh: [[Double]]
+        var elevationM: [[Double]]
+        var accelerationG: [[Double]]
+        enum CodingKeys: String, CodingKey {
+            case recording, metadata, summary, note, track, speedKmh = "speed_kmh", elevationM = "elevation_m", accelerationG = "acceleration_g"
+        }
+    }
+
+    /// The metadata as stored, passed through.
+    struct RecordingMetadataJSON: Encodable {
+        var value: RecordingMetadata
+        func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+    }
+
+    struct LabelBody: Decodable { var label: String }
+
+    func addAPI(_ router: Router<WebContext>) {
+        router.get("/api/status") { _, _ -> Response in
+            let entries = (try? await self.blocking { try self.folder.list() }) ?? []
+            let live = await self.liveStatus()
+            return Self.json(StatusBody(live: self.configuration.live != nil, status: live, folder: self.folder.path,
+                                        recordings: entries.count, sizeBytes: entries.reduce(0) { $0 + $1.sizeBytes },
+                                        login: self.access.needsLogin))
+        }
+        router.get("/api/recordings") { _, _ -> Response in
+            let entries: [RecordingEntry]
+            do { entries = try await self.blocking { try self.folder.list() } } catch {
+                return Self.failure(.internalServerError, "\(error)", api: true)
+            }
+            let writing = await self.writingName()
+            return Self.json(entries.map { ListItem(entry: $0, writing: self.isBeingWritten($0, writing: writing)) })
+        }
+        router.get("/api/recordings/:name/summary") { _, context -> Response in
+            guard let name = Self.parameter(context, "name"), let entry = try self.folder.lookup(name) else {
+                return Self.failure(.notFound, WebError.notFound(Self.parameter(context, "name") ?? "").description, api: true)
+            }
+            let writing = await self.writingName()
+            let s = try? await self.seriesFor(entry)
+            return Self.json(SummaryBody(
+                recording: ListItem(entry: entry, writing: self.isBeingWritten(entry, writing: writing)),
+                metadata: entry.metadata.map(RecordingMetadataJSON.init),
+                summary: nil, note: "stops, moves, activity, distance and movement per interval come from the MotionAnalysis summary (issue 12), not yet in this build",
+                track: s?.track.map { $0.map { [$0.latitude, $0.longitude] } } ?? [],
+                speedKmh: s?.speed.map { [$0.t, $0.v] } ?? [],
+                elevationM: s?.elevation.map { [$0.t, $0.v] } ?? [],
+                accelerationG: s?.acceleration.map { [$0.t, $0.min, $0.mean, $0.max] } ?? []))
+        }
+        router.delete("/api/recordings/:name") { _, context -> Response in
+            guard let name = Self.parameter(context, "name") else { return Self.failure(.notFound, "no name", api: true) }
+            return await self.delete(name, client: context.client)
+        }
+        for command in ["start", "stop"] {
+            router.post("/api/\(command)") { _, _ -> Response in await self.control(command) }
+        }
+        router.post("/api/label") { request, _ -> Response in
+            let body = try await request.body.collect(upTo: 1024)
+            guard let label = try? JSONDecoder().decode(LabelBody.self, from: Data(buffer: body)).label else {
+                return Self.failure(.badRequest, "send {\"label\": \"W\"}: one uppercase letter", api: true)
+            }
+            return await self.control("label", label: label)
+        }
+        router.get("/events") { _, _ -> Response in self.events() }
+    }
+
+    /// Start, stop, label: what `motionlog start|stop|label` do, through the control protocol.
+    func control(_ command: String, label: String? = nil) async -> Response {
+        guard let live = configuration.live else {
+            return Self.failure(.conflict, "no recorder attached: this is `motionlog serve` without a daemon (use `motionlog daemon --web`)", api: true)
+        }
+        do {
+            let reply = try await blocking { try live.send(command, label: label) }
+            log.notice("web control", metadata: ["command": "\(command)", "ok": "\(reply.ok)", "message": "\(reply.message ?? "")"])
+            struct Body: Encodable { var ok: Bool; var message: String?; var status: LiveStatus? }
+            return Self.json(Body(ok: reply.ok, message: reply.message, status: reply.status), status: reply.ok ? .ok : .conflict)
+        } catch {
+            return Self.failure(.serviceUnavailable, "the recorder does not answer: \(error)", api: true)
+        }
+    }
+
+    /// Removes a recording's CSV, metadata and cached summary; never the one being written.
+    func delete(_ name: String, client: String) async -> Response {
+        let entry: RecordingEntry?
+        do { entry = try folder.lookup(name) } catch { return Self.failure(.internalServerError, "\(error)", api: true) }
+        guard let entry else { return Self.failure(.notFound, WebError.notFound(name).description, api: true) }
+        let writing = await writingName()
+        if entry.name == writing {
+            return Self.failure(.conflict, "\(name) is being recorded right now: stop the recording first", api: true)
+        }
+        if folder.isRecentlyWritten(entry) {
+            return Self.failure(.conflict, "\(name) was written to less than a minute ago and has not ended cleanly: it may still be recording; try again later", api: true)
+        }
+        var removed: [String] = []
+        var failed: [String] = []
+        for file in [entry.name + ".csv", entry.name + ".json"] + RecordingFolder.cacheSuffixes.map({ entry.name + $0 }) {
+            guard folder.stamp(file) != nil else { continue }
+            if let e = folder.unlink(file) { failed.append("\(file): \(String(cString: strerror(e)))") } else { removed.append(file) }
+        }
+        folder.forget(entry.name)
+        series.forget(entry.name)
+        if !failed.isEmpty {
+            log.error("web delete failed", metadata: ["recording": "\(name)", "removed": "\(removed)", "failed": "\(failed)", "client": "\(client)"])
+            return Self.failure(.internalServerError, "could not delete " + failed.joined(separator: "; ") + " — is the folder writable by the service?", api: true)
+        }
+        log.notice("recording deleted from the web page", metadata: ["recording": "\(name)", "files": "\(removed.joined(separator: " "))", "bytes": "\(entry.sizeBytes)", "client": "\(client)"])
+        return Self.json(["deleted": removed])
+    }
+
+    /// Server-sent events: the recorder's status once per interval, for a bounded number of
+    /// events (the browser's EventSource reconnects by itself).
+    func events() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-store"
+        let count = configuration.eventsPerConnection, interval = configuration.eventInterval
+        return Response(status: .ok, headers: headers, body: .init { writer in
+            let encoder = JSONEncoder()
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+            for i in 0..<count {
+                if i > 0 { try await Task.sleep(for: interval) }
+                let status = await self.liveStatus()
+                let data = (try? encoder.encode(status)) ?? Data("null".utf8)
+                try await writer.write(ByteBuffer(string: "data: " + String(decoding: data, as: UTF8.self) + "\n\n"))
+            }
+            try await writer.finish(nil)
+        })
+    }
+}

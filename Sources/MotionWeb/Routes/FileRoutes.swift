@@ -1,0 +1,208 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MotionCore
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Downloads: `/recordings/NAME.csv|.json|.gpx|.geojson` (the page is `/recordings/NAME`)
+/// and `/download.zip?name=A&name=B` or `?all=1`.
+extension WebApp {
+    enum Kind: String, CaseIterable { case csv, json, gpx, geojson }
+
+    func addFiles(_ router: Router<WebContext>) {
+        router.get("/recordings/:file") { request, context -> Response in
+            try await self.recordingPath(request, context, head: false)
+        }
+        router.head("/recordings/:file") { request, context -> Response in
+            try await self.recordingPath(request, context, head: true)
+        }
+        router.get("/download.zip") { request, _ -> Response in
+            await self.zip(request)
+        }
+    }
+
+    /// The path parameter, percent-decoded once.
+    static func parameter(_ context: WebContext, _ key: String) -> String? {
+        guard let raw = context.parameters.get(key) else { return nil }
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    func recordingPath(_ request: Request, _ context: WebContext, head: Bool) async throws -> Response {
+        guard let file = Self.parameter(context, "file") else { return Self.failure(.notFound, "no such page", api: false) }
+        do {
+            if let entry = try folder.lookup(file) { return await recordingPage(entry, request: request) }
+            for kind in Kind.allCases where file.hasSuffix("." + kind.rawValue) {
+                let name = String(file.dropLast(kind.rawValue.count + 1))
+                if let entry = try folder.lookup(name) { return await download(entry, kind, request: request, head: head) }
+            }
+        } catch {
+            return Self.failure(.internalServerError, "\(error)", api: false)
+        }
+        return Self.failure(.notFound, WebError.notFound(file).description, api: false)
+    }
+
+    func download(_ entry: RecordingEntry, _ kind: Kind, request: Request, head: Bool) async -> Response {
+        switch kind {
+        case .csv:
+            let writing = isBeingWritten(entry, writing: await writingName())
+            return serveFile(request, fileName: entry.name + ".csv", contentType: "text/csv; charset=utf-8",
+                             completeRows: true, mutable: writing, head: head)
+        case .json:
+            guard entry.jsonStamp != nil else { return Self.failure(.notFound, "\(entry.name) has no metadata file", api: false) }
+            return serveFile(request, fileName: entry.name + ".json", contentType: "application/json",
+                             completeRows: false, mutable: false, head: head)
+        case .gpx, .geojson:
+            guard entry.hasLocation else { return Self.failure(.notFound, "\(entry.name) has no GPS positions to export", api: false) }
+            let path = folder.path + "/" + entry.name + ".csv"
+            let offset = entry.metadata.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
+            let name = entry.name
+            let bytes: [UInt8]?
+            do {
+                bytes = try await blocking { () throws -> [UInt8]? in
+                    var points: [TrackPoint] = []
+                    try RecordingReader(path: path).read { item in
+                        if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: offset) { points.append(p) }
+                    }
+                    let track = LocationTrack(points: points)
+                    if kind == .gpx { return Array(GPXWriter.document(track, name: name, creator: "motionlog web").utf8) }
+                    return try GeoJSONWriter.document(track, name: name, creator: "motionlog web")
+                }
+            } catch {
+                return Self.failure(.internalServerError, "cannot read \(name).csv: \(error)", api: false)
+            }
+            guard let bytes else { return Self.failure(.notFound, "\(name) has no usable GPS positions", api: false) }
+            var headers = HTTPFields()
+            headers[.contentType] = kind == .gpx ? "application/gpx+xml" : "application/geo+json"
+            headers[.contentDisposition] = Text.contentDisposition(name + "." + kind.rawValue)
+            headers[.contentLength] = "\(bytes.count)"
+            return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+
+    /// Streams one folder file with validators and ranges. `completeRows`: a file being
+    /// written is served up to its last LF. `mutable`: the file may still grow, so it gets
+    /// no strong validator (a resumed download of it starts over).
+    func serveFile(_ request: Request, fileName: String, contentType: String, completeRows: Bool, mutable: Bool, head: Bool) -> Response {
+        let fd: Int32
+        do { fd = try folder.open(fileName) } catch { return Self.failure(.notFound, "\(error)", api: false) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { close(fd); return Self.failure(.internalServerError, "cannot stat \(fileName)", api: false) }
+        let size = Int64(st.st_size)
+        let length = completeRows && mutable ? FileChunks.completeLength(fd: fd, size: size) : size
+        close(fd)
+        let stamp = FileStamp(size: size, modifiedNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                              inode: UInt64(st.st_ino))
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.acceptRanges] = "bytes"
+        headers[.contentDisposition] = Text.contentDisposition(fileName)
+        headers[.lastModified] = Text.httpDate(stamp.modifiedEpoch)
+        headers[.cacheControl] = "no-cache"
+        let etag = mutable ? nil : stamp.etag
+        if let etag {
+            headers[.eTag] = etag
+            if let inm = request.headers[.ifNoneMatch], inm.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+                return Response(status: .notModified, headers: headers)
+            }
+        }
+        var range = ByteRange.parse(request.headers[.range], length: length)
+        if let ifRange = request.headers[.ifRange], ifRange != etag || etag == nil {
+            range = .whole      // the client's copy is of another version: send it all
+        }
+        var status = HTTPResponse.Status.ok
+        var offset: Int64 = 0, count = length
+        switch range {
+        case .whole: break
+        case .part(let r):
+            status = .partialContent
+            offset = r.lowerBound
+            count = r.upperBound - r.lowerBound + 1
+            headers[.contentRange] = "bytes \(r.lowerBound)-\(r.upperBound)/\(length)"
+        case .unsatisfiable:
+            headers[.contentRange] = "bytes */\(length)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+        headers[.contentLength] = "\(count)"
+        if head { return Response(status: status, headers: headers) }
+        guard let slot = takeDownloadSlot() else {
+            headers[.retryAfter] = "10"
+            headers[.contentLength] = nil
+            var r = Self.failure(.serviceUnavailable, "\(configuration.maxDownloads) downloads are running: try again when one has finished", api: false)
+            r.headers[.retryAfter] = "10"
+            return r
+        }
+        let folder = self.folder
+        let (start, bytes) = (offset, count)
+        return Response(status: status, headers: headers, body: .init(contentLength: Int(count)) { writer in
+            _ = slot
+            let fd = try folder.open(fileName)
+            defer { close(fd) }
+            try await FileChunks.stream(fd: fd, offset: start, count: bytes, to: &writer)
+            try await writer.finish(nil)
+        })
+    }
+
+    /// One ZIP of the chosen recordings (CSV up to its last complete row, and metadata),
+    /// streamed as it is built.
+    func zip(_ request: Request) async -> Response {
+        let query = request.uri.queryParameters
+        let all = query.get("all") == "1"
+        let requested = query.getAll("name").map { String($0) }
+        var chosen: [RecordingEntry] = []
+        do {
+            if all {
+                chosen = try folder.list()
+            } else {
+                guard !requested.isEmpty else { return Self.failure(.badRequest, "choose recordings: /download.zip?name=NAME&name=... or ?all=1", api: false) }
+                guard requested.count <= 10_000 else { return Self.failure(.badRequest, "too many names", api: false) }
+                var seen = Set<String>()
+                for name in requested where seen.insert(name).inserted {
+                    guard let e = try folder.lookup(name) else { return Self.failure(.notFound, WebError.notFound(name).description, api: false) }
+                    chosen.append(e)
+                }
+            }
+        } catch {
+            return Self.failure(.internalServerError, "\(error)", api: false)
+        }
+        guard !chosen.isEmpty else { return Self.failure(.notFound, "there are no recordings to download", api: false) }
+        let writing = await writingName()
+        var entries: [ZipStream.Entry] = []
+        for e in chosen {
+            guard let fd = try? folder.open(e.name + ".csv") else { continue }
+            var st = stat()
+            let ok = fstat(fd, &st) == 0
+            let size = Int64(st.st_size)
+            let length = isBeingWritten(e, writing: writing) ? FileChunks.completeLength(fd: fd, size: size) : size
+            close(fd)
+            guard ok else { continue }
+            entries.append(.init(archiveName: e.name + ".csv", fileName: e.name + ".csv", length: length, modifiedEpoch: Double(st.st_mtim.tv_sec)))
+            if let j = folder.stamp(e.name + ".json") {
+                entries.append(.init(archiveName: e.name + ".json", fileName: e.name + ".json", length: j.size, modifiedEpoch: j.modifiedEpoch))
+            }
+        }
+        guard let slot = takeDownloadSlot() else {
+            var r = Self.failure(.serviceUnavailable, "\(configuration.maxDownloads) downloads are running: try again when one has finished", api: false)
+            r.headers[.retryAfter] = "10"
+            return r
+        }
+        let archive = ZipStream(entries: entries)
+        let total = archive.totalLength
+        var headers = HTTPFields()
+        headers[.contentType] = "application/zip"
+        let stamp = Text.strftime(configuration.clock(), "%Y%m%d-%H%M")
+        headers[.contentDisposition] = Text.contentDisposition(chosen.count == 1 ? chosen[0].name + ".zip" : "motionlog-\(chosen.count)-recordings-\(stamp).zip")
+        headers[.contentLength] = "\(total)"
+        headers[.cacheControl] = "no-store"
+        let folder = self.folder
+        let log = self.log
+        log.info("ZIP download", metadata: ["recordings": "\(chosen.count)", "bytes": "\(total)"])
+        return Response(status: .ok, headers: headers, body: .init(contentLength: Int(total)) { writer in
+            _ = slot
+            try await archive.write(to: &writer) { name in try folder.open(name) }
+            try await writer.finish(nil)
+        })
+    }
+}

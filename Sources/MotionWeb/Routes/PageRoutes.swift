@@ -1,0 +1,99 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MotionAnalysis
+import MotionCore
+import NIOCore
+
+/// `/`, `/recordings/NAME` (the page; downloads share the path, see FileRoutes), login.
+extension WebApp {
+    func addPages(_ router: Router<WebContext>) {
+        router.get("/") { request, _ -> Response in
+            let entries: [RecordingEntry]
+            do { entries = try await self.blocking { try self.folder.list() } } catch {
+                return Self.failure(.internalServerError, "\(error)", api: false)
+            }
+            let live = await self.liveStatus()
+            let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
+            return Self.html(ListPage.render(entries: entries, page: page, live: live, hasLive: self.configuration.live != nil,
+                                             writing: live?.currentName, csrf: self.session(request)?.csrf ?? "",
+                                             folder: self.folder.path, loginEnabled: self.access.needsLogin))
+        }
+        router.get("/login") { _, _ -> Response in
+            guard self.access.needsLogin else { return Self.redirect("/") }
+            return Self.html(LoginPage.render(message: nil))
+        }
+        router.post("/login") { request, context -> Response in
+            guard self.access.needsLogin else { return Self.redirect("/") }
+            let body = try await request.body.collect(upTo: 4096)
+            struct Form: Decodable { var password: String }
+            guard let form = try? URLEncodedFormDecoder().decode(Form.self, from: String(buffer: body)) else {
+                return Self.html(LoginPage.render(message: "Enter the password."), status: .badRequest)
+            }
+            let client = context.client
+            let result = try await self.blocking { self.access.login(password: form.password, client: client) }
+            switch result {
+            case .ok(let cookie):
+                self.log.notice("web login", metadata: ["client": "\(client)"])
+                var response = Self.redirect("/")
+                response.setCookie(Cookie(name: WebAccess.cookieName, value: cookie, maxAge: Int(WebAccess.sessionSeconds),
+                                          path: "/", httpOnly: true, sameSite: .strict))
+                return response
+            case .wrong:
+                self.log.warning("web login failed: wrong password", metadata: ["client": "\(client)"])
+                return Self.html(LoginPage.render(message: "Wrong password."), status: .unauthorized)
+            case .wait(let seconds):
+                self.log.warning("web login refused: too many failures", metadata: ["client": "\(client)"])
+                var r = Self.html(LoginPage.render(message: "Too many wrong passwords: wait \(seconds) s and try again."), status: .tooManyRequests)
+                r.headers[.retryAfter] = "\(seconds)"
+                return r
+            }
+        }
+        router.post("/logout") { request, _ -> Response in
+            self.access.logout(cookie: request.cookies[WebAccess.cookieName]?.value)
+            var response = Self.json(["ok": true])
+            response.setCookie(Cookie(name: WebAccess.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+            return response
+        }
+    }
+
+    /// The summary page of a listed recording.
+    func recordingPage(_ entry: RecordingEntry, request: Request) async -> Response {
+        let writing = await writingName()
+        let isWriting = isBeingWritten(entry, writing: writing)
+        var seriesError: String?
+        let s: RecordingSeries?
+        do { s = try await seriesFor(entry) } catch {
+            s = nil
+            seriesError = "\(error)"
+        }
+        let summary = isWriting ? nil : await summaryFor(entry)
+        return Self.html(RecordingPage.render(entry, series: s, summary: summary, seriesError: seriesError, writing: isWriting,
+                                              csrf: session(request)?.csrf ?? ""))
+    }
+
+    /// The MotionAnalysis summary of a finished recording: the cached one, else computed
+    /// once (one streaming pass) and cached beside it as `NAME.summary.json`.
+    func summaryFor(_ entry: RecordingEntry) async -> AnalysisSummary? {
+        let path = folder.path + "/" + entry.name + ".csv"
+        return try? await blocking { try SummaryCache.summary(for: [path]) }
+    }
+
+    /// The plotted series of a recording, read once per version of its CSV.
+    func seriesFor(_ entry: RecordingEntry) async throws -> RecordingSeries {
+        if let s = series.get(entry.name, entry.csvStamp) { return s }
+        let path = folder.path + "/" + entry.name + ".csv"
+        let offset = entry.metadata.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
+        let read = try await blocking {
+            try RecordingSeries.read(csvPath: path, duration: entry.durationSeconds, epochOffset: offset)
+        }
+        series.put(entry.name, entry.csvStamp, read)
+        return read
+    }
+
+    static func redirect(_ to: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = to
+        return Response(status: .seeOther, headers: headers)
+    }
+}

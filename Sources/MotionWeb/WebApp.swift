@@ -1,0 +1,167 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// The request context: Hummingbird's, plus the client's address (the login rate limit's key).
+public struct WebContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let client: String
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        client = source.channel.remoteAddress?.ipAddress ?? "local"
+    }
+}
+
+/// Everything the routes share: the folder, access control, the live recorder, caches.
+final class WebApp: Sendable {
+    let configuration: WebConfiguration
+    let folder: RecordingFolder
+    let access: WebAccess
+    let series = SeriesCache()
+    let log: Logger
+    let downloads = Atomic<Int>(0)
+
+    init(configuration: WebConfiguration, log: Logger, verify: @escaping @Sendable (String, String) -> Bool) {
+        self.configuration = configuration
+        self.log = log
+        folder = RecordingFolder(path: configuration.folder, clock: configuration.clock)
+        access = WebAccess(passwordHash: configuration.passwordHash, clock: configuration.clock, verify: verify)
+    }
+
+    func router() -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
+        router.add(middleware: AccessMiddleware(app: self))
+        addPages(router)
+        addFiles(router)
+        addAPI(router)
+        return router
+    }
+
+    // MARK: Shared helpers
+
+    /// The session of a request (checked by the middleware before any route runs).
+    func session(_ request: Request) -> WebAccess.Session? {
+        access.session(cookie: request.cookies[WebAccess.cookieName]?.value)
+    }
+
+    /// Runs blocking work (file reads, the control socket, bcrypt) on NIO's blocking pool.
+    func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
+    }
+
+    /// The recorder's status as the control socket reports it; nil without one or when it
+    /// does not answer.
+    func liveStatus() async -> LiveStatus? {
+        guard let live = configuration.live else { return nil }
+        return try? await blocking { try live.send("status").status }
+    }
+
+    /// The name of the file being written, by the attached recorder.
+    func writingName() async -> String? { await liveStatus()?.currentName }
+
+    /// Whether a recording may be being written (by the daemon or another `record`).
+    func isBeingWritten(_ e: RecordingEntry, writing: String?) -> Bool {
+        e.name == writing || folder.isRecentlyWritten(e)
+    }
+
+    /// A download slot, released when the response body is done with (or dropped).
+    func takeDownloadSlot() -> DownloadSlot? {
+        let before = downloads.add(1, ordering: .relaxed).oldValue
+        guard before < configuration.maxDownloads else {
+            downloads.subtract(1, ordering: .relaxed)
+            return nil
+        }
+        return DownloadSlot(counter: self)
+    }
+
+    static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        // Everything is inline; nothing may be loaded from elsewhere.
+        headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// An error the way the client asked: JSON for the API, a short page otherwise.
+    static func failure(_ status: HTTPResponse.Status, _ message: String, api: Bool) -> Response {
+        if api { return json(["error": message], status: status) }
+        let body = "<h1>\(status.code) \(Text.html(status.reasonPhrase))</h1><p>\(Text.html(message))</p><p><a href=\"/\">Back to the recordings</a></p>"
+        return html(Layout.page(title: "\(status.code)", csrf: nil, body: body), status: status)
+    }
+}
+
+/// One running download; gives its slot back when the response is finished with.
+final class DownloadSlot: Sendable {
+    let counter: WebApp
+    init(counter: WebApp) { self.counter = counter }
+    deinit { counter.downloads.subtract(1, ordering: .relaxed) }
+}
+
+extension HTTPField.Name {
+    static let csrfToken = HTTPField.Name("X-CSRF-Token")!
+}
+
+/// Login, CSRF and host checks in front of every route.
+///
+/// - Off loopback (a password is set), every route but `/login` needs a live session
+///   cookie: pages redirect to the login form, the API answers 401.
+/// - Every request that changes something (any method but GET and HEAD, except the login
+///   form itself) must carry the CSRF token of the session (`X-CSRF-Token` header), else 403.
+/// - On loopback the `Host` must be a loopback name or address, so a DNS-rebinding page
+///   cannot read our pages (and their token) under its own name.
+struct AccessMiddleware: RouterMiddleware {
+    typealias Context = WebContext
+    let app: WebApp
+
+    func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        let api = path.hasPrefix("/api/")
+        if app.configuration.listen.isLoopback, let host = request.head.authority, !Self.isLoopbackHost(host) {
+            return WebApp.failure(.misdirectedRequest, "this server answers only to localhost / 127.0.0.1 (Host was \(host))", api: api)
+        }
+        let isLogin = path == "/login"
+        let session = app.session(request)
+        if session == nil && !isLogin {
+            if api || request.method != .get { return WebApp.failure(.unauthorized, "log in first", api: true) }
+            var headers = HTTPFields()
+            headers[.location] = "/login"
+            return Response(status: .seeOther, headers: headers)
+        }
+        let safe = request.method == .get || request.method == .head
+        if !safe && !isLogin {
+            guard let session, let token = request.headers[.csrfToken], WebAccess.tokensMatch(token, session.csrf) else {
+                app.log.warning("refused a request without a valid CSRF token", metadata: ["method": "\(request.method)", "path": "\(path)", "client": "\(context.client)"])
+                return WebApp.failure(.forbidden, "missing or wrong CSRF token: use the buttons on the logger's own page", api: true)
+            }
+        }
+        return try await next(request, context)
+    }
+
+    static func isLoopbackHost(_ authority: String) -> Bool {
+        var host = authority
+        if host.hasPrefix("[") {
+            host = String(host.dropFirst().prefix { $0 != "]" })
+        } else if let colon = host.lastIndex(of: ":") {
+            host = String(host[..<colon])
+        }
+        return ListenAddress.isLoopbackName(host)
+    }
+}

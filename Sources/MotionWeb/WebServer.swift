@@ -1,0 +1,114 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOPosix
+
+/// How the web server is set up: the folder it shows, where it listens, the password hash
+/// (required off loopback) and, under the daemon, the live recorder.
+public struct WebConfiguration: Sendable {
+    public var folder: String
+    public var listen: ListenAddress
+    /// bcrypt hash from `motionlog web-password`; nil: no login (loopback only).
+    public var passwordHash: String?
+    /// The recorder behind the live card and start/stop/label; nil: files only.
+    public var live: (any LiveControl)?
+    /// Downloads (files and ZIPs) streaming at once; more get 503.
+    public var maxDownloads = 8
+    /// Server-sent events per connection before the server ends it (the browser reconnects).
+    public var eventsPerConnection = 600
+    /// Time between server-sent events (injected: tests use zero).
+    public var eventInterval: Duration = .seconds(1)
+    /// Epoch seconds (injected).
+    public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
+    public init(folder: String, listen: ListenAddress, passwordHash: String? = nil, live: (any LiveControl)? = nil) {
+        self.folder = folder; self.listen = listen; self.passwordHash = passwordHash; self.live = live
+    }
+
+    /// Why this configuration must not start, if it must not.
+    public var refusal: String? {
+        if !listen.isLoopback && passwordHash == nil {
+            return "the web page would listen on \(listen), reachable from other machines, without a password: set one with `motionlog web-password` (or listen on 127.0.0.1)"
+        }
+        return nil
+    }
+}
+
+/// The web page and JSON API on Hummingbird. Runs on its own NIO event loop thread and
+/// NIO's blocking-I/O pool; reads recordings from the folder and the recorder's state only
+/// through `LiveControl` (the control socket's protocol), never the sampler's locks.
+public final class WebServer: Sendable {
+    public let configuration: WebConfiguration
+    let app: WebApp
+    private let log: Logger
+
+    public init(configuration: WebConfiguration, log: Logger, verify: @escaping @Sendable (String, String) -> Bool = PasswordHash.verify) throws(WebError) {
+        if let why = configuration.refusal { throw .refused(why) }
+        self.configuration = configuration
+        self.log = log
+        app = WebApp(configuration: configuration, log: log, verify: verify)
+    }
+
+    /// The Hummingbird application (tests drive it with HummingbirdTesting).
+    public func application(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
+        let c = configuration
+        return Application(
+            router: app.router(),
+            server: .http1(configuration: .init(idleTimeout: .seconds(120))),
+            configuration: .init(address: .hostname(c.listen.host, port: c.listen.port), serverName: nil),
+            onServerRunning: { channel in onRunning(channel.localAddress?.port ?? c.listen.port) },
+            eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
+            logger: log)
+    }
+
+    /// Serves until the task is cancelled. `onRunning` gets the bound port.
+    public func run(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        app.folder.warmUp()
+        try await application(onRunning: onRunning).runService(gracefulShutdownSignals: [])
+    }
+
+    /// Starts serving on a thread of its own; returns once the port is bound (or failed).
+    public func start() throws(WebError) -> RunningWebServer {
+        let bound = WakeBox()
+        let task = Task.detached { [self] in
+            do { try await self.run { port in bound.set(.success(port)) } } catch {
+                bound.set(.failure(error))
+            }
+            bound.set(.failure(CancellationError()))
+        }
+        switch bound.wait() {
+        case .success(let port): return RunningWebServer(task: task, port: port)
+        case .failure(let e):
+            task.cancel()
+            throw .refused("cannot listen on \(configuration.listen): \(e)")
+        }
+    }
+}
+
+/// A server started with `start()`; `stop()` ends it.
+public final class RunningWebServer: Sendable {
+    let task: Task<Void, Never>
+    public let port: Int
+    init(task: Task<Void, Never>, port: Int) { self.task = task; self.port = port }
+    public func stop() { task.cancel() }
+}
+
+/// The first result, handed from the server task to the thread waiting in `start()`.
+final class WakeBox: Sendable {
+    private let condition = NSCondition()
+    private nonisolated(unsafe) var result: Result<Int, any Error>?
+
+    func set(_ r: Result<Int, any Error>) {
+        condition.lock(); defer { condition.unlock() }
+        if result == nil { result = r; condition.broadcast() }
+    }
+
+    func wait() -> Result<Int, any Error> {
+        condition.lock(); defer { condition.unlock() }
+        while true {
+            if let result { return result }
+            condition.wait()
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import MotionCore
+@testable import MotionWeb
+import Synchronization
+
+/// A temporary folder of small recordings (CSV + metadata) written by the test itself.
+final class WebFixture: Sendable {
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "motionlog-web-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// A ride: `seconds` of A rows at 10 Hz and L rows at 1 Hz moving north-east.
+    @discardableResult
+    func addRecording(_ name: String, start: Double = 1_790_000_000, seconds: Int = 20, endedCleanly: Bool = true,
+                      endReason: String = "stopped", droppedRows: Int64 = 0, tornTail: Bool = false, gps: Bool = true) throws -> String {
+        var csv = CSVFormat.headerLine + "\n"
+        var rows: [String: Int] = ["A": 0, "L": 0]
+        for i in 0..<(seconds * 10) {
+            let t = start + Double(i) / 10
+            csv += "A,W,\(t),0.01,-0.02,\(1.0 + Double(i % 7) / 10)\n"
+            rows["A", default: 0] += 1
+            if gps && i % 10 == 0 {
+                let k = Double(i / 10)
+                csv += "L,W,\(t),\(48.1 + k * 0.0001),\(11.5 + k * 0.0001),\(520.0 + k),\(5.0 + k / 10),45.0,3.0,5.0,0.0,3\n"
+                rows["L", default: 0] += 1
+            }
+        }
+        if tornTail { csv += "A,W,\(start + 999),0.1,0.2" }
+        try csv.write(toFile: folder + "/" + name + ".csv", atomically: false, encoding: .utf8)
+        var counters = CounterSnapshot()
+        counters.droppedRows = droppedRows
+        let description = RecordingDescription(
+            id: "id-\(name)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: gps ? "simulated" : nil,
+            deviceMotion: nil, rateHz: 10, sources: gps ? "AL" : "A", label: "W", whenMode: .epoch, startEpoch: start,
+            started: TimeText.isoLocal(epochSeconds: start), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
+            fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
+        var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
+        file.firstWhen = start
+        file.lastWhen = start + Double(seconds * 10 - 1) / 10
+        file.startLocal = TimeText.isoLocal(epochSeconds: start)
+        file.rows = rows
+        file.bytes = Int64(csv.utf8.count)
+        let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file, counters: counters,
+                                     endedCleanly: endedCleanly, endReason: endReason, ended: nil)
+        try Data(meta.encoded()).write(to: URL(fileURLWithPath: folder + "/" + name + ".json"))
+        return csv
+    }
+
+    func exists(_ file: String) -> Bool { FileManager.default.fileExists(atPath: folder + "/" + file) }
+}
+
+/// A scripted recorder: answers the control protocol from a status the test sets.
+final class FakeLive: LiveControl, Sendable {
+    let state = Mutex<(status: String, currentFile: String?, commands: [String])>(("idle", nil, []))
+
+    func exchange(_ request: [UInt8]) throws -> [UInt8] {
+        let r = try JSONDecoder().decode(LiveRequest.self, from: Data(request))
+        let (status, file) = state.withLock { s -> (String, String?) in
+            if r.command != "status" { s.commands.append(r.command + (r.label.map { " " + $0 } ?? "")) }
+            if r.command == "start" { s.status = "recording" }
+            if r.command == "stop" { s.status = "idle"; s.currentFile = nil }
+            return (s.status, s.currentFile)
+        }
+        let fileJSON = file.map { "\"\($0)\"" } ?? "null"
+        let json = "{\"ok\":true,\"message\":\"done\",\"status\":{\"state\":\"\(status)\",\"currentFile\":\(fileJSON),\"elapsedSeconds\":12.5,\"rowsPerSecond\":{\"A\":100},\"gps\":{\"fix\":\"3D fix\"},\"clock\":{\"source\":\"system\",\"synchronized\":true},\"freeSpace\":{\"availableBytes\":1000000},\"label\":\"W\"}}"
+        return Array(json.utf8)
+    }
+}
+
+/// A clock the test sets.
+final class TestClock: Sendable {
+    let now = Mutex<Double>(1_800_000_000)
+    var function: @Sendable () -> Double { { [self] in now.withLock { $0 } } }
+}
+
+extension WebFixture {
+    /// The router of a server on this folder.
+    func app(password: String? = nil, live: (any LiveControl)? = nil, maxDownloads: Int = 8,
+             clock: TestClock = TestClock()) throws -> some ApplicationProtocol {
+        let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
+        var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
+        c.maxDownloads = maxDownloads
+        c.eventsPerConnection = 2
+        c.eventInterval = .zero
+        c.clock = clock.function
+        // A plain comparison stands in for bcrypt (its own tests are hummingbird-auth's).
+        let server = try WebServer(configuration: c, log: Logger(label: "test"), verify: { pw, hash in "hash:" + pw == hash })
+        return server.application()
+    }
+}
+
+/// The CSRF token a page carries.
+func csrfToken(in html: String) -> String? {
+    guard let r = html.range(of: "<meta name=\"csrf\" content=\"") else { return nil }
+    return String(html[r.upperBound...].prefix { $0 != "\"" })
+}

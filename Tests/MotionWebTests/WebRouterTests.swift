@@ -1,0 +1,387 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+@testable import MotionWeb
+import NIOCore
+import Testing
+import ZIPFoundation
+
+@Suite struct WebListAndDownloadTests {
+    @Test func listShowsRecordingsNewestFirstFromMetadata() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", start: 1_767_254_400)
+        try f.addRecording("20260102080000", start: 1_767_340_800, droppedRows: 3)
+        try await f.app().test(.router) { client in
+            let r = try await client.execute(uri: "/api/recordings", method: .get)
+            #expect(r.status == .ok)
+            let list = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [[String: Any]]
+            #expect(list?.map { $0["name"] as? String } == ["20260102080000", "20260101080000"])
+            #expect(list?.first?["health"] as? [String] == ["rows dropped"])
+            #expect(list?.last?["health"] as? [String] == ["clean"])
+            #expect((list?.last?["duration_s"] as? Double).map { abs($0 - 19.9) < 1e-6 } == true)
+            #expect(list?.last?["size_bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: f.folder + "/20260101080000.csv")[.size] as? Int))
+            let page = try await client.execute(uri: "/", method: .get)
+            let html = String(buffer: page.body)
+            #expect(html.contains("20260102080000") && html.contains("20260101080000"))
+            #expect(html.range(of: "20260102080000")!.lowerBound < html.range(of: "20260101080000")!.lowerBound)
+        }
+    }
+
+    @Test func csvDownloadHasValidatorsAndRanges() async throws {
+        let f = try WebFixture()
+        let csv = Array(try f.addRecording("20260101080000").utf8)
+        try await f.app().test(.router) { client in
+            let whole = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get)
+            #expect(whole.status == .ok)
+            #expect(Array(buffer: whole.body) == csv)
+            #expect(whole.headers[.contentLength] == "\(csv.count)")
+            #expect(whole.headers[.contentDisposition]?.contains("filename=\"20260101080000.csv\"") == true)
+            #expect(whole.headers[.lastModified]?.hasSuffix("GMT") == true)
+            let etag = try #require(whole.headers[.eTag])
+
+            let part = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=100-199"])
+            #expect(part.status == .partialContent)
+            #expect(Array(buffer: part.body) == Array(csv[100...199]))
+            #expect(part.headers[.contentRange] == "bytes 100-199/\(csv.count)")
+
+            let tail = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=-10"])
+            #expect(Array(buffer: tail.body) == Array(csv.suffix(10)))
+
+            let resumed = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=500-", .ifRange: etag])
+            #expect(resumed.status == .partialContent)
+            #expect(Array(buffer: resumed.body) == Array(csv[500...]))
+
+            let stale = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=500-", .ifRange: "\"old\""])
+            #expect(stale.status == .ok)
+            #expect(Array(buffer: stale.body) == csv)
+
+            let unchanged = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(unchanged.status == .notModified)
+
+            let past = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=\(csv.count)-"])
+            #expect(past.status == .rangeNotSatisfiable)
+            #expect(past.headers[.contentRange] == "bytes */\(csv.count)")
+        }
+    }
+
+    @Test func hugeAndMalformedRangesDoNotCrash() async throws {
+        let f = try WebFixture()
+        let csv = Array(try f.addRecording("20260101080000").utf8)
+        try await f.app().test(.router) { client in
+            for header in ["bytes=99999999999999999999999999-", "bytes=0-99999999999999999999999999", "bytes=-99999999999999999999",
+                           "bytes=" + String(repeating: "1", count: 5000) + "-", "bytes=5-1", "bytes=a-b", "bytes=0-1,5-9", "lines=0-1",
+                           "bytes=" + Array(repeating: "0-1", count: 2000).joined(separator: ",")] {
+                let r = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: header])
+                #expect([.ok, .partialContent, .rangeNotSatisfiable].contains(r.status), "\(header.prefix(40))")
+                if r.status == .ok { #expect(Array(buffer: r.body) == csv) }
+            }
+            let big = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=0-99999999999999999999999999"])
+            #expect(Array(buffer: big.body) == csv)
+        }
+    }
+
+    @Test func aRecordingBeingWrittenDownloadsUpToItsLastCompleteRow() async throws {
+        let f = try WebFixture()
+        let csv = try f.addRecording("20260101080000", endedCleanly: false, endReason: "recording", tornTail: true)
+        let live = FakeLive()
+        live.state.withLock { $0 = ("recording", f.folder + "/20260101080000.csv", []) }
+        try await f.app(live: live).test(.router) { client in
+            let r = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get)
+            let body = String(buffer: r.body)
+            #expect(body.hasSuffix("\n"))
+            #expect(csv.hasPrefix(body) && body.count < csv.count)
+            #expect(!body.contains("999"))
+            #expect(r.headers[.eTag] == nil)
+        }
+    }
+
+    @Test func unknownNamesAndPathTricksAre404() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try "secret".write(toFile: f.folder + "/../motionlog-web-secret.txt", atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: f.folder + "/../motionlog-web-secret.txt") }
+        symlink("/etc/passwd", f.folder + "/link.csv")
+        symlink(f.folder + "/20260101080000.json", f.folder + "/alias.json")
+        try await f.app().test(.router) { client in
+            for uri in ["/recordings/nope.csv", "/recordings/..%2Fmotionlog-web-secret.txt", "/recordings/%2E%2E%2F%2E%2E%2Fetc%2Fpasswd",
+                        "/recordings/..%2F..%2F..%2Fetc%2Fpasswd.csv", "/recordings/link.csv", "/recordings/link", "/recordings/alias.json",
+                        "/recordings/%00.csv", "/recordings/20260101080000.csv%00", "/api/recordings/..%2F20260101080000/summary"] {
+                let r = try await client.execute(uri: uri, method: .get)
+                #expect(r.status == .notFound, "\(uri) gave \(r.status)")
+                #expect(!String(buffer: r.body).contains("root:"))
+            }
+            let list = try await client.execute(uri: "/api/recordings", method: .get)
+            #expect(!String(buffer: list.body).contains("link"))
+        }
+    }
+
+    @Test func zipHoldsTheChosenRecordingsByteForByte() async throws {
+        let f = try WebFixture()
+        let a = try f.addRecording("20260101080000")
+        let b = try f.addRecording("20260102080000", gps: false)
+        try f.addRecording("20260103080000")
+        try await f.app().test(.router) { client in
+            let r = try await client.execute(uri: "/download.zip?name=20260101080000&name=20260102080000", method: .get)
+            #expect(r.status == .ok)
+            #expect(r.headers[.contentLength] == "\(r.body.readableBytes)")
+            let archive = try Archive(data: Data(buffer: r.body), accessMode: .read)
+            let names = Set(archive.map(\.path))
+            #expect(names == ["20260101080000.csv", "20260101080000.json", "20260102080000.csv", "20260102080000.json"])
+            for (name, text) in [("20260101080000.csv", a), ("20260102080000.csv", b)] {
+                var out = Data()
+                _ = try archive.extract(try #require(archive[name]), skipCRC32: false) { out.append($0) }
+                #expect(out == Data(text.utf8))
+            }
+            let all = try await client.execute(uri: "/download.zip?all=1", method: .get)
+            let allArchive = try Archive(data: Data(buffer: all.body), accessMode: .read)
+            #expect(allArchive.map(\.path).count == 6)
+            let unknown = try await client.execute(uri: "/download.zip?name=20260101080000&name=../../etc/passwd", method: .get)
+            #expect(unknown.status == .notFound)
+        }
+    }
+
+    @Test func gpxAndGeoJSONComeFromTheLocationRows() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try f.addRecording("20260102080000", gps: false)
+        try await f.app().test(.router) { client in
+            let gpx = try await client.execute(uri: "/recordings/20260101080000.gpx", method: .get)
+            #expect(gpx.status == .ok)
+            #expect(String(buffer: gpx.body).components(separatedBy: "<trkpt").count - 1 == 20)
+            let geo = try await client.execute(uri: "/recordings/20260101080000.geojson", method: .get)
+            #expect(String(buffer: geo.body).contains("LineString"))
+            let none = try await client.execute(uri: "/recordings/20260102080000.gpx", method: .get)
+            #expect(none.status == .notFound)
+        }
+    }
+
+    @Test func recordingPageHasTrackAndCharts() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try await f.app().test(.router) { client in
+            let r = try await client.execute(uri: "/recordings/20260101080000", method: .get)
+            #expect(r.status == .ok)
+            let html = String(buffer: r.body)
+            #expect(html.contains("<svg class=\"track\""))
+            #expect(html.contains("class=\"move\"") && html.contains(" d=\"M"))
+            #expect(html.contains("chart speed") && html.contains("chart elevation") && html.contains("chart accel"))
+            #expect(html.contains("/recordings/20260101080000.gpx"))
+            let summary = try await client.execute(uri: "/api/recordings/20260101080000/summary", method: .get)
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: summary.body)) as? [String: Any]
+            #expect((json?["track"] as? [[[Double]]])?.first?.count == 20)
+        }
+    }
+
+    @Test func tooManyDownloadsAtOnceGet503() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try await f.app(maxDownloads: 0).test(.router) { client in
+            let r = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get)
+            #expect(r.status == .serviceUnavailable)
+            #expect(r.headers[.retryAfter] == "10")
+        }
+    }
+}
+
+@Suite struct WebDeleteAndAccessTests {
+    func token(_ client: some TestClientProtocol, cookie: String? = nil) async throws -> String {
+        var headers = HTTPFields()
+        if let cookie { headers[.cookie] = cookie }
+        let page = try await client.execute(uri: "/", method: .get, headers: headers)
+        return try #require(csrfToken(in: String(buffer: page.body)))
+    }
+
+    @Test func deleteNeedsTheCSRFTokenAndRemovesBothFiles() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try await f.app().test(.router) { client in
+            let without = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete)
+            #expect(without.status == .forbidden)
+            let wrong = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: "0123"])
+            #expect(wrong.status == .forbidden)
+            #expect(f.exists("20260101080000.csv"))
+            let t = try await token(client)
+            let ok = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: t])
+            #expect(ok.status == .ok)
+            #expect(!f.exists("20260101080000.csv") && !f.exists("20260101080000.json"))
+            let again = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: t])
+            #expect(again.status == .notFound)
+        }
+    }
+
+    @Test func theSummaryIsCachedOnFirstViewListedAndDeletedWithTheRecording() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 120)
+        try await f.app().test(.router) { client in
+            #expect(!f.exists("20260101080000.summary.json"))
+            let page = try await client.execute(uri: "/recordings/20260101080000", method: .get)
+            #expect(String(buffer: page.body).contains("<h2>Timeline</h2>"))
+            #expect(f.exists("20260101080000.summary.json"))
+            let list = try await client.execute(uri: "/api/recordings", method: .get)
+            let items = try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [[String: Any]]
+            #expect((items?.first?["distance_m"] as? Double).map { $0 > 0 } == true)
+            let t = try await token(client)
+            let ok = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: t])
+            #expect(ok.status == .ok)
+            #expect(!f.exists("20260101080000.summary.json") && !f.exists("20260101080000.csv"))
+        }
+    }
+
+    @Test func theRecordingBeingWrittenCannotBeDeleted() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", endedCleanly: false, endReason: "recording")
+        try f.addRecording("20260102080000", endedCleanly: false, endReason: "recording")
+        let live = FakeLive()
+        live.state.withLock { $0 = ("recording", f.folder + "/20260101080000.csv", []) }
+        let clock = TestClock()
+        clock.now.withLock { $0 = Date().timeIntervalSince1970 }
+        try await f.app(live: live, clock: clock).test(.router) { client in
+            let t = try await token(client)
+            let current = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: t])
+            #expect(current.status == .conflict)
+            #expect(String(buffer: current.body).contains("being recorded"))
+            // Not the daemon's, but unfinished and written just now: maybe another `record`.
+            let recent = try await client.execute(uri: "/api/recordings/20260102080000", method: .delete, headers: [.csrfToken: t])
+            #expect(recent.status == .conflict)
+            #expect(f.exists("20260101080000.csv") && f.exists("20260102080000.csv"))
+        }
+    }
+
+    @Test func controlButtonsNeedTheTokenAndReachTheRecorder() async throws {
+        let f = try WebFixture()
+        let live = FakeLive()
+        try await f.app(live: live).test(.router) { client in
+            let refused = try await client.execute(uri: "/api/start", method: .post)
+            #expect(refused.status == .forbidden)
+            #expect(live.state.withLock { $0.commands }.isEmpty)
+            let t = try await token(client)
+            let start = try await client.execute(uri: "/api/start", method: .post, headers: [.csrfToken: t])
+            #expect(start.status == .ok)
+            let label = try await client.execute(uri: "/api/label", method: .post, headers: [.csrfToken: t], body: ByteBuffer(string: "{\"label\":\"C\"}"))
+            #expect(label.status == .ok)
+            let stop = try await client.execute(uri: "/api/stop", method: .post, headers: [.csrfToken: t])
+            #expect(stop.status == .ok)
+            #expect(live.state.withLock { $0.commands } == ["start", "label C", "stop"])
+            let status = try await client.execute(uri: "/api/status", method: .get)
+            #expect(String(buffer: status.body).contains("\"live\":true"))
+            let events = try await client.execute(uri: "/events", method: .get)
+            #expect(String(buffer: events.body).components(separatedBy: "data: {").count - 1 == 2)
+        }
+    }
+
+    @Test func serveWithoutARecorderRefusesControl() async throws {
+        let f = try WebFixture()
+        try await f.app().test(.router) { client in
+            let t = try await token(client)
+            let r = try await client.execute(uri: "/api/start", method: .post, headers: [.csrfToken: t])
+            #expect(r.status == .conflict)
+        }
+    }
+
+    @Test func offLoopbackEverythingNeedsALogin() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        let clock = TestClock()
+        try await f.app(password: "correct horse", clock: clock).test(.router) { client in
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(page.status == .seeOther)
+            #expect(page.headers[.location] == "/login")
+            for uri in ["/api/recordings", "/recordings/20260101080000.csv", "/download.zip?all=1", "/events"] {
+                let r = try await client.execute(uri: uri, method: .get)
+                #expect(r.status == .seeOther || r.status == .unauthorized, "\(uri)")
+                #expect(!String(buffer: r.body).contains("Source, Label"))
+            }
+            let del = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete)
+            #expect(del.status == .unauthorized)
+
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            let wrong = try await client.execute(uri: "/login", method: .post, headers: form, body: ByteBuffer(string: "password=nope"))
+            #expect(wrong.status == .unauthorized)
+            let right = try await client.execute(uri: "/login", method: .post, headers: form, body: ByteBuffer(string: "password=correct+horse"))
+            #expect(right.status == .seeOther)
+            let setCookie = try #require(right.headers[.setCookie])
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"))
+            let cookie = String(setCookie.prefix { $0 != ";" })
+            let list = try await client.execute(uri: "/api/recordings", method: .get, headers: [.cookie: cookie])
+            #expect(list.status == .ok)
+            // The session's token, not the one of another session or none.
+            let t = try await token(client, cookie: cookie)
+            let noToken = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.cookie: cookie])
+            #expect(noToken.status == .forbidden)
+            let ok = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.cookie: cookie, .csrfToken: t])
+            #expect(ok.status == .ok)
+        }
+    }
+
+    @Test func failedLoginsAreRateLimited() async throws {
+        let f = try WebFixture()
+        let clock = TestClock()
+        try await f.app(password: "correct horse", clock: clock).test(.router) { client in
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            for _ in 0..<WebAccess.allowedFailures {
+                let r = try await client.execute(uri: "/login", method: .post, headers: form, body: ByteBuffer(string: "password=guess"))
+                #expect(r.status == .unauthorized)
+            }
+            // Even the right password waits now.
+            let blocked = try await client.execute(uri: "/login", method: .post, headers: form, body: ByteBuffer(string: "password=correct+horse"))
+            #expect(blocked.status == .tooManyRequests)
+            #expect(blocked.headers[.retryAfter] != nil)
+            clock.now.withLock { $0 += WebAccess.failureWindowSeconds + 1 }
+            let later = try await client.execute(uri: "/login", method: .post, headers: form, body: ByteBuffer(string: "password=correct+horse"))
+            #expect(later.status == .seeOther)
+        }
+    }
+
+    @Test func aPublicAddressWithoutAPasswordDoesNotStart() {
+        let c = WebConfiguration(folder: "/tmp", listen: ListenAddress(host: "0.0.0.0", port: 8080))
+        #expect(c.refusal != nil)
+        #expect(WebConfiguration(folder: "/tmp", listen: ListenAddress(host: "127.0.0.1", port: 8080)).refusal == nil)
+        #expect(WebConfiguration(folder: "/tmp", listen: ListenAddress(host: "127.evil.example", port: 8080)).refusal != nil)
+    }
+
+    @Test func dnsRebindingHostsAreRefusedOnLoopback() {
+        #expect(!AccessMiddleware.isLoopbackHost("attacker.example:8080"))
+        #expect(!AccessMiddleware.isLoopbackHost("127.0.0.1.attacker.example"))
+        #expect(AccessMiddleware.isLoopbackHost("127.0.0.1:8080"))
+        #expect(AccessMiddleware.isLoopbackHost("localhost:8080"))
+        #expect(AccessMiddleware.isLoopbackHost("[::1]:8080"))
+    }
+}
+
+@Suite struct WebUnitTests {
+    @Test func rangeParsing() {
+        #expect(ByteRange.parse("bytes=0-9", length: 100) == .part(0...9))
+        #expect(ByteRange.parse("bytes=90-", length: 100) == .part(90...99))
+        #expect(ByteRange.parse("bytes=-5", length: 100) == .part(95...99))
+        #expect(ByteRange.parse("bytes=-500", length: 100) == .part(0...99))
+        #expect(ByteRange.parse("bytes=100-", length: 100) == .unsatisfiable)
+        #expect(ByteRange.parse("bytes=0-", length: 0) == .unsatisfiable)
+        #expect(ByteRange.parse("bytes=9-0", length: 100) == .whole)
+        #expect(ByteRange.parse(nil, length: 100) == .whole)
+    }
+
+    @Test func zipLengthIsExactAndZip64RecordsAppearWhenNeeded() {
+        let small = ZipStream.Entry(archiveName: "a.csv", fileName: "a.csv", length: 10, modifiedEpoch: 1_790_000_000)
+        let huge = ZipStream.Entry(archiveName: "b.csv", fileName: "b.csv", length: 5 << 30, modifiedEpoch: 1_790_000_000)
+        #expect(ZipStream(entries: [small]).totalLength == 30 + 5 + 10 + 16 + 46 + 5 + 22)
+        #expect(ZipStream.localHeader(huge).count == 30 + 5 + 20)
+        #expect(ZipStream.descriptor(huge, crc: 0).count == 24)
+        let end = ZipStream.end(count: 2, centralSize: 100, centralOffset: 5 << 30)
+        #expect(end.count == 56 + 20 + 22)
+    }
+
+    @Test func crc32MatchesTheKnownCheckValue() {
+        var c = CRC32()
+        Array("123456789".utf8).withUnsafeBytes { c.update($0) }
+        #expect(c.value == 0xCBF4_3926)
+    }
+
+    @Test func listenAddresses() {
+        #expect(ListenAddress.parse("0.0.0.0:80") == ListenAddress(host: "0.0.0.0", port: 80))
+        #expect(ListenAddress.parse("[::1]:8080") == ListenAddress(host: "::1", port: 8080))
+        #expect(ListenAddress.parse(":9000") == ListenAddress(host: "127.0.0.1", port: 9000))
+        #expect(ListenAddress.parse("host:99999") == nil)
+        #expect(ListenAddress(host: "::1", port: 1).isLoopback)
+        #expect(!ListenAddress(host: "127.0.0.1.nip.io", port: 1).isLoopback)
+    }
+}

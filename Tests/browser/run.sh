@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The web page in a real browser (make test-browser): Debian's chromium, headless, against
+# `motionlog serve` on simulator recordings on a free loopback port. Checks the DOM
+# (--dump-dom) of the list and of a recording's page and writes screenshots at phone
+# (390x844) and desktop (1280x800) sizes under .build/screenshots/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "Installing Debian's chromium for the browser tests..."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+  else
+    echo "chromium is missing: sudo apt-get install chromium (or run make test-browser as root)"; exit 1
+  fi
+fi
+
+bin=${MOTIONLOG:-./.build/release/motionlog}
+[ -x "$bin" ] || { echo "build first: make build"; exit 1; }
+work=$(mktemp -d)
+shots=.build/screenshots
+mkdir -p "$shots"
+server=""
+cleanup() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi; rm -rf "$work"; }
+trap cleanup EXIT
+
+# Two simulated rides (the simulator's scripted route has GPS) on the simulated clock.
+"$bin" record --board simulator --duration 60 --fast --out "$work/rec" --quiet >/dev/null
+"$bin" record --board simulator --duration 20 --fast --out "$work/rec" --quiet --label C >/dev/null
+names=$(cd "$work/rec" && ls *.csv | sed 's/\.csv$//')
+[ "$(echo "$names" | wc -l)" -ge 2 ] || { echo "the simulator made no recordings"; exit 1; }
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+"$bin" serve --out "$work/rec" --listen "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
+server=$!
+for _ in $(seq 1 100); do
+  curl -fsS -o /dev/null "http://127.0.0.1:$port/api/status" 2>/dev/null && break
+  kill -0 "$server" 2>/dev/null || { cat "$work/serve.log"; echo "motionlog serve exited"; exit 1; }
+  sleep 0.2
+done
+
+browser() {
+  chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --hide-scrollbars \
+    --user-data-dir="$work/profile" "$@" 2>>"$work/chromium.log"
+}
+
+passed=0; failed=0
+check() { # description, command...
+  local what=$1; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok: $what"; else failed=$((failed + 1)); echo "FAILED: $what"; fi
+}
+
+list=$work/list.html
+browser --virtual-time-budget=3000 --dump-dom "http://127.0.0.1:$port/" >"$list"
+for n in $names; do check "list shows $n" grep -q "data-name=\"$n\"" "$list"; done
+check "list has the select/download/delete controls" grep -q 'id="del-selected"' "$list"
+first=$(echo "$names" | head -n 1)
+page=$work/page.html
+browser --virtual-time-budget=3000 --dump-dom "http://127.0.0.1:$port/recordings/$first" >"$page"
+check "page has the track's SVG path" grep -qE 'class="move"[^>]* d="M' "$page"
+check "page has the start and end marks" grep -q 'class="start"' "$page"
+check "page has the speed chart" grep -q 'class="chart speed"' "$page"
+check "page has the elevation chart" grep -q 'class="chart elevation"' "$page"
+check "page has the acceleration chart" grep -q 'class="chart accel"' "$page"
+check "page links the CSV download" grep -q "href=\"/recordings/$first.csv\"" "$page"
+
+for size in 390,844 1280,800; do
+  w=${size%,*}
+  browser --window-size="$size" --screenshot="$shots/list-$w.png" "http://127.0.0.1:$port/" >/dev/null
+  browser --window-size="$size" --screenshot="$shots/recording-$w.png" "http://127.0.0.1:$port/recordings/$first" >/dev/null
+  check "screenshot list-$w.png" test -s "$shots/list-$w.png"
+  check "screenshot recording-$w.png" test -s "$shots/recording-$w.png"
+done
+echo "screenshots in $shots/"
+echo "browser: $passed passed, $failed failed"
+[ "$failed" = 0 ]
