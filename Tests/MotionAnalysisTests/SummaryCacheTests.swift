@@ -40,6 +40,18 @@ import Testing
         #expect(names == ["20251121143005.csv", "20251121143005.summary.json"])
     }
 
+    @Test func aSummaryWithAMagnetometerReadsBackFromTheCache() throws {
+        let dir = try Self.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/20251121143005.csv"
+        var text = Self.csv
+        for k in 0..<200 { text += "M,W,\(1763735405.0 + Double(k) / 100),20.0,0.\(k % 10),-40.0\n" }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let first = try SummaryCache.summary(for: [path])
+        #expect(first.health.magnetometer != nil)
+        #expect(SummaryCache.load(for: [path]) == first)
+    }
+
     @Test func readOnlyFolderStillSummarises() throws {
         let dir = try Self.tempDir()
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)

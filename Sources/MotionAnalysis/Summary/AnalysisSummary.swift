@@ -141,6 +141,11 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
         /// own hard-iron offset included).
         public var meanUT: Double
         public var stdUT: Double
+
+        /// Spelled so that snake_case (`mean_ut`) reads back to the same names.
+        enum CodingKeys: String, CodingKey {
+            case meanUT = "meanUt", stdUT = "stdUt"
+        }
     }
 }
 

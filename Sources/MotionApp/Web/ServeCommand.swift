@@ -43,7 +43,7 @@ struct ServeCommand: ParsableCommand {
         }
         let address = try WebSetup.listen(listen ?? settings.web?.listen ?? "127.0.0.1:8080")
         let exitRequested = WakeSignal()
-        SignalWatcher.install { _ in exitRequested.signal() }
+        SignalWatcher.onStop { _ in exitRequested.signal() }
         let log = Logging.motionlogLogger()
         var c = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
                                  live: socket.map { SocketLiveControl(socket: $0) })
