@@ -16,7 +16,8 @@ public enum BuiltInBoards {
         name: simulator
         description: Simulated board — scripted bike ride, 9-axis IMU and GPS, no hardware needed
         imu:
-          # "simulated" is the ideal scripted IMU; with --imu mpu9250|icm20948|lsm9ds1 the real
+          # "simulated" is the ideal scripted IMU; with --imu CHIP (mpu9250, icm20948, lsm9ds1,
+          # bno055, or mpu6050/lsm6dsox/icm42688 with +qmc5883l, +hmc5883l or +lis3mdl) the real
           # chip drivers run against register-level fakes of those chips.
           model: simulated
           mount: ["+x", "+y", "+z"]

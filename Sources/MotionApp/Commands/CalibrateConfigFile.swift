@@ -3,6 +3,7 @@ import MotionConfig
 import MotionCore
 import MotionFusion
 import MotionMath
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -93,7 +94,10 @@ enum CalibrateConfigFile {
             }
         }
         do {
-            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true)
+            // A config file keeps its permissions (it may hold a password hash).
+            var st = stat()
+            let mode = stat(path, &st) == 0 ? FilePermissions(rawValue: st.st_mode & 0o7777) : nil
+            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true, mode: mode)
             try file.write(Array(text.utf8))
             try file.commit()
         } catch {

@@ -59,7 +59,7 @@ struct ExportCommand: ParsableCommand {
     @Argument(help: "Recording files (.csv).")
     var files: [String]
 
-    @Option(name: .long, help: "gpx, geojson, timeline, timeline-geojson or wide-csv (default gpx).")
+    @Option(name: .long, help: "Output format.")
     var format: Format = .gpx
 
     @Option(name: [.short, .customLong("output")], help: "Write to this file instead of standard output.")

@@ -103,8 +103,9 @@ public final class SafeOutputFile {
         }
     }
 
-    /// Checks `path` (see `check`) and creates the temporary file beside it.
-    public init(path: String, inputs: [String], overwrite: Bool) throws(SafeOutputError) {
+    /// Checks `path` (see `check`) and creates the temporary file beside it, with the
+    /// permission bits `mode` (default rw-r--r--; the umask still narrows it).
+    public init(path: String, inputs: [String], overwrite: Bool, mode: FilePermissions? = nil) throws(SafeOutputError) {
         try Self.check(path, inputs: inputs, overwrite: overwrite)
         self.path = path
         self.overwrite = overwrite
@@ -118,7 +119,7 @@ public final class SafeOutputFile {
             do {
                 let fd = try FileDescriptor.open(FilePath(candidate), .writeOnly,
                                                  options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
-                                                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                                                 permissions: mode ?? [.ownerReadWrite, .groupRead, .otherRead])
                 temporaryPath = candidate
                 file = DiskFile(fd: fd, path: candidate)
                 return

@@ -25,6 +25,8 @@ def come_back(*_):
 
 
 signal.signal(signal.SIGUSR1, come_back)
+# A child inherits its parent's blocked signals (Foundation's Process passes them on).
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})
 
 
 def reset(sock):
