@@ -15,6 +15,9 @@ public struct BlockDevice: Sendable, Equatable {
 
     /// Asks blkid what is on `path`; a file system we do not write to is an error that says so.
     public static func identify(_ path: String, runner: any ProcessRunning) throws(OffloadError) -> BlockDevice {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw OffloadError("use", path: path, reason: "no such device (is the stick plugged in? `lsblk` lists the partitions)")
+        }
         let r = runner.run("blkid", ["-p", "-o", "export", path], environment: [:])
         guard r.status == 0 else {
             throw OffloadError("identify", path: path, reason: r.status == 2
