@@ -35,7 +35,8 @@ public struct RecordingInventory: Sendable {
 }
 
 /// Finds the finished recordings in a folder. A recording is finished when its metadata
-/// says how it ended and no running recording holds the writer's lock on its CSV.
+/// says how it ended; one without that is being written when the writer holds its lock on
+/// the CSV, else it awaits recovery.
 public enum RecordingCatalog {
     public static func inventory(folder: String) throws(OffloadError) -> RecordingInventory {
         let names: [String]
@@ -49,14 +50,14 @@ public enum RecordingCatalog {
             let base = String(csv.dropLast(4))
             let path = folder + "/" + csv
             guard isRegularFile(path) else { continue }
-            if SystemCalls.isLockedByWriter(path) { inventory.inProgress.append(csv); continue }
-            guard let data = FileManager.default.contents(atPath: folder + "/" + base + ".json"),
-                  let metadata = try? RecordingMetadata.decode(Array(data)) else {
-                inventory.awaitingRecovery.append(csv)
-                continue
-            }
-            guard metadata.endedCleanly || metadata.endReason != "recording" else {
-                inventory.awaitingRecovery.append(csv)
+            // Metadata that says how the recording ended is final: the writer wrote it after
+            // the last row. Without it, the writer's lock tells a recording being written
+            // from one a power cut left for recovery. (A lock on an ended file is someone
+            // else's brief one — recovery, or a child process that has not yet exec'd.)
+            let metadata = FileManager.default.contents(atPath: folder + "/" + base + ".json")
+                .flatMap { try? RecordingMetadata.decode(Array($0)) }
+            guard let metadata, metadata.endedCleanly || metadata.endReason != "recording" else {
+                if SystemCalls.isLockedByWriter(path) { inventory.inProgress.append(csv) } else { inventory.awaitingRecovery.append(csv) }
                 continue
             }
             var files: [(name: String, bytes: Int64)] = []

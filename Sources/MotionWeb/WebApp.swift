@@ -6,14 +6,17 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// The request context: Hummingbird's, plus the client's address (the login rate limit's key).
+/// The request context: Hummingbird's, plus the client's address (the login rate limit's
+/// key) and its connection (closed when a download's client stops reading).
 public struct WebContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public let client: String
+    let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         client = source.channel.remoteAddress?.ipAddress ?? "local"
+        channel = source.channel
     }
 }
 
@@ -25,12 +28,29 @@ final class WebApp: Sendable {
     let series = SeriesCache()
     let log: Logger
     let downloads = Atomic<Int>(0)
+    /// Background summaries of finished recordings (nil when the configuration turns them off).
+    let summaries: SummaryWarmer?
 
     init(configuration: WebConfiguration, log: Logger, verify: @escaping @Sendable (String, String) -> Bool) {
         self.configuration = configuration
         self.log = log
         folder = RecordingFolder(path: configuration.folder, clock: configuration.clock)
         access = WebAccess(passwordHash: configuration.passwordHash, clock: configuration.clock, verify: verify)
+        if configuration.backgroundSummaries {
+            let folder = self.folder, live = configuration.live
+            summaries = SummaryWarmer(folder: folder, isWriting: { e in
+                folder.isRecentlyWritten(e) || (live.flatMap { try? $0.send("status").status?.currentName } == e.name)
+            }, onRound: configuration.onSummaryRound)
+        } else {
+            summaries = nil
+        }
+    }
+
+    /// The folder's recordings, newest first; starts background summaries for any that need one.
+    func listing() async throws -> [RecordingEntry] {
+        let entries = try await blocking { try self.folder.list() }
+        summaries?.noteListing(entries)
+        return entries
     }
 
     func router() -> Router<WebContext> {
@@ -67,6 +87,17 @@ final class WebApp: Sendable {
     /// Whether a recording may be being written (by the daemon or another `record`).
     func isBeingWritten(_ e: RecordingEntry, writing: String?) -> Bool {
         e.name == writing || folder.isRecentlyWritten(e)
+    }
+
+    /// `writer` with a stall guard: when the client stops reading for
+    /// `stalledClientTimeout`, its connection is closed and the download ends. The body
+    /// must call `end()` on the guard however it ends (it frees `slot`).
+    func guarding(_ writer: any ResponseBodyWriter, _ context: WebContext, what: String, slot: DownloadSlot?) -> GuardedWriter {
+        let log = self.log, hook = configuration.onStalledClient, client = context.client
+        let stall = StallGuard(channel: context.channel, timeout: configuration.stalledClientTimeout, slot: slot, onStall: {
+            log.warning("closed a download whose client stopped reading", metadata: ["download": "\(what)", "client": "\(client)"])
+        }, onStalledEnd: { hook?() })
+        return GuardedWriter(inner: writer, stall: stall)
     }
 
     /// A download slot, released when the response body is done with (or dropped).
@@ -108,11 +139,17 @@ final class WebApp: Sendable {
     }
 }
 
-/// One running download; gives its slot back when the response is finished with.
+/// One running download; gives its slot back when released or dropped, whichever is first.
 final class DownloadSlot: Sendable {
     let counter: WebApp
+    private let released = Atomic<Bool>(false)
     init(counter: WebApp) { self.counter = counter }
-    deinit { counter.downloads.subtract(1, ordering: .relaxed) }
+
+    func release() {
+        if !released.exchange(true, ordering: .acquiringAndReleasing) { counter.downloads.subtract(1, ordering: .relaxed) }
+    }
+
+    deinit { release() }
 }
 
 extension HTTPField.Name {

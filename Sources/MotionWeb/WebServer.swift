@@ -19,6 +19,16 @@ public struct WebConfiguration: Sendable {
     public var eventsPerConnection = 600
     /// Time between server-sent events (injected: tests use zero).
     public var eventInterval: Duration = .seconds(1)
+    /// A download whose client has not taken a byte for this long is closed (its slot and
+    /// file freed); a slow phone on a bad link still takes some bytes each time.
+    public var stalledClientTimeout: Duration = .seconds(60)
+    /// Called when a stalled download is closed (tests wait on it).
+    public var onStalledClient: (@Sendable () -> Void)?
+    /// Computes the summary of every finished recording without a fresh one, in the
+    /// background at the lowest CPU priority, so the list shows distance and activity.
+    public var backgroundSummaries = true
+    /// Called after each round of background summaries with how many it computed (tests).
+    public var onSummaryRound: (@Sendable (Int) -> Void)?
     /// Epoch seconds (injected).
     public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
@@ -64,7 +74,9 @@ public final class WebServer: Sendable {
 
     /// Serves until the task is cancelled. `onRunning` gets the bound port.
     public func run(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        app.folder.warmUp()
+        // The first round of background summaries lists the folder: the cache is warm for the
+        // first page view.
+        if let summaries = app.summaries { summaries.poke() } else { app.folder.warmUp() }
         try await application(onRunning: onRunning).runService(gracefulShutdownSignals: [])
     }
 

@@ -143,7 +143,7 @@ struct CalibrateCLITests {
         let dir = Binary.temporaryDirectory()
         try "precious\n".write(toFile: dir + "/victim", atomically: true, encoding: .utf8)
         #expect(symlink(dir + "/victim", dir + "/c.yaml.motionlog-tmp") == 0)
-        try CalibrateConfigFile.write("rate: 50\n", to: dir + "/c.yaml")
+        try ConfigFileEdit.write("rate: 50\n", to: dir + "/c.yaml")
         #expect(try String(contentsOfFile: dir + "/victim", encoding: .utf8) == "precious\n")
         #expect(try String(contentsOfFile: dir + "/c.yaml", encoding: .utf8) == "rate: 50\n")
     }

@@ -86,15 +86,22 @@ final class RecordingShutdown: ShutdownRunner, Sendable {
 }
 
 extension Binary {
-    /// Runs `executable` (the motionlog binary, or setpriv wrapping it) and captures its output.
-    static func run(via executable: String, _ arguments: [String]) throws -> Result {
+    /// Runs `executable` (the motionlog binary, or setpriv wrapping it) and captures its
+    /// output; `input` is its standard input (none when nil).
+    static func run(via executable: String, _ arguments: [String], input: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
+        let stdin = Pipe()
+        if input != nil { p.standardInput = stdin }
         try p.run()
+        if let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try? stdin.fileHandleForWriting.close()
+        }
         let outBox = DataBox(), errBox = DataBox()
         let group = DispatchGroup()
         for (pipe, box) in [(out, outBox), (err, errBox)] {

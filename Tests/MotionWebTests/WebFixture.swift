@@ -83,11 +83,20 @@ final class TestClock: Sendable {
 
 extension WebFixture {
     /// The router of a server on this folder.
+    /// `summaryRounds` turns background summaries on and hears each round's count;
+    /// `stalled` shortens the stalled-client timeout and hears each stalled download's end.
     func app(password: String? = nil, live: (any LiveControl)? = nil, maxDownloads: Int = 8,
-             clock: TestClock = TestClock()) throws -> some ApplicationProtocol {
+             clock: TestClock = TestClock(), summaryRounds: (@Sendable (Int) -> Void)? = nil,
+             stalled: (timeout: Duration, hook: @Sendable () -> Void)? = nil) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
+        c.backgroundSummaries = summaryRounds != nil
+        c.onSummaryRound = summaryRounds
+        if let stalled {
+            c.stalledClientTimeout = stalled.timeout
+            c.onStalledClient = stalled.hook
+        }
         c.eventsPerConnection = 2
         c.eventInterval = .zero
         c.clock = clock.function

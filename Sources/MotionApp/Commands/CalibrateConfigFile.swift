@@ -44,12 +44,6 @@ enum CalibrateConfigFile {
         ConfigFileEdit.replacing(section: "calibration", in: text, with: section)
     }
 
-    static func isCalibrationKey(_ line: String) -> Bool {
-        guard line.hasPrefix("calibration:") else { return false }
-        let rest = line.dropFirst("calibration:".count).trimmingCharacters(in: .whitespaces)
-        return rest.isEmpty || rest.hasPrefix("#")
-    }
-
     /// What writing the config file did.
     enum Outcome: Equatable {
         case created, replacedSection, addedSection
@@ -68,40 +62,11 @@ enum CalibrateConfigFile {
     static func update(_ path: String, existing: String?, section: String, inputs: [String] = []) throws(CommandFailure) -> Outcome {
         let outcome: Outcome
         if let existing {
-            outcome = existing.components(separatedBy: "\n").contains(where: isCalibrationKey) ? .replacedSection : .addedSection
+            outcome = existing.components(separatedBy: "\n").contains(where: { ConfigFileEdit.isKey("calibration", $0) }) ? .replacedSection : .addedSection
         } else {
             outcome = .created
         }
-        try write(replacing(in: existing ?? "", with: section), to: path, inputs: inputs)
+        try ConfigFileEdit.write(replacing(in: existing ?? "", with: section), to: path, inputs: inputs)
         return outcome
-    }
-
-    /// Writes `text` to `path` atomically (a temporary file created exclusively in the same
-    /// folder, fsync, rename: `SafeOutputFile`), after checking that it parses as a config
-    /// file. Replacing the config is the point, so an existing file is replaced.
-    static func write(_ text: String, to path: String, inputs: [String] = []) throws(CommandFailure) {
-        do { _ = try RecorderSettings.parse(text: text, file: path) } catch {
-            throw CommandFailure("internal error: the new config would not parse (\(error)); nothing written", code: 2)
-        }
-        let dir = (path as NSString).deletingLastPathComponent
-        if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
-            var built = dir.hasPrefix("/") ? "" : "."
-            for part in dir.split(separator: "/") {
-                built += "/" + part
-                if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                    throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
-                }
-            }
-        }
-        do {
-            // A config file keeps its permissions (it may hold a password hash).
-            var st = stat()
-            let mode = stat(path, &st) == 0 ? FilePermissions(rawValue: st.st_mode & 0o7777) : nil
-            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true, mode: mode)
-            try file.write(Array(text.utf8))
-            try file.commit()
-        } catch {
-            throw CommandFailure("\(error) (or run with sudo, or choose another file with --config FILE)", code: 2)
-        }
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
 import MotionConfig
+import MotionCore
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,25 +35,41 @@ enum ConfigFileEdit {
         return rest.isEmpty || rest.hasPrefix("#")
     }
 
-    /// Writes `text` to `path` atomically (temporary file in the same folder, then rename),
-    /// after checking that it parses as a config file.
-    static func write(_ text: String, to path: String) throws(CommandFailure) {
-        do { _ = try RecorderSettings.parse(text: text, file: path) } catch {
+    /// Writes `text` to `path` atomically (a temporary file created exclusively in the same
+    /// folder, fsync, rename, fsync of the folder: `SafeOutputFile`), after checking that it
+    /// parses as a config file. Replacing the config is the point, so an existing file is
+    /// replaced; it keeps its permissions and group (the daemon's user reads it through the
+    /// group). A file holding a password hash is never readable by others: rw-r----- when
+    /// new, the existing bits without "other" when replaced.
+    static func write(_ text: String, to path: String, inputs: [String] = []) throws(CommandFailure) {
+        let settings: RecorderSettings
+        do { settings = try RecorderSettings.parse(text: text, file: path) } catch {
             throw CommandFailure("internal error: the new config would not parse (\(error)); nothing written", code: 2)
         }
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw CommandFailure("cannot create the folder \(dir): \(error.localizedDescription) — run with sudo or choose --config FILE", code: 2)
+            var built = dir.hasPrefix("/") ? "" : "."
+            for part in dir.split(separator: "/") {
+                built += "/" + part
+                if mkdir(built, 0o755) != 0 && errno != EEXIST {
+                    throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
+                }
             }
         }
-        let temp = path + ".motionlog-tmp"
-        guard FileManager.default.createFile(atPath: temp, contents: Data(text.utf8)) else {
-            throw CommandFailure("cannot write \(path): permission denied or no space — run with sudo, or choose another file with --config FILE", code: 2)
+        var st = stat()
+        let existing = stat(path, &st) == 0 ? st : nil
+        let secret = settings.web?.passwordHash != nil
+        var bits = existing.map { $0.st_mode & 0o7777 } ?? (secret ? 0o640 : 0o644)
+        if secret { bits &= ~0o007 }
+        do {
+            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true, mode: FilePermissions(rawValue: bits))
+            try file.write(Array(text.utf8))
+            try file.commit()
+        } catch {
+            throw CommandFailure("\(error) (or run with sudo, or choose another file with --config FILE)", code: 2)
         }
-        if rename(temp, path) != 0 {
-            try? FileManager.default.removeItem(atPath: temp)
-            throw CommandFailure("cannot replace \(path): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
-        }
+        // The umask may have narrowed the bits; the group stays the file's old group.
+        _ = chmod(path, bits)
+        if let existing, existing.st_gid != getegid() { _ = chown(path, UInt32.max, existing.st_gid) }
     }
 }

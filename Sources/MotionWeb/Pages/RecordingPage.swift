@@ -54,7 +54,10 @@ enum RecordingPage {
         if e.hasLocation {
             body += "<a class=\"button\" href=\"\(base).gpx\" download>GPX</a><a class=\"button\" href=\"\(base).geojson\" download>GeoJSON</a>"
         }
-        body += "<span class=\"gap\"> Timeline JSON and wide CSV: `motionlog export --format timeline|wide-csv` (not yet served here).</span></div>"
+        if let summary, !summary.timeline.isEmpty {
+            body += "<a class=\"button\" href=\"\(base).timeline.json\" download>Timeline JSON</a>"
+        }
+        body += "<a class=\"button\" href=\"\(base).wide.csv\" download>Wide CSV</a></div>"
         body += "<h2>Metadata</h2>" + metadata(e)
         if !writing {
             body += "<div class=\"actions\"><button class=\"danger\" id=\"delete\" data-name=\"\(Text.html(e.name))\">Delete this recording</button></div><div class=\"msg\" id=\"msg\"></div>"

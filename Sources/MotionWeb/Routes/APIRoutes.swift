@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MotionAnalysis
 import MotionCore
 import NIOCore
 
@@ -29,9 +30,10 @@ extension WebApp {
     struct SummaryBody: Encodable {
         var recording: ListItem
         var metadata: RecordingMetadataJSON?
-        /// The MotionAnalysis summary: not available in this build.
-        var summary: String?
-        var note: String
+        /// The MotionAnalysis summary as `motionlog summary --json` prints it (snake_case
+        /// keys); null while the recording is being written or when it cannot be read.
+        var summary: JSONValue?
+        var note: String?
         var track: [[[Double]]]
         var speedKmh: [[Double]]
         var elevationM: [[Double]]
@@ -51,7 +53,7 @@ extension WebApp {
 
     func addAPI(_ router: Router<WebContext>) {
         router.get("/api/status") { _, _ -> Response in
-            let entries = (try? await self.blocking { try self.folder.list() }) ?? []
+            let entries = (try? await self.listing()) ?? []
             let live = await self.liveStatus()
             return Self.json(StatusBody(live: self.configuration.live != nil, status: live, folder: self.folder.path,
                                         recordings: entries.count, sizeBytes: entries.reduce(0) { $0 + $1.sizeBytes },
@@ -59,7 +61,7 @@ extension WebApp {
         }
         router.get("/api/recordings") { _, _ -> Response in
             let entries: [RecordingEntry]
-            do { entries = try await self.blocking { try self.folder.list() } } catch {
+            do { entries = try await self.listing() } catch {
                 return Self.failure(.internalServerError, "\(error)", api: true)
             }
             let writing = await self.writingName()
@@ -70,11 +72,15 @@ extension WebApp {
                 return Self.failure(.notFound, WebError.notFound(Self.parameter(context, "name") ?? "").description, api: true)
             }
             let writing = await self.writingName()
+            let isWriting = self.isBeingWritten(entry, writing: writing)
             let s = try? await self.seriesFor(entry)
+            let summary = isWriting ? nil : await self.summaryFor(entry)
             return Self.json(SummaryBody(
-                recording: ListItem(entry: entry, writing: self.isBeingWritten(entry, writing: writing)),
+                recording: ListItem(entry: entry, writing: isWriting),
                 metadata: entry.metadata.map(RecordingMetadataJSON.init),
-                summary: nil, note: "stops, moves, activity, distance and movement per interval come from the MotionAnalysis summary (issue 12), not yet in this build",
+                summary: summary.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data(SummaryJSON.encode($0, pretty: false))) },
+                note: isWriting ? "being written: the summary is computed once the recording has ended"
+                    : summary == nil ? "the summary could not be computed (see `motionlog summary`)" : nil,
                 track: s?.track.map { $0.map { [$0.latitude, $0.longitude] } } ?? [],
                 speedKmh: s?.speed.map { [$0.t, $0.v] } ?? [],
                 elevationM: s?.elevation.map { [$0.t, $0.v] } ?? [],
@@ -94,7 +100,7 @@ extension WebApp {
             }
             return await self.control("label", label: label)
         }
-        router.get("/events") { _, _ -> Response in self.events() }
+        router.get("/events") { _, context -> Response in self.events(context) }
     }
 
     /// Start, stop, label: what `motionlog start|stop|label` do, through the control protocol.
@@ -142,12 +148,15 @@ extension WebApp {
 
     /// Server-sent events: the recorder's status once per interval, for a bounded number of
     /// events (the browser's EventSource reconnects by itself).
-    func events() -> Response {
+    func events(_ context: WebContext) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
         let count = configuration.eventsPerConnection, interval = configuration.eventInterval
-        return Response(status: .ok, headers: headers, body: .init { writer in
+        return Response(status: .ok, headers: headers, body: .init { body in
+            let guarded = self.guarding(body, context, what: "events", slot: nil)
+            defer { guarded.stall.end() }
+            var writer: any ResponseBodyWriter = guarded
             let encoder = JSONEncoder()
             encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))

@@ -7,10 +7,13 @@ import NIOCore
 import Glibc
 #endif
 
-/// Downloads: `/recordings/NAME.csv|.json|.gpx|.geojson` (the page is `/recordings/NAME`)
-/// and `/download.zip?name=A&name=B` or `?all=1`.
+/// Downloads: `/recordings/NAME.csv|.json|.gpx|.geojson|.timeline.json|.wide.csv` (the
+/// page is `/recordings/NAME`) and `/download.zip?name=A&name=B` or `?all=1`.
 extension WebApp {
-    enum Kind: String, CaseIterable { case csv, json, gpx, geojson }
+    /// What `/recordings/NAME.SUFFIX` downloads; compound suffixes are tried first.
+    enum Kind: String, CaseIterable {
+        case timeline = "timeline.json", wideCSV = "wide.csv", csv, json, gpx, geojson
+    }
 
     func addFiles(_ router: Router<WebContext>) {
         router.get("/recordings/:file") { request, context -> Response in
@@ -19,8 +22,8 @@ extension WebApp {
         router.head("/recordings/:file") { request, context -> Response in
             try await self.recordingPath(request, context, head: true)
         }
-        router.get("/download.zip") { request, _ -> Response in
-            await self.zip(request)
+        router.get("/download.zip") { request, context -> Response in
+            await self.zip(request, context)
         }
     }
 
@@ -36,7 +39,7 @@ extension WebApp {
             if let entry = try folder.lookup(file) { return await recordingPage(entry, request: request) }
             for kind in Kind.allCases where file.hasSuffix("." + kind.rawValue) {
                 let name = String(file.dropLast(kind.rawValue.count + 1))
-                if let entry = try folder.lookup(name) { return await download(entry, kind, request: request, head: head) }
+                if let entry = try folder.lookup(name) { return await download(entry, kind, request: request, context: context, head: head) }
             }
         } catch {
             return Self.failure(.internalServerError, "\(error)", api: false)
@@ -44,16 +47,20 @@ extension WebApp {
         return Self.failure(.notFound, WebError.notFound(file).description, api: false)
     }
 
-    func download(_ entry: RecordingEntry, _ kind: Kind, request: Request, head: Bool) async -> Response {
+    func download(_ entry: RecordingEntry, _ kind: Kind, request: Request, context: WebContext, head: Bool) async -> Response {
         switch kind {
         case .csv:
             let writing = isBeingWritten(entry, writing: await writingName())
-            return serveFile(request, fileName: entry.name + ".csv", contentType: "text/csv; charset=utf-8",
+            return serveFile(request, context, fileName: entry.name + ".csv", contentType: "text/csv; charset=utf-8",
                              completeRows: true, mutable: writing, head: head)
         case .json:
             guard entry.jsonStamp != nil else { return Self.failure(.notFound, "\(entry.name) has no metadata file", api: false) }
-            return serveFile(request, fileName: entry.name + ".json", contentType: "application/json",
+            return serveFile(request, context, fileName: entry.name + ".json", contentType: "application/json",
                              completeRows: false, mutable: false, head: head)
+        case .timeline:
+            return await timeline(entry, head: head)
+        case .wideCSV:
+            return await wideCSV(entry, context, head: head)
         case .gpx, .geojson:
             guard entry.hasLocation else { return Self.failure(.notFound, "\(entry.name) has no GPS positions to export", api: false) }
             let path = folder.path + "/" + entry.name + ".csv"
@@ -85,7 +92,8 @@ extension WebApp {
     /// Streams one folder file with validators and ranges. `completeRows`: a file being
     /// written is served up to its last LF. `mutable`: the file may still grow, so it gets
     /// no strong validator (a resumed download of it starts over).
-    func serveFile(_ request: Request, fileName: String, contentType: String, completeRows: Bool, mutable: Bool, head: Bool) -> Response {
+    func serveFile(_ request: Request, _ context: WebContext, fileName: String, contentType: String, completeRows: Bool,
+                   mutable: Bool, head: Bool) -> Response {
         let fd: Int32
         do { fd = try folder.open(fileName) } catch { return Self.failure(.notFound, "\(error)", api: false) }
         var st = stat()
@@ -127,27 +135,23 @@ extension WebApp {
         }
         headers[.contentLength] = "\(count)"
         if head { return Response(status: status, headers: headers) }
-        guard let slot = takeDownloadSlot() else {
-            headers[.retryAfter] = "10"
-            headers[.contentLength] = nil
-            var r = Self.failure(.serviceUnavailable, "\(configuration.maxDownloads) downloads are running: try again when one has finished", api: false)
-            r.headers[.retryAfter] = "10"
-            return r
-        }
+        guard let slot = takeDownloadSlot() else { return busy() }
         let folder = self.folder
         let (start, bytes) = (offset, count)
         return Response(status: status, headers: headers, body: .init(contentLength: Int(count)) { writer in
-            _ = slot
+            let guarded = self.guarding(writer, context, what: fileName, slot: slot)
+            defer { guarded.stall.end() }
+            var out: any ResponseBodyWriter = guarded
             let fd = try folder.open(fileName)
             defer { close(fd) }
-            try await FileChunks.stream(fd: fd, offset: start, count: bytes, to: &writer)
-            try await writer.finish(nil)
+            try await FileChunks.stream(fd: fd, offset: start, count: bytes, to: &out)
+            try await out.finish(nil)
         })
     }
 
     /// One ZIP of the chosen recordings (CSV up to its last complete row, and metadata),
     /// streamed as it is built.
-    func zip(_ request: Request) async -> Response {
+    func zip(_ request: Request, _ context: WebContext) async -> Response {
         let query = request.uri.queryParameters
         let all = query.get("all") == "1"
         let requested = query.getAll("name").map { String($0) }
@@ -183,12 +187,9 @@ extension WebApp {
                 entries.append(.init(archiveName: e.name + ".json", fileName: e.name + ".json", length: j.size, modifiedEpoch: j.modifiedEpoch))
             }
         }
-        guard let slot = takeDownloadSlot() else {
-            var r = Self.failure(.serviceUnavailable, "\(configuration.maxDownloads) downloads are running: try again when one has finished", api: false)
-            r.headers[.retryAfter] = "10"
-            return r
-        }
+        guard let slot = takeDownloadSlot() else { return busy() }
         let archive = ZipStream(entries: entries)
+        let what = "ZIP of \(entries.count) files"
         let total = archive.totalLength
         var headers = HTTPFields()
         headers[.contentType] = "application/zip"
@@ -200,9 +201,11 @@ extension WebApp {
         let log = self.log
         log.info("ZIP download", metadata: ["recordings": "\(chosen.count)", "bytes": "\(total)"])
         return Response(status: .ok, headers: headers, body: .init(contentLength: Int(total)) { writer in
-            _ = slot
-            try await archive.write(to: &writer) { name in try folder.open(name) }
-            try await writer.finish(nil)
+            let guarded = self.guarding(writer, context, what: what, slot: slot)
+            defer { guarded.stall.end() }
+            var out: any ResponseBodyWriter = guarded
+            try await archive.write(to: &out) { name in try folder.open(name) }
+            try await out.finish(nil)
         })
     }
 }

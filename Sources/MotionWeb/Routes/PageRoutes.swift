@@ -10,7 +10,7 @@ extension WebApp {
     func addPages(_ router: Router<WebContext>) {
         router.get("/") { request, _ -> Response in
             let entries: [RecordingEntry]
-            do { entries = try await self.blocking { try self.folder.list() } } catch {
+            do { entries = try await self.listing() } catch {
                 return Self.failure(.internalServerError, "\(error)", api: false)
             }
             let live = await self.liveStatus()

@@ -1,0 +1,86 @@
+import Foundation
+import MotionAnalysis
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Computes, in the background, the summary (MotionAnalysis) of every finished recording
+/// that has no fresh cached one, so the list can show distance and activity without the
+/// page rereading CSVs. One recording at a time, newest first, on a thread of its own at
+/// the lowest CPU priority (nice 19: the sampler runs SCHED_FIFO and never waits for it).
+///
+/// It runs when poked: when the server starts and when a listing finds a recording that
+/// needs a summary. Each version of a CSV (inode, size, modification time) is tried once,
+/// so a file that cannot be analysed, or a folder where the cache cannot be written, is
+/// not reread on every listing.
+final class SummaryWarmer: Sendable {
+    private struct State {
+        var running = false
+        var again = false
+        var tried: Set<FileStamp> = []
+    }
+
+    private let folder: RecordingFolder
+    private let isWriting: @Sendable (RecordingEntry) -> Bool
+    private let state = Mutex(State())
+    /// Called after a round with the number of summaries it computed (tests wait on it).
+    private let onRound: (@Sendable (Int) -> Void)?
+
+    init(folder: RecordingFolder, isWriting: @escaping @Sendable (RecordingEntry) -> Bool,
+         onRound: (@Sendable (Int) -> Void)? = nil) {
+        self.folder = folder
+        self.isWriting = isWriting
+        self.onRound = onRound
+    }
+
+    /// Whether `entry` lacks a fresh summary that has not been tried for this version.
+    private func needsWork(_ e: RecordingEntry, tried: Set<FileStamp>) -> Bool {
+        guard !tried.contains(e.csvStamp) else { return false }
+        guard let s = e.summaryStamp else { return true }
+        return s.modifiedNanos < e.csvStamp.modifiedNanos
+    }
+
+    /// Starts a round when `entries` (a listing) holds a recording that needs a summary.
+    func noteListing(_ entries: [RecordingEntry]) {
+        let tried = state.withLock { $0.tried }
+        if entries.contains(where: { needsWork($0, tried: tried) }) { poke() }
+    }
+
+    /// Starts a round (or asks the running one to look again when it ends).
+    func poke() {
+        let start = state.withLock { s -> Bool in
+            if s.running { s.again = true; return false }
+            s.running = true
+            return true
+        }
+        guard start else { return }
+        let t = Thread { [self] in self.rounds() }
+        t.name = "motionlog-web-summaries"
+        t.start()
+    }
+
+    private func rounds() {
+        // Lowest priority for this thread only: on Linux a thread's nice value is its own,
+        // and PRIO_PROCESS with who 0 means the calling thread (setpriority(2), BUGS).
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        while true {
+            state.withLock { $0.again = false }
+            var computed = 0
+            let entries = (try? folder.list()) ?? []
+            for e in entries {
+                let tried = state.withLock { $0.tried }
+                guard needsWork(e, tried: tried), !isWriting(e) else { continue }
+                state.withLock { _ = $0.tried.insert(e.csvStamp) }
+                if (try? SummaryCache.summary(for: [folder.path + "/" + e.name + ".csv"])) != nil { computed += 1 }
+            }
+            onRound?(computed)
+            let more = state.withLock { s -> Bool in
+                if s.again { return true }
+                s.running = false
+                return false
+            }
+            if !more { return }
+        }
+    }
+}

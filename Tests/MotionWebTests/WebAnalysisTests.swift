@@ -1,0 +1,144 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MotionAnalysis
+@testable import MotionWeb
+import NIOCore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the web page serves from MotionAnalysis (summary API, timeline JSON, wide CSV,
+/// background summaries) and how it treats a client that stops reading.
+@Suite struct WebAnalysisTests {
+    @Test func theSummaryAPICarriesTheAnalysisSummary() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 120)
+        let expected = try RecordingAnalyzer.summarize([f.folder + "/20260101080000.csv"])
+        try await f.app().test(.router) { client in
+            let r = try await client.execute(uri: "/api/recordings/20260101080000/summary", method: .get)
+            #expect(r.status == .ok)
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any])
+            let summary = try #require(body["summary"] as? [String: Any])
+            let distance = try #require(summary["distance_m"] as? Double)
+            #expect(abs(distance - expected.distanceM) < 1e-6)
+            #expect(body["note"] == nil || body["note"] is NSNull)
+        }
+    }
+
+    @Test func timelineJSONIsWhatExportWrites() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 120)
+        let result = try RecordingAnalyzer.analyze([f.folder + "/20260101080000.csv"])
+        try #require(!result.summary.timeline.isEmpty)
+        let expected = try TimelineExport.storyline(result)
+        try await f.app().test(.router) { client in
+            let r = try await client.execute(uri: "/recordings/20260101080000.timeline.json", method: .get)
+            #expect(r.status == .ok)
+            #expect(Array(buffer: r.body) == expected)
+            #expect(r.headers[.contentDisposition]?.contains("20260101080000.timeline.json") == true)
+            let page = try await client.execute(uri: "/recordings/20260101080000", method: .get)
+            #expect(String(buffer: page.body).contains("href=\"/recordings/20260101080000.timeline.json\""))
+        }
+    }
+
+    @Test func aRecordingWithoutGPSOrMovementHasNoTimeline() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 5, gps: false)
+        let result = try RecordingAnalyzer.analyze([f.folder + "/20260101080000.csv"])
+        try await f.app().test(.router) { client in
+            let r = try await client.execute(uri: "/recordings/20260101080000.timeline.json", method: .get)
+            #expect(r.status == (result.summary.timeline.isEmpty ? .notFound : .ok))
+        }
+    }
+
+    @Test func wideCSVStreamsOneLinePerTick() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 30)
+        var produced: [UInt8] = []
+        var export = WideCSVExport { produced += $0 }
+        try export.convert([f.folder + "/20260101080000.csv"])
+        let expected = produced
+        try await f.app().test(.router) { client in
+            let r = try await client.execute(uri: "/recordings/20260101080000.wide.csv", method: .get)
+            #expect(r.status == .ok)
+            #expect(Array(buffer: r.body) == expected)
+            let text = String(buffer: r.body)
+            #expect(text.hasPrefix("time,label,ax,ay,az,"))
+            #expect(text.split(separator: "\n").count == 1 + 300)   // header + one line per 10 Hz tick (L joins its tick)
+            let head = try await client.execute(uri: "/recordings/20260101080000.wide.csv", method: .head)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+        }
+    }
+
+    @Test func finishedRecordingsGetTheirSummaryInTheBackground() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 60)
+        try f.addRecording("20260102080000", start: 1_790_086_400, seconds: 60, endedCleanly: false, endReason: "recording")
+        let live = FakeLive()
+        live.state.withLock { $0.status = "recording"; $0.currentFile = f.folder + "/20260102080000.csv" }
+        let (rounds, roundDone) = AsyncStream<Int>.makeStream()
+        try await f.app(live: live, summaryRounds: { roundDone.yield($0) }).test(.router) { client in
+            #expect(!f.exists("20260101080000.summary.json"))
+            let first = try await client.execute(uri: "/api/recordings", method: .get)
+            #expect(first.status == .ok)
+            var it = rounds.makeAsyncIterator()
+            #expect(await it.next() == 1)      // the finished one; never the one being written
+            #expect(f.exists("20260101080000.summary.json"))
+            #expect(!f.exists("20260102080000.summary.json"))
+            let again = try await client.execute(uri: "/api/recordings", method: .get)
+            let list = try JSONSerialization.jsonObject(with: Data(buffer: again.body)) as? [[String: Any]]
+            let finished = list?.first { $0["name"] as? String == "20260101080000" }
+            #expect((finished?["distance_m"] as? Double).map { $0 > 0 } == true)
+        }
+    }
+
+    @Test func aClientThatStopsReadingIsCutOffAndFreesItsSlot() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        // 48 MiB: more than the kernel's socket buffers hold on both sides.
+        let line = Array(repeating: UInt8(ascii: "x"), count: 1023) + [0x0A]
+        let fd = open(f.folder + "/20260102080000.csv", O_WRONLY | O_CREAT, 0o644)
+        try #require(fd >= 0)
+        for _ in 0..<48 { line.withUnsafeBufferPointer { l in
+            var chunk = [UInt8](); chunk.reserveCapacity(1 << 20)
+            for _ in 0..<1024 { chunk += l }
+            _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        } }
+        close(fd)
+        let (ends, ended) = AsyncStream<Void>.makeStream()
+        try await f.app(maxDownloads: 1, stalled: (.milliseconds(200), { ended.yield() })).test(.live) { client in
+            let port = try #require(client.port)
+            let sock = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(sock >= 0)
+            defer { close(sock) }
+            var small: Int32 = 4096
+            setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(sock, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try #require(connected == 0)
+            let request = Array("GET /recordings/20260102080000.csv HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            #expect(request.withUnsafeBytes { send(sock, $0.baseAddress, $0.count, 0) } == request.count)
+            // The client never reads: the server closes it and frees the only slot.
+            var it = ends.makeAsyncIterator()
+            await it.next()
+            let other = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get)
+            #expect(other.status == .ok)
+            // What the stalled client got is less than the file: it was cut off, not served.
+            var received = 0
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { recv(sock, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { break }
+                received += n
+            }
+            #expect(received < 48 << 20)
+        }
+    }
+}
