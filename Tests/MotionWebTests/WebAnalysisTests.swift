@@ -39,7 +39,11 @@ import Glibc
             #expect(Array(buffer: r.body) == expected)
             #expect(r.headers[.contentDisposition]?.contains("20260101080000.timeline.json") == true)
             let page = try await client.execute(uri: "/recordings/20260101080000", method: .get)
-            #expect(String(buffer: page.body).contains("href=\"/recordings/20260101080000.timeline.json\""))
+            let html = String(buffer: page.body)
+            #expect(html.contains("href=\"/recordings/20260101080000.timeline.json\""))
+            // Movement per interval as bars, one per interval with movement.
+            let bars = html.components(separatedBy: "<rect class=\"bar\"").count - 1
+            #expect(bars >= 1 && bars == result.summary.movement.sums.filter { $0 > 0 }.count)
         }
     }
 

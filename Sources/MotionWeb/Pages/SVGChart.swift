@@ -1,7 +1,7 @@
 import Foundation
 
-/// A time chart as inline SVG: a line (or a min–max band with its mean) against elapsed
-/// time, with its value range and time axis labelled.
+/// A time chart as inline SVG: a line (or a min–max band with its mean), or bars per
+/// interval, against elapsed time, with its value range and time axis labelled.
 enum SVGChart {
     static let width = 400.0, height = 170.0
     static let left = 40.0, right = 8.0, top = 10.0, bottom = 22.0
@@ -38,6 +38,38 @@ enum SVGChart {
         }
         let d = zip(line.t, line.v).map { x($0) + " " + y($1) }.joined(separator: "L")
         svg += "<path class=\"line\" d=\"M\(d)\"/>"
+        svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
+        return svg + "</svg>"
+    }
+
+    /// Bars from zero, one per interval of `width` seconds starting at `starts` (seconds
+    /// from the first): the sleep tracker's movement per interval.
+    static func bars(title: String, unit: String, starts: [Double], values: [Double], interval: Double,
+                     cssClass: String) -> String? {
+        guard !starts.isEmpty, starts.count == values.count, interval > 0, let t0 = starts.first, let last = starts.last else { return nil }
+        let t1 = last + interval
+        let finite = values.filter(\.isFinite)
+        var hi = max(finite.max() ?? 0, 0)
+        if hi < 1e-12 { hi = 1 }
+        hi *= 1.05
+        let plotW = width - left - right, plotH = height - top - bottom
+        func x(_ t: Double) -> Double { left + (t - t0) / (t1 - t0) * plotW }
+        func y(_ v: Double) -> Double { top + (hi - v) / hi * plotH }
+        var svg = "<svg class=\"chart \(cssClass)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(title)\">"
+        for i in 0...2 {
+            let v = Double(i) * hi / 1.05 / 2
+            svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(SVG.num(y(v)))\" y2=\"\(SVG.num(y(v)))\"/>"
+            svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(SVG.num(y(v)))\" dy=\"4\" text-anchor=\"end\">\(label(v))</text>"
+        }
+        for i in 0...3 {
+            let t = t0 + Double(i) * (t1 - t0) / 3
+            svg += "<text class=\"axis\" x=\"\(SVG.num(x(t)))\" y=\"\(Int(height - 6))\" text-anchor=\"\(i == 0 ? "start" : i == 3 ? "end" : "middle")\">\(Text.clock(t))</text>"
+        }
+        let gap = min(1.0, (x(t0 + interval) - x(t0)) * 0.1)
+        for (t, v) in zip(starts, values) where v.isFinite && v > 0 {
+            let x0 = x(t) + gap / 2, w = max(x(t + interval) - x(t) - gap, 0.5)
+            svg += "<rect class=\"bar\" x=\"\(SVG.num(x0))\" y=\"\(SVG.num(y(v)))\" width=\"\(SVG.num(w))\" height=\"\(SVG.num(y(0) - y(v)))\"><title>\(Text.clock(t)) \(label(v))</title></rect>"
+        }
         svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
         return svg + "</svg>"
     }
