@@ -106,12 +106,12 @@ enum RecordingPage {
 
     static func movementChart(_ summary: AnalysisSummary?, writing: Bool) -> String {
         let head = "<figure class=\"card\" style=\"margin:0\"><figcaption>Movement per interval"
-        guard let m = summary?.movement, !m.starts.isEmpty, m.starts.count == m.sums.count, let t0 = m.starts.first else {
+        guard let m = summary?.movement, !m.starts.isEmpty, m.starts.count == m.sums.count else {
             let why = writing ? "computed when the recording has ended" : "not enough IMU data"
             return head + "</figcaption><p class=\"gap\">\(why)</p></figure>"
         }
-        let svg = SVGChart.bars(title: "Movement", unit: "g·s per " + (Int(m.intervalS) % 60 == 0 ? "\(Int(m.intervalS) / 60) min" : "\(Int(m.intervalS)) s"), starts: m.starts.map { $0 - t0 },
-                                values: m.sums, interval: m.intervalS, cssClass: "movement") ?? ""
+        let svg = SVGChart.bars(title: "Movement", unit: "g·s per " + (Int(m.intervalS) % 60 == 0 ? "\(Int(m.intervalS) / 60) min" : "\(Int(m.intervalS)) s"), starts: m.starts,
+                                values: m.sums, interval: m.intervalS, cssClass: "movement") { Text.strftime($0, "%H:%M") } ?? ""
         return head + " (\(Text.html(m.source ?? "IMU")))</figcaption>" + svg + "</figure>"
     }
 

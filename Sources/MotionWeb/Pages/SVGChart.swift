@@ -42,10 +42,10 @@ enum SVGChart {
         return svg + "</svg>"
     }
 
-    /// Bars from zero, one per interval of `width` seconds starting at `starts` (seconds
-    /// from the first): the sleep tracker's movement per interval.
+    /// Bars from zero, one per interval of `interval` seconds starting at `starts`: the
+    /// sleep tracker's movement per interval. `timeLabel` writes a start on the time axis.
     static func bars(title: String, unit: String, starts: [Double], values: [Double], interval: Double,
-                     cssClass: String) -> String? {
+                     cssClass: String, timeLabel: (Double) -> String) -> String? {
         guard !starts.isEmpty, starts.count == values.count, interval > 0, let t0 = starts.first, let last = starts.last else { return nil }
         let t1 = last + interval
         let finite = values.filter(\.isFinite)
@@ -63,12 +63,12 @@ enum SVGChart {
         }
         for i in 0...3 {
             let t = t0 + Double(i) * (t1 - t0) / 3
-            svg += "<text class=\"axis\" x=\"\(SVG.num(x(t)))\" y=\"\(Int(height - 6))\" text-anchor=\"\(i == 0 ? "start" : i == 3 ? "end" : "middle")\">\(Text.clock(t))</text>"
+            svg += "<text class=\"axis\" x=\"\(SVG.num(x(t)))\" y=\"\(Int(height - 6))\" text-anchor=\"\(i == 0 ? "start" : i == 3 ? "end" : "middle")\">\(timeLabel(t))</text>"
         }
         let gap = min(1.0, (x(t0 + interval) - x(t0)) * 0.1)
         for (t, v) in zip(starts, values) where v.isFinite && v > 0 {
             let x0 = x(t) + gap / 2, w = max(x(t + interval) - x(t) - gap, 0.5)
-            svg += "<rect class=\"bar\" x=\"\(SVG.num(x0))\" y=\"\(SVG.num(y(v)))\" width=\"\(SVG.num(w))\" height=\"\(SVG.num(y(0) - y(v)))\"><title>\(Text.clock(t)) \(label(v))</title></rect>"
+            svg += "<rect class=\"bar\" x=\"\(SVG.num(x0))\" y=\"\(SVG.num(y(v)))\" width=\"\(SVG.num(w))\" height=\"\(SVG.num(y(0) - y(v)))\"><title>\(timeLabel(t)) \(label(v))</title></rect>"
         }
         svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
         return svg + "</svg>"
