@@ -146,3 +146,53 @@ import Glibc
         }
     }
 }
+
+/// The list's kept snapshot: reused while the folder is unchanged, never stale.
+@Suite struct WebListSnapshotTests {
+    static func sizes(_ client: some TestClientProtocol) async throws -> [String: Int] {
+        let r = try await client.execute(uri: "/api/recordings", method: .get)
+        let list = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [[String: Any]] ?? []
+        var out: [String: Int] = [:]
+        for item in list { if let n = item["name"] as? String, let s = item["size_bytes"] as? Int { out[n] = s } }
+        return out
+    }
+
+    static func append(_ path: String, _ text: String) throws {
+        let h = try #require(FileHandle(forWritingAtPath: path))
+        try h.seekToEnd()
+        try h.write(contentsOf: Data(text.utf8))
+        try h.close()
+    }
+
+    @Test func aGrowingRecordingAndNewFilesShowInTheNextListing() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try f.addRecording("20260102080000", endedCleanly: false, endReason: "recording")
+        try await f.app().test(.router) { client in
+            let before = try await Self.sizes(client)
+            #expect(before.count == 2)
+            // Rows appended in place (the folder itself does not change).
+            try Self.append(f.folder + "/20260102080000.csv", "A,W,1790000100.0,0.1,0.2,0.3\n")
+            let grown = try await Self.sizes(client)
+            #expect(grown["20260102080000"] == (before["20260102080000"] ?? 0) + 29)
+            // A new recording changes the folder.
+            try f.addRecording("20260103080000", start: 1_790_200_000)
+            let more = try await Self.sizes(client)
+            #expect(more.count == 3)
+        }
+    }
+
+    @Test func aFolderChangedInTheLastSecondsIsAlwaysRescanned() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        let clock = TestClock()
+        clock.now.withLock { $0 = Date().timeIntervalSince1970 }
+        try await f.app(clock: clock).test(.router) { client in
+            let before = try await Self.sizes(client)
+            // Even a file that ended cleanly is re-stat'ed while the folder is this fresh.
+            try Self.append(f.folder + "/20260101080000.csv", "A,W,1790000100.0,0.1,0.2,0.3\n")
+            let after = try await Self.sizes(client)
+            #expect(after["20260101080000"] == (before["20260101080000"] ?? 0) + 29)
+        }
+    }
+}

@@ -34,6 +34,9 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     var csvStamp: FileStamp
     var jsonStamp: FileStamp?
     var summaryStamp: FileStamp?
+    /// This entry as a JSON object (the API's list item without `writing`), encoded once
+    /// when the entry is read: a list of thousands is joined, not encoded, per request.
+    var json: [UInt8] = []
 
     enum CodingKeys: String, CodingKey {
         case name, start, durationSeconds = "duration_s", sizeBytes = "size_bytes", distanceMeters = "distance_m"
@@ -82,6 +85,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
               data.count < 4 << 20, let meta = try? RecordingMetadata.decode(Array(data)) else {
             e.health = [json == nil ? "no metadata" : "unreadable metadata"]
             e.startEpoch = nil
+            e.json = e.encodedJSON()
             return e
         }
         e.metadata = meta
@@ -100,7 +104,16 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         e.part = meta.file.index
         e.recordingID = meta.recording.id
         e.health = health(meta)
+        e.json = e.encodedJSON()
         return e
+    }
+
+    /// The entry encoded as the API lists it (sorted keys, without `writing`).
+    func encodedJSON() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return (try? encoder.encode(self)).map(Array.init) ?? Array("{}".utf8)
     }
 
     /// The badge findings from the metadata's counters.

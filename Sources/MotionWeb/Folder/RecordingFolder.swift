@@ -23,10 +23,15 @@ public struct FileStamp: Sendable, Equatable, Hashable {
 /// opened relative to the folder with `O_NOFOLLOW`, so `..`, `/` and symlinks lead nowhere.
 ///
 /// What the list shows comes from each recording's metadata JSON, decoded once and cached
-/// by the stamps of its CSV and JSON; a request only lists and `stat`s the folder.
+/// by the stamps of its CSV and JSON. The sorted list is kept with the folder's own stamp:
+/// while the folder has not changed (no file added, removed or replaced by rename — which
+/// is how metadata and summaries are written), a listing only re-`stat`s the CSVs that may
+/// still grow (not ended cleanly). A folder changed in the last 2 s is always rescanned, so
+/// a file system with coarse timestamps cannot hide a change.
 public final class RecordingFolder: Sendable {
     public let path: String
     private let cache = Mutex<[String: RecordingEntry]>([:])
+    private let snapshot = Mutex<(folder: FileStamp, entries: [RecordingEntry])?>(nil)
     private let clock: @Sendable () -> Double
 
     /// `clock` gives epoch seconds (injected so tests decide what "recently written" means).
@@ -69,8 +74,42 @@ public final class RecordingFolder: Sendable {
                          inode: UInt64(st.st_ino))
     }
 
+    /// The folder's own stamp (its entries change its modification time).
+    private func folderStamp() -> FileStamp? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return FileStamp(size: Int64(st.st_size),
+                         modifiedNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                         inode: UInt64(st.st_ino))
+    }
+
     /// Every recording, newest first (by start time, then name).
     public func list() throws(WebError) -> [RecordingEntry] {
+        let folder = folderStamp()
+        if let folder, clock() - folder.modifiedEpoch > 2, var snap = snapshot.withLock({ $0 }), snap.folder == folder {
+            // Same files as last time: only a CSV still being written can have changed.
+            var changed = false
+            for i in snap.entries.indices where !snap.entries[i].endedCleanly {
+                let e = snap.entries[i]
+                guard let csv = stamp(e.name + ".csv"), csv != e.csvStamp else { continue }
+                snap.entries[i] = RecordingEntry.read(name: e.name, folder: path, csv: csv, json: stamp(e.name + ".json"),
+                                                      summary: stamp(e.name + ".summary.json"))
+                changed = true
+            }
+            if changed {
+                snap.entries = Self.newestFirst(snap.entries, now: clock())
+                let updated = snap
+                snapshot.withLock { $0 = updated }
+            }
+            return snap.entries
+        }
+        let entries = try scan()
+        if let folder { snapshot.withLock { $0 = (folder, entries) } }
+        return entries
+    }
+
+    /// Lists and `stat`s the whole folder, reading metadata only for files that changed.
+    private func scan() throws(WebError) -> [RecordingEntry] {
         let names = try names()
         var entries: [RecordingEntry] = []
         entries.reserveCapacity(names.count)
@@ -139,8 +178,11 @@ public final class RecordingFolder: Sendable {
         t.start()
     }
 
-    /// Drops a deleted recording from the cache.
-    func forget(_ name: String) { _ = cache.withLock { $0.removeValue(forKey: name) } }
+    /// Drops a deleted recording from the caches.
+    func forget(_ name: String) {
+        _ = cache.withLock { $0.removeValue(forKey: name) }
+        snapshot.withLock { $0 = nil }
+    }
 
     static func newestFirst(_ entries: [RecordingEntry], now: Double) -> [RecordingEntry] {
         entries.sorted { a, b in

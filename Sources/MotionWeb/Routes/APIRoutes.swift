@@ -65,7 +65,21 @@ extension WebApp {
                 return Self.failure(.internalServerError, "\(error)", api: true)
             }
             let writing = await self.writingName()
-            return Self.json(entries.map { ListItem(entry: $0, writing: self.isBeingWritten($0, writing: writing)) })
+            // Each entry's JSON was encoded once when it was read; `writing` is added here.
+            var bytes: [UInt8] = [0x5B]
+            bytes.reserveCapacity(entries.reduce(2) { $0 + $1.json.count + 20 })
+            for (i, e) in entries.enumerated() {
+                if i > 0 { bytes.append(0x2C) }
+                guard e.json.count >= 2, e.json.last == 0x7D else { bytes += Array("{}".utf8); continue }
+                bytes += e.json.dropLast()
+                bytes += Array((e.json.count > 2 ? ",\"writing\":" : "\"writing\":").utf8)
+                bytes += Array((self.isBeingWritten(e, writing: writing) ? "true}" : "false}").utf8)
+            }
+            bytes.append(0x5D)
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json; charset=utf-8"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
         router.get("/api/recordings/:name/summary") { _, context -> Response in
             guard let name = Self.parameter(context, "name"), let entry = try self.folder.lookup(name) else {
