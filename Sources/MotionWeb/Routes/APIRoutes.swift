@@ -66,14 +66,16 @@ extension WebApp {
             }
             let writing = await self.writingName()
             // Each entry's JSON was encoded once when it was read; `writing` is added here.
+            let key = Array(",\"writing\":".utf8), yes = Array("true}".utf8), no = Array("false}".utf8)
             var bytes: [UInt8] = [0x5B]
             bytes.reserveCapacity(entries.reduce(2) { $0 + $1.json.count + 20 })
-            for (i, e) in entries.enumerated() {
+            for i in entries.indices {
                 if i > 0 { bytes.append(0x2C) }
-                guard e.json.count >= 2, e.json.last == 0x7D else { bytes += Array("{}".utf8); continue }
-                bytes += e.json.dropLast()
-                bytes += Array((e.json.count > 2 ? ",\"writing\":" : "\"writing\":").utf8)
-                bytes += Array((self.isBeingWritten(e, writing: writing) ? "true}" : "false}").utf8)
+                let json = entries[i].json
+                guard json.count > 2, json.last == 0x7D else { bytes += json.isEmpty ? Array("{}".utf8) : json; continue }
+                bytes.append(contentsOf: json[0 ..< json.count - 1])
+                bytes.append(contentsOf: key)
+                bytes.append(contentsOf: self.isBeingWritten(entries[i], writing: writing) ? yes : no)
             }
             bytes.append(0x5D)
             var headers = HTTPFields()
