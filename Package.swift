@@ -90,7 +90,7 @@ let package = Package(
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionMath"], swiftSettings: strict),
         .testTarget(name: "MotionConfigTests", dependencies: ["MotionConfig"], swiftSettings: strict),
-        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionMath", "MotionCore", "MotionSimulator"], swiftSettings: strict),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionMath", "MotionCore", "MotionSimulator", "IMUDrivers"], swiftSettings: strict),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "MotionSimulator"], swiftSettings: strict),
         .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware"],
                     resources: [], swiftSettings: strict),

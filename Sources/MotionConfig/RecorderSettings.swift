@@ -17,6 +17,8 @@ public struct RecorderSettings: Sendable, Equatable {
     public var gpsd: String?
     /// Magnetic declination in degrees, east positive: yaw of D rows then refers to true north.
     public var declinationDegrees: Double?
+    /// Where D rows come from (`device_motion: motionlog|chip`).
+    public var deviceMotion: DeviceMotionOrigin?
     public var calibration: CalibrationSettings?
     /// Stop recording while this many bytes are still free (`min_free_space`; 0 disables).
     public var minFreeSpace: Int64?
@@ -56,6 +58,7 @@ public struct RecorderSettings: Sendable, Equatable {
         s.bufferRows = try doc.int("buffer_rows", in: 256...16_777_216)
         s.gpsd = try doc.parsed("gpsd", expected: "host:port (e.g. localhost:2947)", HostPort.validate)
         s.declinationDegrees = try doc.double("declination", in: -180...180)
+        s.deviceMotion = try doc.parsed("device_motion", expected: DeviceMotionOrigin.help) { DeviceMotionOrigin(rawValue: $0) }
         if let c = try doc.section("calibration") {
             s.calibration = try CalibrationSettings.parse(c)
         }

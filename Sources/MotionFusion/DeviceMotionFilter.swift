@@ -38,6 +38,7 @@ public final class DeviceMotionFilter: DeviceMotionEstimator {
     public var info: [String: String] {
         let p = parameters
         var info = [
+            "source": "motionlog",
             "algorithm": "motionlog orientation filter (VQF structure: Laidig & Seel 2023): gyro strapdown, "
                 + "inclination from low-pass filtered accelerometer in an almost-inertial frame, "
                 + "magnetometer heading with disturbance rejection, Kalman-filter gyro bias at rest and in motion",

@@ -33,6 +33,28 @@ public struct Quaternion: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The rotation a proper rotation matrix describes (`q.rotate(v) == m * v`), with
+    /// w ≥ 0 (Shepperd's method: built from the largest of the four candidates).
+    public init(rotationMatrix m: Matrix3) {
+        let trace = m[0, 0] + m[1, 1] + m[2, 2]
+        let q: Quaternion
+        if trace >= m[0, 0] && trace >= m[1, 1] && trace >= m[2, 2] {
+            let s = 2 * (1 + trace).squareRoot()
+            q = Quaternion(w: s / 4, x: (m[2, 1] - m[1, 2]) / s, y: (m[0, 2] - m[2, 0]) / s, z: (m[1, 0] - m[0, 1]) / s)
+        } else if m[0, 0] >= m[1, 1] && m[0, 0] >= m[2, 2] {
+            let s = 2 * (1 + m[0, 0] - m[1, 1] - m[2, 2]).squareRoot()
+            q = Quaternion(w: (m[2, 1] - m[1, 2]) / s, x: s / 4, y: (m[0, 1] + m[1, 0]) / s, z: (m[0, 2] + m[2, 0]) / s)
+        } else if m[1, 1] >= m[2, 2] {
+            let s = 2 * (1 - m[0, 0] + m[1, 1] - m[2, 2]).squareRoot()
+            q = Quaternion(w: (m[0, 2] - m[2, 0]) / s, x: (m[0, 1] + m[1, 0]) / s, y: s / 4, z: (m[1, 2] + m[2, 1]) / s)
+        } else {
+            let s = 2 * (1 - m[0, 0] - m[1, 1] + m[2, 2]).squareRoot()
+            q = Quaternion(w: (m[1, 0] - m[0, 1]) / s, x: (m[0, 2] + m[2, 0]) / s, y: (m[1, 2] + m[2, 1]) / s, z: s / 4)
+        }
+        let n = q.normalized
+        self = n.w < 0 ? Quaternion(w: -n.w, x: -n.x, y: -n.y, z: -n.z) : n
+    }
+
     @inlinable public var vector: Vector3 { Vector3(x, y, z) }
     @inlinable public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
     @inlinable public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }

@@ -25,6 +25,23 @@ enum BNO055Conversion {
     static let lsbPerMilliG = 1.0
     static let lsbPerDps = 16.0
     static let lsbPerMicroTesla = 16.0
+    /// §3.6.5.5, Table 3-31: 1 quaternion unit = 2^14 LSB.
+    static let lsbPerQuaternionUnit = 16384.0
+
+    /// In the fusion modes the fusion sets the sensors itself (the page-1 configuration
+    /// applies to the non-fusion modes only): the default settings of Table 3-4
+    /// (accelerometer ±4 g, 62.5 Hz bandwidth; gyroscope ±2000 °/s, 32 Hz) at the NDOF data
+    /// rates of Table 3-14 (accelerometer and gyroscope 100 Hz, magnetometer 20 Hz, fusion
+    /// output 100 Hz).
+    enum Fusion {
+        static let accelRangeG = 4.0
+        static let accelBandwidthHz = 62.5
+        static let gyroRangeDegPerSec = 2000.0
+        static let gyroBandwidthHz = 32.0
+        static let inertialRateHz = 100.0
+        static let magRateHz = 20.0
+        static let outputRateHz = 100.0
+    }
 
     /// The widest bandwidth at or below half the tick rate (no aliasing), else the narrowest.
     static func bandwidth(_ table: [(hz: Double, code: UInt8)], rateHz: Int) -> (hz: Double, code: UInt8) {
@@ -40,5 +57,25 @@ enum BNO055Conversion {
 
     static func magnetic(raw: (Int16, Int16, Int16)) -> Vector3 {
         Vector3(Double(raw.0), Double(raw.1), Double(raw.2)) / lsbPerMicroTesla
+    }
+
+    /// QUA_DATA (w, x, y, z), LIA_DATA and GRV_DATA (x, y, z; UNIT_SEL mg) as read, in the
+    /// chip frame; the quaternion is not normalised (an all-zero one means no output yet).
+    static func fusion(quaternion q: (Int16, Int16, Int16, Int16), linear: (Int16, Int16, Int16),
+                       gravity: (Int16, Int16, Int16)) -> ChipFusionSample {
+        let gPerLSB = 1 / (1000 * lsbPerMilliG)
+        return ChipFusionSample(
+            attitude: Quaternion(w: Double(q.0) / lsbPerQuaternionUnit, x: Double(q.1) / lsbPerQuaternionUnit,
+                                 y: Double(q.2) / lsbPerQuaternionUnit, z: Double(q.3) / lsbPerQuaternionUnit),
+            gravity: Vector3(Double(gravity.0), Double(gravity.1), Double(gravity.2)) * gPerLSB,
+            linearAcceleration: Vector3(Double(linear.0), Double(linear.1), Double(linear.2)) * gPerLSB)
+    }
+
+    /// CALIB_STAT in words, e.g. `CALIB_STAT 0x3F: system 0, gyroscope 3, accelerometer 3,
+    /// magnetometer 3 (0 = not calibrated … 3 = fully calibrated)`.
+    static func calibrationText(_ status: UInt8) -> String {
+        let field = { (shift: UInt8) in String(status >> shift & 0x03) }
+        return "CALIB_STAT \(Hex.byte(status)): system \(field(6)), gyroscope \(field(4)), accelerometer \(field(2)), "
+            + "magnetometer \(field(0)) (0 = not calibrated … 3 = fully calibrated)"
     }
 }

@@ -12,9 +12,27 @@ enum BNO055Register {
     /// §4.3.8–4.3.25 ACC_DATA (0x08–0x0D), MAG_DATA (0x0E–0x13), GYR_DATA (0x14–0x19):
     /// little-endian two's complement, in the units UNIT_SEL selects.
     static let accDataXLSB: UInt8 = 0x08
+    /// §4.3.26–4.3.31 EUL_DATA (0x1A–0x1F): heading, roll, pitch (fusion modes; not used:
+    /// the quaternion carries the same attitude without the Euler conventions of Table 3-13).
+    static let eulDataHeadingLSB: UInt8 = 0x1A
+    /// §4.3.33–4.3.40 QUA_DATA (0x20–0x27): w, x, y, z, little-endian two's complement,
+    /// 1 quaternion unit = 2^14 LSB (§3.6.5.5, Table 3-31). Fusion modes only.
+    static let quaDataWLSB: UInt8 = 0x20
+    /// §4.3.41–4.3.46 LIA_DATA (0x28–0x2D): linear acceleration x, y, z in UNIT_SEL's
+    /// acceleration unit (mg: 1 LSB; m/s²: 100 LSB; §3.6.5.6, Table 3-33). Fusion modes only.
+    static let liaDataXLSB: UInt8 = 0x28
+    /// §4.3.47–4.3.52 GRV_DATA (0x2E–0x33): gravity vector x, y, z, same units (§3.6.5.7,
+    /// Table 3-35). Fusion modes only.
+    static let grvDataXLSB: UInt8 = 0x2E
+    /// §4.3.54 CALIB_STAT: SYS [7:6], GYR [5:4], ACC [3:2], MAG [1:0]; 3 = fully calibrated,
+    /// 0 = not calibrated (§3.10). Meaningful in fusion modes.
+    static let calibStat: UInt8 = 0x35
+    /// One burst from ACC_DATA to the end of GRV_DATA (0x08–0x33): 44 bytes.
+    static let fusionBurstLength = Int(grvDataXLSB) + 6 - Int(accDataXLSB)
     /// §4.3.60 UNIT_SEL: ACC_Unit [0] (1 = mg), GYR_Unit [1] (0 = °/s), EUL_Unit [2], ORI [7].
     static let unitSel: UInt8 = 0x3B
-    /// §4.3.61 OPR_MODE [3:0]: 0 CONFIGMODE, 7 AMG (all three sensors, no fusion).
+    /// §4.3.61 OPR_MODE [3:0]: 0 CONFIGMODE, 7 AMG (all three sensors, no fusion), 0x0C NDOF
+    /// (fusion of all nine axes, fast magnetometer calibration on; §3.3.3.5, Table 3-5).
     static let oprMode: UInt8 = 0x3D
     /// §4.3.62 PWR_MODE [1:0]: 0 normal.
     static let pwrMode: UInt8 = 0x3E
@@ -33,6 +51,7 @@ enum BNO055Register {
 
     static let configMode: UInt8 = 0x00
     static let amgMode: UInt8 = 0x07
+    static let ndofMode: UInt8 = 0x0C
     static let resetSystem: UInt8 = 0x20
     static let defaultAxisMap: (config: UInt8, sign: UInt8) = (0x24, 0x00)
     /// ACC in mg, GYR in °/s, Windows orientation.

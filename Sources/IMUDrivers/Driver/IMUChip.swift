@@ -5,6 +5,20 @@ import MotionMath
 struct InertialSample {
     var specificForce: Vector3
     var rate: Vector3
+    /// The chip's own fusion output of the same burst (BNO055 NDOF), chip frame; nil when
+    /// the chip runs no fusion.
+    var fusion: ChipFusionSample? = nil
+}
+
+/// A chip's own fusion output, in the CHIP frame as its registers hold it.
+struct ChipFusionSample {
+    /// Chip → East-North-Up (magnetic north), as read: not normalised, so a fusion that has
+    /// not started (all zeros) shows in its norm.
+    var attitude: Quaternion
+    /// Gravity as the accelerometer measures it, g: +1 on the up axis (specific-force sign).
+    var gravity: Vector3
+    /// Linear acceleration (specific force minus gravity), g, specific-force sign.
+    var linearAcceleration: Vector3
 }
 
 /// The result of one accelerometer/gyroscope burst read.
@@ -72,9 +86,13 @@ protocol IMUChip: AnyObject {
     /// True when the magnetometer is a chip of its own: it goes on through the other
     /// chip's gaps and is not part of its re-initialisation.
     var magnetometerIndependent: Bool { get }
+    /// With `IMUOptions.chipFusion`: what computes the fusion output of `readInertial`
+    /// (chip, mode, calibration status at start), for the metadata. Valid after bring-up.
+    var fusionInfo: [String: String]? { get }
 }
 
 extension IMUChip {
     var hasMagnetometer: Bool { true }
     var magnetometerIndependent: Bool { false }
+    var fusionInfo: [String: String]? { nil }
 }

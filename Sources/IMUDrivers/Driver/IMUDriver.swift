@@ -33,6 +33,11 @@ public final class IMUDriver: MotionSensor {
     let policy: RecoveryPolicy
     let pause: (Double) -> Void
     let onEvent: ((IMUEvent) -> Void)?
+    /// `IMUOptions.chipFusion`: the chip runs its own fusion, delivered as `chipFusion`.
+    let chipFusion: Bool
+    /// The rotation from device to chip axes (the inverse mount), to turn the chip's
+    /// attitude (chip → ENU) into the device's.
+    private let deviceToChip: Quaternion
 
     private var rateHz = 100
     private var tickPeriod = 0.01
@@ -76,6 +81,8 @@ public final class IMUDriver: MotionSensor {
         self.selection = selection
         chip = ChipCatalog.make(selection, bus: bus, options: options)
         mount = options.mount; policy = options.recovery; self.pause = pause; self.onEvent = onEvent
+        chipFusion = options.chipFusion
+        deviceToChip = Quaternion(rotationMatrix: options.mount.matrix.transposed)
     }
 
     /// One chip with everything it has on board.
@@ -99,11 +106,19 @@ public final class IMUDriver: MotionSensor {
             notes.append("no magnetometer: no M rows (pair one, e.g. --imu \(selection.model)+qmc5883l)")
         }
         notes.append("mount \(mount): device axes from chip axes")
-        notes.append("A/G/M raw: calibration applies to D rows only")
+        notes.append(chipFusion ? "A/G/M as the chip's fusion mode delivers them (offset-compensated by the chip); D rows from the chip's own fusion"
+                                : "A/G/M raw: calibration applies to D rows only")
         let hasMag = chip.hasMagnetometer
         return SensorInfo(model: chip.placement, accelRangeG: s.accelRangeG, gyroRangeDegPerSec: s.gyroRangeDegPerSec,
                           magRangeMicroTesla: hasMag ? s.magRangeMicroTesla : nil, accelRateHz: s.accelRateHz,
                           gyroRateHz: s.gyroRateHz, magRateHz: hasMag ? s.magRateHz : nil, notes: notes)
+    }
+
+    /// The chip's own fusion for the metadata (with `IMUOptions.chipFusion`, after `start`).
+    public var chipFusionInfo: [String: String]? {
+        guard chipFusion, started, var info = chip.fusionInfo else { return nil }
+        info["mount"] = "the chip's attitude, gravity and linear acceleration turned into device axes by the mount \(mount)"
+        return info
     }
 
     // MARK: start
@@ -111,6 +126,7 @@ public final class IMUDriver: MotionSensor {
     /// Brings the chip up: identity, reset, ranges, ODR/filter for `rateHz`, magnetometer.
     /// A phase that fails on the bus is retried once; a wrong identity is not.
     public func start(rateHz: Int) throws {
+        guard !chipFusion || selection.hasOwnFusion else { throw IMUError.fusionUnsupported(chip: selection.displayName) }
         guard rateHz >= 1, rateHz <= chip.maxRateHz else {
             throw IMUError.rateUnsupported(chip: chip.model, requestedHz: rateHz, maximumHz: chip.maxRateHz)
         }
@@ -193,7 +209,24 @@ public final class IMUDriver: MotionSensor {
 
         return MotionReading(accel: mount.toDevice(-inertial.specificForce),
                              gyro: mount.toDevice(inertial.rate),
-                             mag: chip.hasMagnetometer ? readMagnetometerIfDue(now) : nil)
+                             mag: chip.hasMagnetometer ? readMagnetometerIfDue(now) : nil,
+                             chipFusion: chipFusion ? deviceFusion(inertial) : nil)
+    }
+
+    /// The chip's fusion output in device axes and motionlog's conventions (docs/IMU.md):
+    /// attitude device → ENU = chip attitude · (device → chip); gravity and user
+    /// acceleration with the format's sign (the negative of the specific-force sign the
+    /// chip uses). An attitude that is not a unit quaternion within 1 % (all zeros until
+    /// the fusion's first output) is no output: counted, never invented.
+    private func deviceFusion(_ sample: InertialSample) -> ChipFusionOutput? {
+        guard let f = sample.fusion, abs(f.attitude.norm - 1) <= 0.01 else {
+            health.fusionNotReady += 1
+            return nil
+        }
+        return ChipFusionOutput(attitude: (f.attitude.normalized * deviceToChip).normalized,
+                                gravity: mount.toDevice(-f.gravity),
+                                userAcceleration: mount.toDevice(-f.linearAcceleration),
+                                rotationRate: mount.toDevice(sample.rate))
     }
 
     /// During an accelerometer/gyroscope gap: a magnetometer chip of its own goes on; one

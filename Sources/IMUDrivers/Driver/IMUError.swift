@@ -13,6 +13,8 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The configured chip is absent but a look-alike answers (e.g. a QMC5883L on a module
     /// sold as HMC5883L): `use` is the model to configure instead.
     case lookAlikeFound(chip: String, bus: String, found: String, address: UInt8, use: String)
+    /// The chip's own fusion was asked for (`--device-motion chip`), but it has none.
+    case fusionUnsupported(chip: String)
 
     public var description: String {
         switch self {
@@ -36,9 +38,21 @@ public enum IMUError: Error, Sendable, Equatable, CustomStringConvertible {
         case .lookAlikeFound(let chip, let bus, let found, let address, let use):
             return "no \(chip) answered on \(bus), but a \(found) answers at \(Hex.byte(address)) (modules are often sold "
                 + "under the other chip's name): configure \(use) instead (`--imu` or the board file's `imu: model:`)."
+        case .fusionUnsupported(let chip):
+            return IMUError.noFusionMessage(chip: chip)
         case .rateUnsupported(let chip, let requested, let maximum):
             return "the \(chip) delivers at most \(maximum) samples per second; --rate \(requested) is too high: use --rate \(maximum) or lower"
         }
+    }
+}
+
+extension IMUError {
+    /// Why `--device-motion chip` cannot be used with `chip`, and what to do.
+    public static func noFusionMessage(chip: String) -> String {
+        "the \(chip) has no sensor fusion of its own to record as D rows; of the supported IMUs only the "
+            + IMUSelection.withOwnFusion.map(\.displayName).joined(separator: ", ")
+            + " has. Use device motion from motionlog's fusion (--device-motion motionlog, the default), "
+            + "or an IMU with its own fusion (e.g. imu: model: bno055, or --imu bno055 on the simulator)."
     }
 }
 

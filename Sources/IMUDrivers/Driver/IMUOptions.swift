@@ -32,6 +32,10 @@ public enum IMUModel: String, Sendable, CaseIterable, CustomStringConvertible {
         }
     }
 
+    /// True when the chip runs a sensor fusion of its own whose output motionlog can
+    /// record as D rows (`--device-motion chip`): the BNO055 (NDOF mode).
+    public var hasOwnFusion: Bool { self == .bno055 }
+
     public var description: String { rawValue }
 }
 
@@ -80,6 +84,10 @@ public struct IMUSelection: Sendable, Hashable, CustomStringConvertible {
     public var description: String { model.rawValue + (magnetometer.map { "+" + $0.rawValue } ?? "") }
     /// True when M rows can come (own magnetometer or a paired one).
     public var hasMagnetometer: Bool { model.hasMagnetometer || magnetometer != nil }
+    /// True when the IMU can deliver its own fusion as D rows (a one-chip BNO055).
+    public var hasOwnFusion: Bool { model.hasOwnFusion && magnetometer == nil }
+    /// The IMUs that can, for messages.
+    public static let withOwnFusion = IMUModel.allCases.filter(\.hasOwnFusion)
 
     /// Every accepted spelling's shape, for help texts and errors.
     public static let help = "one of " + IMUModel.allCases.map(\.rawValue).joined(separator: ", ")
@@ -123,13 +131,17 @@ public struct IMUOptions: Sendable, Equatable {
     /// accelerometer/gyroscope chip (`mount`).
     public var magMount: MountOrientation?
     public var recovery = RecoveryPolicy()
+    /// Run the chip's own sensor fusion and deliver it (`MotionReading.chipFusion`): the
+    /// BNO055 in NDOF mode instead of AMG. `IMUDriver.start` refuses it for a chip without
+    /// one (`IMUSelection.hasOwnFusion`).
+    public var chipFusion = false
 
     public init(accelRangeG: Double = 16, gyroRangeDegPerSec: Double = 2000, magRangeMicroTesla: Double = 400,
                 address: UInt8? = nil, magAddress: UInt8? = nil, mount: MountOrientation = .identity,
-                magMount: MountOrientation? = nil, recovery: RecoveryPolicy = RecoveryPolicy()) {
+                magMount: MountOrientation? = nil, recovery: RecoveryPolicy = RecoveryPolicy(), chipFusion: Bool = false) {
         self.accelRangeG = accelRangeG; self.gyroRangeDegPerSec = gyroRangeDegPerSec
         self.magRangeMicroTesla = magRangeMicroTesla; self.address = address; self.magAddress = magAddress
-        self.mount = mount; self.magMount = magMount; self.recovery = recovery
+        self.mount = mount; self.magMount = magMount; self.recovery = recovery; self.chipFusion = chipFusion
     }
 }
 

@@ -58,7 +58,8 @@ struct FuseCommand: ParsableCommand {
         let out = output ?? Self.defaultOutput(for: input)
         let metadataPath = try Self.checkPaths(input: input, output: out, force: force)
         let inputMetadata = RecordingFiles.readMetadata(besides: input)
-        let calibration = try loadCalibration(hasMetadata: inputMetadata != nil)
+        let calibration = try loadCalibration(hasMetadata: inputMetadata != nil,
+                                              chipCompensated: inputMetadata?.recording.deviceMotion?["source"] == "chip")
         var parameters = FusionParameters()
         parameters.useMagnetometer = !noMagnetometer
         parameters.declination = declination.map { $0 * Double.pi / 180 }
@@ -121,12 +122,15 @@ struct FuseCommand: ParsableCommand {
 
     /// The calibration to apply: none with --no-calibration; the --config file's; else the
     /// system config's — but only for a recording motionlog made (with its metadata): a
-    /// file from elsewhere was not recorded by this machine's IMU.
-    func loadCalibration(hasMetadata: Bool) throws(CommandFailure) -> FusionCalibration {
+    /// file from elsewhere was not recorded by this machine's IMU, and one recorded with
+    /// the chip's own fusion (`--device-motion chip`) holds A/G/M the chip compensated.
+    func loadCalibration(hasMetadata: Bool, chipCompensated: Bool = false) throws(CommandFailure) -> FusionCalibration {
         if noCalibration { return .none }
-        if config == nil && !hasMetadata {
+        if config == nil && (!hasMetadata || chipCompensated) {
             if FileManager.default.fileExists(atPath: RecorderSettings.defaultPath) {
-                Console.error("\(input) has no motionlog metadata beside it: the system calibration is not applied (pass --config FILE to apply one)")
+                let why = chipCompensated ? "was recorded with the chip's own fusion (its A/G/M are compensated by the chip)"
+                                          : "has no motionlog metadata beside it"
+                Console.error("\(input) \(why): the system calibration is not applied (pass --config FILE to apply one)")
             }
             return .none
         }

@@ -40,6 +40,10 @@ struct RecordingOptions: ParsableArguments {
                                             valueName: "chip[+magnetometer]"))
     var imu: String?
 
+    @Option(name: .customLong("device-motion"), help: ArgumentHelp("Where D rows come from: motionlog (its own fusion of A/G/M, the default) or chip (the IMU's own fusion: a BNO055 runs in NDOF mode; refused for chips without one).",
+                                                                    valueName: "motionlog|chip"))
+    var deviceMotion: String?
+
     @Option(name: .long, help: ArgumentHelp("Simulator only: what the simulated sensors live through (default ride).",
                                             valueName: "ride|commute|car|night"))
     var scenario: String?

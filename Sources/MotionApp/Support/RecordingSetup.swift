@@ -21,6 +21,8 @@ struct RecordingSetup {
     var scenario: SimulatorScenario = .ride
     /// The gpsd to read fixes from; nil: no gpsd (the simulator's scripted route, or no GPS).
     var gpsdAddress: GPSDAddress? = nil
+    /// Where D rows come from (`--device-motion`, else the config's `device_motion:`).
+    var deviceMotion: DeviceMotionOrigin = .motionlog
 
     /// How long and on which clock: `record`'s `--duration` and `--fast`, the daemon's `--duration`.
     struct Run {
@@ -102,6 +104,7 @@ struct RecordingSetup {
             guard simulated else { throw .usage("--scenario needs the simulator board (--board simulator)") }
             scenario = s
         }
+        let deviceMotion = try resolveDeviceMotion(o, settings, board: board, simulatedChip: simulatedChip)
         // gpsd: --gpsd, else the config file, else the board; the simulator board only with --gpsd.
         var gpsdAddress: GPSDAddress?
         if let text = o.gpsd ?? (simulated ? nil : settings.gpsd ?? board.gpsd) {
@@ -120,7 +123,44 @@ struct RecordingSetup {
             boardDescription: board.description, softwareVersion: MotionLogCommand.version)
         return RecordingSetup(board: board, configuration: configuration, settings: settings, outputPath: out,
                               fast: run.fast, sourcesExplicit: o.sources != nil || settings.sources != nil,
-                              simulatedChip: simulatedChip, scenario: scenario, gpsdAddress: gpsdAddress)
+                              simulatedChip: simulatedChip, scenario: scenario, gpsdAddress: gpsdAddress,
+                              deviceMotion: deviceMotion)
+    }
+
+    /// `--device-motion`, else the config's `device_motion:`, else motionlog's fusion. The
+    /// chip's own fusion is refused here for an IMU known to have none (`imu: model: auto`
+    /// is checked once the probe found the chip).
+    static func resolveDeviceMotion(_ o: RecordingOptions, _ settings: RecorderSettings, board: BoardDefinition,
+                                    simulatedChip: IMUSelection?) throws(CommandFailure) -> DeviceMotionOrigin {
+        var origin = settings.deviceMotion ?? .motionlog
+        var given = "device_motion: \(origin) (\(settings.file ?? "config file"))"
+        if let text = o.deviceMotion {
+            guard let parsed = DeviceMotionOrigin(rawValue: text.lowercased()) else {
+                throw .usage("--device-motion \"\(text)\": use \(DeviceMotionOrigin.help)")
+            }
+            origin = parsed
+            given = "--device-motion \(parsed)"
+        }
+        guard origin == .chip else { return origin }
+        let selection: IMUSelection
+        switch board.imu.model {
+        case "auto":
+            return origin
+        case "simulated":
+            guard let chip = simulatedChip else {
+                throw .usage("\(given): the simulator board's built-in IMU has no fusion of its own; add --imu bno055 "
+                             + "to run the BNO055 driver and its fused output against the fake chip")
+            }
+            selection = chip
+        default:
+            do { selection = try IMUSelection(parsing: board.imu.model) } catch {
+                throw .usage("board \(board.name) (\(board.file)): imu.model \(error)")
+            }
+        }
+        guard selection.hasOwnFusion else {
+            throw .usage("\(given): " + IMUError.noFusionMessage(chip: selection.displayName))
+        }
+        return origin
     }
 
     static func resolveBoard(_ o: RecordingOptions, _ settings: RecorderSettings) throws(CommandFailure) -> BoardDefinition {

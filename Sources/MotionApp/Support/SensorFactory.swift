@@ -23,6 +23,7 @@ enum SensorFactory {
                 throw CommandFailure("\(board.file): imu.mag_mount: \(error)", code: 2)
             }
         }
+        options.chipFusion = setup.deviceMotion == .chip
         // Events come from the sampling thread: hand them to the logging thread.
         let deferred = Self.eventLog
         let onEvent: (IMUEvent) -> Void = { event in
@@ -51,6 +52,10 @@ enum SensorFactory {
                 throw CommandFailure("imu: auto: no supported IMU on \(bus.name) (\(seen)); check the wiring or set imu: model: and address: in \(board.file)", code: 2)
             }
             log.info("imu: auto found the \(detected.selection.displayName) at \(Hex.byte(detected.address)) on \(bus.name)")
+            if options.chipFusion && !detected.selection.hasOwnFusion {
+                throw CommandFailure("device motion from the chip: imu: auto found the \(detected.selection.displayName) on \(bus.name): "
+                                     + IMUError.noFusionMessage(chip: detected.selection.displayName), code: 2)
+            }
             model = detected.selection
             options.address = detected.address
             options.magAddress = options.magAddress ?? detected.magAddress
@@ -76,13 +81,21 @@ enum SensorFactory {
         return nil
     }
 
-    /// The sensor fusion for D rows, with the config file's calibration.
-    static func makeEstimator(_ setup: RecordingSetup) throws(CommandFailure) -> DeviceMotionEstimator? {
+    /// Where D rows come from: the sensor fusion with the config file's calibration, or the
+    /// chip's own fusion passed through (`--device-motion chip`; the declination applies to both).
+    static func makeEstimator(_ setup: RecordingSetup, sensor: MotionSensor, log: Logger) throws(CommandFailure) -> DeviceMotionProvider? {
+        let declination = setup.settings.declinationDegrees.map { $0 * Double.pi / 180 }
+        if setup.deviceMotion == .chip {
+            if setup.settings.calibration != nil {
+                log.notice("D rows come from the chip's own fusion: the calibration: section of \(setup.settings.file ?? "the config file") is not applied")
+            }
+            return ChipFusionDeviceMotion(sensor: sensor, declination: declination)
+        }
         let calibration = setup.settings.calibration.map {
             FusionCalibration(settings: $0, origin: setup.settings.file)
         } ?? .none
         var parameters = FusionParameters()
-        parameters.declination = setup.settings.declinationDegrees.map { $0 * Double.pi / 180 }
+        parameters.declination = declination
         do { return try DeviceMotionFilter(calibration: calibration, parameters: parameters) } catch {
             throw .usage("\(setup.settings.file ?? "config"): \(error)")
         }
@@ -99,7 +112,7 @@ extension SensorFactory {
         let sensor = try makeSensor(setup, log: log)
         let location = makeLocation(setup, log: log)
         setup.configuration.gpsDescription = location?.1
-        let estimator = try makeEstimator(setup)
+        let estimator = try makeEstimator(setup, sensor: sensor, log: log)
         if !setup.sourcesExplicit {
             // Default sources: everything this board can provide.
             if estimator == nil { setup.configuration.sources.remove(.deviceMotion) }

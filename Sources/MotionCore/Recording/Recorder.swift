@@ -50,7 +50,8 @@ public final class Recorder {
     private let clock: TickClock
     private let sensor: MotionSensor
     private let location: LocationSource?
-    private let estimator: DeviceMotionEstimator?
+    /// Where D rows come from: motionlog's fusion, or the chip's own passed through.
+    private let estimator: DeviceMotionProvider?
     private let directory: OutputDirectory
     private let log: Logger
     private let timeBase: GPSTimeBase?
@@ -62,7 +63,7 @@ public final class Recorder {
     private let started = Mutex<TickTimeline?>(nil)
 
     public init(configuration: RecorderConfiguration, clock: TickClock, sensor: MotionSensor,
-                location: LocationSource?, estimator: DeviceMotionEstimator?, directory: OutputDirectory,
+                location: LocationSource?, estimator: DeviceMotionProvider?, directory: OutputDirectory,
                 log: Logger, timeBase: GPSTimeBase? = nil, stop: StopSignal = StopSignal()) {
         self.timeBase = timeBase
         self.stop = stop
@@ -109,7 +110,7 @@ public final class Recorder {
 
         var notes: [String] = []
         if cfg.sources.contains(.deviceMotion) && estimator == nil {
-            notes.append("D rows requested but no device-motion estimator is available: none recorded")
+            notes.append("D rows requested but no device-motion source is available: none recorded")
         }
         if cfg.sources.contains(.location) && location == nil {
             notes.append("L rows requested but no GPS source is configured: none recorded")

@@ -7,7 +7,7 @@ struct SamplingLoop {
     let timeline: TickTimeline
     let sensor: MotionSensor
     let location: LocationSource?
-    let estimator: DeviceMotionEstimator?
+    let estimator: DeviceMotionProvider?
     let queue: DoubleBufferedQueue
     let counters: RecorderCounters
     let labels: LabelState
@@ -24,7 +24,7 @@ struct SamplingLoop {
     private static let capacity = 64
 
     init(configuration: RecorderConfiguration, timeline: TickTimeline, sensor: MotionSensor,
-         location: LocationSource?, estimator: DeviceMotionEstimator?, queue: DoubleBufferedQueue,
+         location: LocationSource?, estimator: DeviceMotionProvider?, queue: DoubleBufferedQueue,
          counters: RecorderCounters, labels: LabelState, timeCorrector: GPSTimeCorrector? = nil) {
         self.configuration = configuration; self.timeline = timeline; self.sensor = sensor
         self.timeCorrector = timeCorrector
@@ -53,11 +53,13 @@ struct SamplingLoop {
         if wantA, let a = reading.accel { add(Row(source: .accelerometer, label: label, when: tick.when, a.x, a.y, a.z)) }
         if wantG, let g = reading.gyro { add(Row(source: .gyroscope, label: label, when: tick.when, g.x, g.y, g.z)) }
         if wantM, let m = reading.mag { add(Row(source: .magnetometer, label: label, when: tick.when, m.x, m.y, m.z)) }
-        if wantD, let estimator, let a = reading.accel, let g = reading.gyro {
+        // dt runs from the last tick with A and G (the filter's measured sample period).
+        if wantD, let estimator, reading.accel != nil && reading.gyro != nil || reading.chipFusion != nil {
             let dt = lastMotionNanos.map { Double(tick.monotonicNanos - $0) / 1e9 } ?? 1 / Double(timeline.rateHz)
             lastMotionNanos = tick.monotonicNanos
-            let motion = estimator.update(accel: a, gyro: g, mag: reading.mag, dt: dt)
-            add(Row(deviceMotion: motion, label: label, when: tick.when))
+            if let motion = estimator.deviceMotion(for: reading, dt: dt) {
+                add(Row(deviceMotion: motion, label: label, when: tick.when))
+            }
         }
         if wantL, let location, !holdLocationRows {
             location.poll(at: tick) { fix in addFix(fix, label: label) }

@@ -9,9 +9,33 @@ public struct MotionReading: Sendable, Equatable {
     public var accel: Vector3?
     public var gyro: Vector3?
     public var mag: Vector3?
+    /// The IMU chip's own fusion output for this tick (a BNO055 in NDOF mode), already in
+    /// the device frame and motionlog's conventions; nil when the chip computes none or had
+    /// none valid this tick.
+    public var chipFusion: ChipFusionOutput?
 
-    public init(accel: Vector3? = nil, gyro: Vector3? = nil, mag: Vector3? = nil) {
-        self.accel = accel; self.gyro = gyro; self.mag = mag
+    public init(accel: Vector3? = nil, gyro: Vector3? = nil, mag: Vector3? = nil, chipFusion: ChipFusionOutput? = nil) {
+        self.accel = accel; self.gyro = gyro; self.mag = mag; self.chipFusion = chipFusion
+    }
+}
+
+/// Device motion an IMU chip computed itself (the BNO055's fusion), turned by its driver
+/// into the device frame and the conventions of motionlog's own D rows (docs/FUSION.md):
+/// attitude device → East-North-Up, gravity and user acceleration in g with CoreMotion's
+/// sign, rotation rate in rad/s. Yaw refers to magnetic north; no declination applied.
+public struct ChipFusionOutput: Sendable, Equatable {
+    /// Device → East-North-Up (magnetic north), unit quaternion.
+    public var attitude: Quaternion
+    /// Gravity in g, device frame, CoreMotion sign: (0, 0, −1) face up.
+    public var gravity: Vector3
+    /// The chip's linear acceleration in g, device frame, the format's sign (`A − gravity`).
+    public var userAcceleration: Vector3
+    /// The chip's offset-compensated angular rate, rad/s, device frame.
+    public var rotationRate: Vector3
+
+    public init(attitude: Quaternion, gravity: Vector3, userAcceleration: Vector3, rotationRate: Vector3) {
+        self.attitude = attitude; self.gravity = gravity; self.userAcceleration = userAcceleration
+        self.rotationRate = rotationRate
     }
 }
 

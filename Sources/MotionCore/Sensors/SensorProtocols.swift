@@ -56,16 +56,20 @@ public struct SensorHealth: Sendable, Codable, Equatable {
     /// restarts), one per magnetometer period; a separate magnetometer chip counts its
     /// own gaps here while the accelerometer/gyroscope goes on.
     public var magGapTicks: Int = 0
+    /// Ticks with accelerometer and gyroscope data but no D row because the chip's own
+    /// fusion (`--device-motion chip`) had no valid output yet (not a unit quaternion:
+    /// the fusion had not started, or the chip was reset).
+    public var fusionNotReady: Int = 0
 
     public init() {}
 }
 
 extension SensorHealth {
     private enum CodingKeys: String, CodingKey {
-        case busErrors, gapTicks, reinitializations, magNotReady, magOverflow, magGapTicks
+        case busErrors, gapTicks, reinitializations, magNotReady, magOverflow, magGapTicks, fusionNotReady
     }
 
-    /// Metadata written before `magGapTicks` existed still reads (as 0).
+    /// Metadata written before `magGapTicks` or `fusionNotReady` existed still reads (as 0).
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         busErrors = try c.decode(Int.self, forKey: .busErrors)
@@ -74,6 +78,7 @@ extension SensorHealth {
         magNotReady = try c.decode(Int.self, forKey: .magNotReady)
         magOverflow = try c.decode(Int.self, forKey: .magOverflow)
         magGapTicks = try c.decodeIfPresent(Int.self, forKey: .magGapTicks) ?? 0
+        fusionNotReady = try c.decodeIfPresent(Int.self, forKey: .fusionNotReady) ?? 0
     }
 }
 
@@ -90,6 +95,14 @@ public protocol MotionSensor: AnyObject {
     /// Prepares the sensor for ticks at `rateHz`. Throws when the sensor cannot be used at all.
     func start(rateHz: Int) throws
     func read(at tick: Tick) -> MotionReading
+    /// When the sensor delivers its chip's own fusion (`MotionReading.chipFusion`): what
+    /// computes it (chip, mode, calibration status at start), for the metadata's
+    /// `recording.deviceMotion`. Valid after `start`; nil for sensors without one.
+    var chipFusionInfo: [String: String]? { get }
+}
+
+extension MotionSensor {
+    public var chipFusionInfo: [String: String]? { nil }
 }
 
 /// Counters a location source keeps (for the metadata and status).
@@ -118,18 +131,48 @@ public protocol LocationSource: AnyObject {
     func finish(_ emit: (LocationFix) -> Void)
 }
 
+/// Where the recorder's `D` rows come from, tick by tick: motionlog's own fusion of the
+/// tick's A/G/M (`DeviceMotionEstimator`), or the IMU chip's own fusion passed through
+/// (`MotionFusion.ChipFusionDeviceMotion`). Implemented by the fusion module.
+public protocol DeviceMotionProvider: AnyObject {
+    /// A short description for the metadata (`source`, algorithm, parameters, calibration used).
+    var info: [String: String] { get }
+    /// The calibration applied, as numbers (nil when the provider applies none it can tell).
+    var calibrationRecord: CalibrationRecord? { get }
+    /// The D row for one tick's reading, or nil when there is none (no accelerometer and
+    /// gyroscope sample, or no valid chip fusion output): a D row is never invented.
+    /// `dt`: seconds since the previous tick that had one.
+    func deviceMotion(for reading: MotionReading, dt: Double) -> DeviceMotion?
+}
+
 /// Computes device motion (`D` rows) from one tick's accelerometer, gyroscope and
 /// (optional) magnetometer. Implemented by the fusion module.
-public protocol DeviceMotionEstimator: AnyObject {
-    /// A short description for the metadata (algorithm, parameters, calibration used).
-    var info: [String: String] { get }
-    /// The calibration applied, as numbers (nil when the estimator applies none it can tell).
-    var calibrationRecord: CalibrationRecord? { get }
+public protocol DeviceMotionEstimator: DeviceMotionProvider {
     /// `accel` in g with CoreMotion signs, `gyro` rad/s, `mag` µT or nil; `dt` seconds since
     /// the previous update (the measured sample period).
     func update(accel: Vector3, gyro: Vector3, mag: Vector3?, dt: Double) -> DeviceMotion
 }
 
-extension DeviceMotionEstimator {
+extension DeviceMotionProvider {
     public var calibrationRecord: CalibrationRecord? { nil }
+}
+
+extension DeviceMotionEstimator {
+    /// A D row for every tick with accelerometer and gyroscope data.
+    public func deviceMotion(for reading: MotionReading, dt: Double) -> DeviceMotion? {
+        guard let a = reading.accel, let g = reading.gyro else { return nil }
+        return update(accel: a, gyro: g, mag: reading.mag, dt: dt)
+    }
+}
+
+/// Where D rows come from, as `--device-motion` and the config's `device_motion:` say.
+public enum DeviceMotionOrigin: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// motionlog's own fusion of A, G and M (the default).
+    case motionlog
+    /// The IMU chip's own fusion (BNO055 NDOF mode); refused for chips without one.
+    case chip
+
+    /// The accepted spellings, for help texts and errors.
+    public static let help = "motionlog (its own fusion of A/G/M, the default) or chip (the IMU's own fusion: BNO055)"
+    public var description: String { rawValue }
 }

@@ -1,5 +1,6 @@
 import IMUDrivers
 import MotionCore
+import Foundation
 import MotionMath
 
 /// Device-frame values in the recording format's units and signs (A in g with CoreMotion
@@ -16,11 +17,23 @@ public enum ChipFrameTruth {
     }
 
     /// The simulator's ride as an ideal IMU on the handlebar would report it (noise,
-    /// vibration and biases included), seen by a chip mounted with `mount`.
+    /// vibration and biases included), seen by a chip mounted with `mount`; with the
+    /// chip's true orientation for fakes with a fusion mode: attitude chip → magnetic
+    /// East-North-Up (the ride's attitude turned by the field's declination, as a chip's
+    /// magnetometer-referenced fusion sees it), gravity, and the simulated gyroscope bias and
+    /// hard iron as the offsets a calibrated chip removes.
     public static func ride(_ imu: SimulatedIMU, mount: MountOrientation) -> PhysicalTruth {
-        fromDevice(mount: mount) { t in
-            let r = imu.read(at: Tick(index: 0, monotonicNanos: 0, when: 0, elapsed: t))
-            return (r.accel ?? .zero, r.gyro ?? .zero, r.mag ?? .zero)
+        let chipToDevice = Quaternion(rotationMatrix: mount.matrix)
+        let d = imu.field.declinationDegrees * Double.pi / 180
+        let trueToMagnetic = Quaternion(w: cos(d / 2), x: 0, y: 0, z: sin(d / 2))
+        let gyroOffset = mount.toChip(imu.imperfections.gyroBias), magOffset = mount.toChip(imu.imperfections.magHardIron)
+        return { t in
+            let (r, truth) = imu.readingAndTruth(at: t)
+            let orientation = OrientationTruth(attitude: trueToMagnetic * truth.attitude * chipToDevice,
+                                               gravity: mount.toChip(-truth.gravity),
+                                               gyroOffset: gyroOffset, magOffset: magOffset)
+            return PhysicalState(specificForce: mount.toChip(-(r.accel ?? .zero)), angularRate: mount.toChip(r.gyro ?? .zero),
+                                 magneticField: mount.toChip(r.mag ?? .zero), orientation: orientation)
         }
     }
 }

@@ -54,6 +54,13 @@ public final class SimulatedChipIMU: MotionSensor {
 
     public var health: SensorHealth { driver.health }
 
+    public var chipFusionInfo: [String: String]? {
+        guard var info = driver.chipFusionInfo else { return nil }
+        info["chip"] = "simulated: " + (info["chip"] ?? selection.displayName)
+            + " (a register-level fake whose fusion reports the ride's true attitude, quantised as the chip's registers)"
+        return info
+    }
+
     public func start(rateHz: Int) throws {
         bus.advance(to: 0)
         try driver.start(rateHz: rateHz)

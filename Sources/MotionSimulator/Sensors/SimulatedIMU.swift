@@ -45,9 +45,14 @@ public final class SimulatedIMU: MotionSensor {
     public func start(rateHz: Int) throws {}
 
     public func read(at tick: Tick) -> MotionReading {
-        let t = tick.elapsed
+        readingAndTruth(at: tick.elapsed).reading
+    }
+
+    /// The reading at `t` seconds and the ride's truth it was made from (attitude, gravity),
+    /// computed once for both.
+    public func readingAndTruth(at t: Double) -> (reading: MotionReading, truth: MotionTruth) {
         let (truth, state) = ride.truthAndState(at: t, field: field)
-        return MotionReading(accel: accel(truth, state, t), gyro: gyro(truth, state, t), mag: mag(truth, t))
+        return (MotionReading(accel: accel(truth, state, t), gyro: gyro(truth, state, t), mag: mag(truth, t)), truth)
     }
 
     func accel(_ truth: MotionTruth, _ state: RideState, _ t: Double) -> Vector3 {
