@@ -7,9 +7,9 @@ DESTDIR ?=
 # loop-device sticks of the offload tests; python3-venv holds the S3 test server (moto).
 APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy rclone dosfstools e2fsprogs python3-venv strace
 # Benchmarks (make bench): C baselines are compiled with gcc, callgrind needs valgrind and
-# strip (binutils), the csv.writer baseline python3, the summary figure pandas. BENCH_ARGS go to motionlog-bench,
+# strip (binutils), the csv.writer baseline python3, the summary figure pandas, the web figure nginx. BENCH_ARGS go to motionlog-bench,
 # e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only format --json /tmp/r.json".
-BENCH_APT_PACKAGES := valgrind python3 gcc binutils python3-pandas
+BENCH_APT_PACKAGES := valgrind python3 gcc binutils python3-pandas nginx
 BENCH_ARGS ?=
 DEMO_OUT := ./recordings
 

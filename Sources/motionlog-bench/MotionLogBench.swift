@@ -6,7 +6,7 @@ import ArgumentParser
 struct MotionLogBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "motionlog-bench",
-        abstract: "Benchmarks of motionlog's scheduler, writer, per-tick cost, memory and storage stalls.",
+        abstract: "Benchmarks of motionlog's scheduler, writer, per-tick cost, memory, storage stalls, summary and web page.",
         subcommands: [RunCommand.self, SchedulerProbeCommand.self, TickLoopCommand.self, StallProbeCommand.self],
         defaultSubcommand: RunCommand.self)
 }

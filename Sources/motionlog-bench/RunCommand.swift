@@ -11,14 +11,14 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: "Where to write the JSON results.") var json = "bench/results.json"
     @Flag(help: "Short durations for development.") var quick = false
-    @Option(help: "Only these figures, comma-separated: scheduler,format,cost,memory,stalls,summary.") var only: String?
+    @Option(help: "Only these figures, comma-separated: scheduler,format,cost,memory,stalls,summary,web.") var only: String?
     @Option(help: "Repository root (default: the current folder, else the checkout this was built from).") var repo: String?
     @Option(help: "The motionlog executable (default: next to motionlog-bench).") var motionlog: String?
     @Option(help: "C compiler for the baselines.") var cc = "cc"
     @Option(help: "Python interpreter for the csv.writer baseline.") var python = "python3"
     @Option(help: "Valgrind, for instructions per tick.") var valgrind = "valgrind"
 
-    static let figures = ["scheduler", "format", "cost", "memory", "stalls", "summary"]
+    static let figures = ["scheduler", "format", "cost", "memory", "stalls", "summary", "web"]
 
     func validate() throws {
         for f in selected where !Self.figures.contains(f) {
@@ -67,6 +67,7 @@ struct RunCommand: ParsableCommand {
         if want.contains("cost") { report.tickCost = TickCostFigure.run(ctx, scheduler: report.scheduler) }
         if want.contains("memory") { report.memory = attempt("memory") { () throws(BenchError) in try MemoryFigure.run(ctx) } }
         if want.contains("summary") { report.summary = attempt("summary") { () throws(BenchError) in try SummaryFigure.run(ctx) } }
+        if want.contains("web") { report.web = attempt("web") { () throws(BenchError) in try WebFigure.run(ctx) } }
 
         report.machine.loadAverageAtEnd = MachineInfo.loadAverage()
         report.finished = TimeFormat.iso(Date())

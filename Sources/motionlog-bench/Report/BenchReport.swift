@@ -14,6 +14,7 @@ struct BenchReport: Codable, Sendable {
     var memory: MemoryFigure.Result?
     var stalls: StallFigure.Result?
     var summary: SummaryFigure.Result?
+    var web: WebFigure.Result?
     var targets: [TargetCheck] = []
     /// Figures that could not be measured, with the reason.
     var unavailable: [String: String] = [:]
@@ -87,6 +88,29 @@ extension BenchReport {
             t.append(TargetCheck(figure: "stalls", target: "no rows dropped with default buffers at a \(Fmt.f(worst.stallSeconds, 1)) s stall",
                                  measured: "\(worst.droppedRows) dropped (\(worst.stallsInjected) stalls; \(worst.missedTicks) ticks missed to scheduler overruns)",
                                  met: worst.droppedRows == 0 && worst.stallsInjected > 0))
+        }
+        if let w = web {
+            if let ratio = w.serveToNginx, let ours = w.downloads.first(where: { $0.who == "motionlog serve" }),
+               let nginx = w.downloads.first(where: { $0.who.hasPrefix("nginx") }) {
+                t.append(TargetCheck(figure: "web", target: "download of a \(Fmt.f(Double(w.bytes) / 1e6, 0)) MB recording at least 0.8× nginx's throughput, same run",
+                                     measured: "\(Fmt.f(ours.megabytesPerSecond, 0)) vs \(Fmt.f(nginx.megabytesPerSecond, 0)) MB/s = \(Fmt.f(ratio, 2))×",
+                                     met: ratio >= 0.8))
+            }
+            for l in w.lists {
+                t.append(TargetCheck(figure: "web", target: "GET \(l.path) of \(w.listRecordings) recordings under 200 ms (median of warm requests)",
+                                     measured: "\(Fmt.f(l.warmMedianSeconds * 1000, 1)) ms warm, first request \(Fmt.f(l.firstSeconds * 1000, 0)) ms",
+                                     met: l.warmMedianSeconds < 0.2))
+            }
+            if let alone = w.sampler.first(where: { !$0.withDownload }),
+               let with = w.sampler.first(where: { $0.server == "motionlog serve" }) {
+                // Scaled to the same number of ticks, as the scheduler figure compares with its floor.
+                let allowed = Double(alone.overruns) * Double(with.ticks) / Double(max(1, alone.ticks))
+                let downloads = with.downloads ?? 0
+                t.append(TargetCheck(figure: "web", target: "overruns at 1 kHz with a download from serve running no more than without, same run",
+                                     measured: "\(with.overruns) in \(with.ticks) ticks during \(downloads) downloads vs \(alone.overruns) in \(alone.ticks) alone"
+                                         + (w.sampler.first(where: { $0.server == "nginx" }).map { " (during nginx downloads: \($0.overruns) in \($0.ticks))" } ?? ""),
+                                     met: downloads > 0 && Double(with.overruns) <= allowed.rounded(.up)))
+            }
         }
         targets = t
     }

@@ -93,6 +93,35 @@ enum ReportTable {
             if let share = s.shareOfWC { out.append("  summary reads at \(Fmt.f(share * 100, 0)) % of wc -l's throughput") }
             for (k, v) in s.unavailable.sorted(by: { $0.key < $1.key }) { out.append("  \(k) unavailable: \(v)") }
         }
+        if let w = r.web {
+            out.append("")
+            out.append("7. Web page (motionlog serve): download of a \(Int(w.recordingSeconds)) s recording at 1 kHz (\(Fmt.f(Double(w.bytes) / 1e6, 0)) MB), best of rounds, warm page cache")
+            out.append(row(["who", "rounds (s)", "best", "MB/s", "CPU client", "CPU server"]))
+            for d in w.downloads {
+                out.append(row([d.who, d.roundsSeconds.map { Fmt.f($0, 3) }.joined(separator: " "),
+                                "\(Fmt.f(d.bestSeconds, 3)) s", Fmt.f(d.megabytesPerSecond, 0),
+                                "\(Fmt.f(d.clientCPUSeconds, 2)) s", d.serverCPUSeconds.map { "\(Fmt.f($0, 2)) s" } ?? "—"]))
+            }
+            if let n = w.serveToNginx { out.append("  serve ÷ nginx: \(Fmt.f(n, 2))×") }
+            if let c = w.serveToCat { out.append("  serve ÷ cat: \(Fmt.f(c, 2))×") }
+            out.append("  serve was idle \(w.serveSettleSeconds.map { Fmt.f($0, 0) + " s" } ?? "— (not within the limit)") after its start (background summary of the recording)")
+            if let first = w.listInitialSeconds {
+                out.append("  first listing of \(w.listRecordings) recordings (nothing read, no summaries): \(Fmt.f(first * 1000, 0)) ms; background summaries done after \(w.listSettleSeconds.map { Fmt.f($0, 0) + " s" } ?? "— (not within the limit)") (\(w.listSummaryFiles ?? 0) cached)")
+            }
+            for l in w.lists {
+                out.append("  GET \(l.path), \(w.listRecordings) recordings (\(Fmt.f(Double(l.responseBytes) / 1e3, 0)) kB): first \(Fmt.f(l.firstSeconds * 1000, 1)) ms, warm median \(Fmt.f(l.warmMedianSeconds * 1000, 1)) ms (\(Fmt.f(l.warmMinSeconds * 1000, 1))–\(Fmt.f(l.warmMaxSeconds * 1000, 1)), \(l.warmRequests) requests)"
+                         + (l.warmServerCPUSeconds.map { "; server CPU \(Fmt.f($0 * 1000, 0)) ms per warm request" } ?? ""))
+            }
+            for s in w.sampler {
+                var line = "  record --rate 1000, \(Fmt.f(s.seconds, 0)) s \(s.server.map { "downloading from " + $0 } ?? "alone") (\(s.segments) segments): \(s.overruns) overruns (\(s.missedTicks) missed ticks) in \(s.ticks) ticks, \(s.droppedRows) rows dropped"
+                if let n = s.downloads {
+                    line += "; \(n) downloads\(s.downloadMegabytesPerSecond.map { " at \(Fmt.f($0, 0)) MB/s" } ?? "")"
+                    if let f = s.downloadFailures, f > 0 { line += ", \(f) failed (\(s.downloadFailure ?? "?"))" }
+                }
+                out.append(line)
+            }
+            for (k, v) in w.unavailable.sorted(by: { $0.key < $1.key }) { out.append("  \(k) unavailable: \(v)") }
+        }
         if !r.targets.isEmpty {
             out.append("")
             out.append("Targets")

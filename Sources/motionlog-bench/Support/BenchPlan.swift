@@ -28,6 +28,20 @@ struct BenchPlan: Codable, Sendable {
     var stallTail = 5.0
     /// Smaller buffers tried at the longest stall, to show where dropping starts.
     var sweepBufferRows = [16_384]
+    /// Web figure: seconds of the `--fast` 1 kHz recording served for download (all sources
+    /// write about 449 kB per second, so 1 115 s is about 500 MB), and download rounds.
+    var webRecordingSeconds = 1115.0
+    var webDownloadRounds = 3
+    /// Recordings in the listed folder, and warm requests per page after the first.
+    var webListRecordings = 10_000
+    var webListWarmRequests = 20
+    /// Longest wait for serve to finish its background work (summaries) before measuring.
+    var webSettleLimitSeconds = 900.0
+    /// Seconds of `record --rate 1000` (real clock) per side — alone, downloading from
+    /// serve, downloading from nginx — split into this many segments per side (alone,
+    /// serve, nginx, nginx, serve, alone, ...).
+    var webSamplerSeconds = 60.0
+    var webSamplerSegments = 2
 
     static let full = BenchPlan(quick: false)
 
@@ -46,6 +60,10 @@ struct BenchPlan: Codable, Sendable {
         p.stallInterval = 2
         p.stallCount = 1
         p.stallTail = 1
+        p.webRecordingSeconds = 240
+        p.webListWarmRequests = 10
+        p.webSamplerSeconds = 8
+        p.webSamplerSegments = 1
         return p
     }()
 

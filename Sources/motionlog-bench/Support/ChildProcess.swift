@@ -31,16 +31,16 @@ struct ChildResult: Sendable {
 /// Runs a program (searched in PATH) to completion with `posix_spawnp` and `wait4`.
 /// Standard output and error go to files in `scratch`, read back when the child ends.
 enum ChildProcess {
-    static func run(_ program: String, _ arguments: [String], scratch: String) throws(BenchError) -> ChildResult {
-        let command = ([program] + arguments).joined(separator: " ")
-        let outPath = scratch + "/child-\(getpid())-stdout.txt"
-        let errPath = scratch + "/child-\(getpid())-stderr.txt"
+    /// Starts `program` (searched in PATH) with its output in two files and, when
+    /// `nullInput`, /dev/null as its input; returns its pid.
+    static func spawn(_ program: String, _ arguments: [String], stdout outPath: String, stderr errPath: String,
+                      nullInput: Bool = false) throws(BenchError) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        if nullInput { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment
             .map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -48,12 +48,20 @@ enum ChildProcess {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
-        let started = Date()
         var pid: pid_t = 0
         let rc = posix_spawnp(&pid, program, &actions, nil, argv, envp)
         guard rc == 0 else {
             throw BenchError("cannot start `\(program)`: \(String(cString: strerror(rc))) — is it installed and in PATH?")
         }
+        return pid
+    }
+
+    static func run(_ program: String, _ arguments: [String], scratch: String) throws(BenchError) -> ChildResult {
+        let command = ([program] + arguments).joined(separator: " ")
+        let outPath = scratch + "/child-\(getpid())-stdout.txt"
+        let errPath = scratch + "/child-\(getpid())-stderr.txt"
+        let started = Date()
+        let pid = try spawn(program, arguments, stdout: outPath, stderr: errPath)
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 {
