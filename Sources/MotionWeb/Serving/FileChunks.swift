@@ -9,7 +9,9 @@ import Glibc
 /// an event loop or the sampling thread) and hands each chunk to the response writer, which
 /// waits while the client is slow (back-pressure: memory stays at one chunk per download).
 enum FileChunks {
-    static let chunkSize = 256 * 1024
+    /// 1 MiB: a quarter of the hops between the event loop and the pool that 256 KiB took
+    /// (figure 7 in BENCHMARKS.md); eight downloads hold 8 MiB.
+    static let chunkSize = 1 << 20
 
     /// Streams `count` bytes from `offset`; `each` sees every chunk (for a CRC). Throws
     /// when the file ends early (it was truncated or replaced while streaming).
