@@ -25,6 +25,7 @@ import Testing
         let first = try SummaryCache.summary(for: [path])
         #expect(FileManager.default.fileExists(atPath: dir + "/20251121143005.summary.json"))
         #expect(SummaryCache.load(for: [path]) == first)
+        #expect(SummaryCache.loadBrief(for: [path]) == .init(distanceM: first.distanceM, activitySeconds: first.activitySeconds))
         #expect(first.rows["L"] == 2)
         // Appending a row changes size and mtime: the cache is stale.
         let handle = try #require(FileHandle(forWritingAtPath: path))
@@ -32,6 +33,7 @@ import Testing
         handle.write(Data("L,W,1763735407.0,52.52002,13.405,34.0,1.1,0.0,0.0,3.0,4.0,3\n".utf8))
         try handle.close()
         #expect(SummaryCache.load(for: [path]) == nil)
+        #expect(SummaryCache.loadBrief(for: [path]) == nil)
         let second = try SummaryCache.summary(for: [path])
         #expect(second.rows["L"] == 3)
         #expect(SummaryCache.load(for: [path])?.rows["L"] == 3)

@@ -37,6 +37,34 @@ public enum SummaryCache {
         return summary
     }
 
+    /// What a listing shows from a cached summary: distance and time per activity.
+    public struct Brief: Sendable, Equatable {
+        public var distanceM: Double
+        public var activitySeconds: [String: Double]
+        public init(distanceM: Double, activitySeconds: [String: Double]) {
+            self.distanceM = distanceM; self.activitySeconds = activitySeconds
+        }
+    }
+
+    /// The distance and activity times of the cached summary, under the same freshness
+    /// rules as `load`, without building the rest of it (a listing of thousands of
+    /// recordings reads only these).
+    public static func loadBrief(for csvPaths: [String]) -> Brief? {
+        struct Slim: Decodable {
+            var analysisVersion: Int
+            var files: [AnalysisSummary.SourceFile]
+            var distanceM: Double
+            var activitySeconds: [String: Double]
+        }
+        guard let first = csvPaths.first,
+              let data = FileManager.default.contents(atPath: cachePath(for: first)) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        guard let slim = try? decoder.decode(Slim.self, from: data), slim.analysisVersion == RecordingAnalyzer.version,
+              let current = try? RecordingInputs.stamps(csvPaths), current == slim.files else { return nil }
+        return Brief(distanceM: slim.distanceM, activitySeconds: slim.activitySeconds)
+    }
+
     /// Writes `summary` as the cache of the recording whose first CSV is `summary.files[0]`
     /// (atomically: temporary file, then rename; a cache torn by a power cut fails to decode and is recomputed). Throws when the folder is not writable.
     public static func store(_ summary: AnalysisSummary) throws {

@@ -77,7 +77,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
                                endedCleanly: false, endReason: nil, part: nil, recordingID: nil, metadata: nil,
                                activitySeconds: nil, csvStamp: csv, jsonStamp: json, summaryStamp: summary)
         // The summary cached beside the recording (MotionAnalysis), when it is fresh.
-        if summary != nil, let s = SummaryCache.load(for: [folder + "/" + name + ".csv"]) {
+        if summary != nil, let s = SummaryCache.loadBrief(for: [folder + "/" + name + ".csv"]) {
             e.distanceMeters = s.distanceM
             e.activitySeconds = s.activitySeconds.isEmpty ? nil : s.activitySeconds
         }
