@@ -73,10 +73,10 @@ import Testing
         return ((fast, fastCounts), (slow, slowCounts))
     }
 
-    @Test func onePassAgreesWithTheWholeLineParser() throws {
-        var rng = FastNumberTests.SplitMix(state: 3)
+    @Test(arguments: 1...6) func onePassAgreesWithTheWholeLineParser(seed: UInt64) throws {
+        var rng = FastNumberTests.SplitMix(state: seed)
         var text = ""
-        // Over 2 MiB, so lines straddle the 1 MiB chunks at many places.
+        // Over 2 MiB, so lines straddle the 1 MiB chunks (each seed at other places).
         while text.utf8.count < 2_300_000 {
             text += Self.kinds[Int.random(in: 0..<Self.kinds.count, using: &rng)] + "\n"
         }
@@ -84,7 +84,7 @@ import Testing
         let (fast, lines) = try scanBothWays(text)
         #expect(fast.1 == lines.1, "\(fast.1) vs \(lines.1)")
         #expect(fast.0.rows == lines.0.rows)
-        #expect(fast.1.rows > 10_000 && fast.1.badLines > 10_000 && fast.1.headers > 100 && fast.1.tornLines == 1)
+        #expect(fast.1.rows > 1000 && fast.1.badLines > 1000 && fast.1.headers > 100 && fast.1.tornLines == 1, "\(fast.1)")
     }
 
     @Test func eachKindOfLineAlone() throws {
