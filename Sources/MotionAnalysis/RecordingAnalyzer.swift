@@ -61,6 +61,12 @@ public struct RecordingAnalyzer: RowSink {
         }
     }
 
+    /// Of D rows only the user acceleration (values 3–5) is used; the scanner need not
+    /// convert the rest.
+    public func valuesRead(_ source: Source) -> UInt32 {
+        source == .deviceMotion ? 0b11_1000 : .max
+    }
+
     private mutating func location(_ when: Double, _ v: UnsafeBufferPointer<Double>) {
         let lat = v[0], lon = v[1]
         guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180, !(lat == 0 && lon == 0) else {

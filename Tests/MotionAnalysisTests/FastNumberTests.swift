@@ -1,24 +1,119 @@
 @testable import MotionAnalysis
 import Testing
 
+/// `FastNumber` gives exactly the Double that `Double(String)` gives (bit for bit, the sign
+/// of zero included), for what the format writes and for any decimal of the same shape.
 @Suite struct FastNumberTests {
     func parse(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBufferPointer { FastNumber.parse($0.baseAddress!, 0, bytes.count) }
     }
 
-    @Test func formatNumbersWithinOneUlp() {
-        let samples = ["0.0", "-0.39", "1e-05", "1763735405.01", "0.024619389108603753", "-0.9290154097404764",
-                       "13.367025452453682", "-2.1365325080272782e-05", "52.52000809180358", "3", "2", "1e+22",
-                       "6.02214076e23", "-1.7976931348623157e+300", "5e-324", "123456789012345678901234"]
-        for text in samples {
-            let want = Double(text)!
-            let got = parse(text)
-            #expect(got != nil, "\(text)")
-            if let got { #expect(got == want || abs(got - want) <= want.ulp.magnitude, "\(text): \(got) vs \(want)") }
+    /// Same Double (NaN matches NaN).
+    func same(_ text: String) -> Bool {
+        guard let want = Double(text), let got = parse(text) else { return false }
+        return got.bitPattern == want.bitPattern || (got.isNaN && want.isNaN)
+    }
+
+    /// A deterministic generator, so a failure can be reproduced (SplitMix64).
+    struct SplitMix: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
         }
-        #expect(parse("nan")!.isNaN)
-        #expect(parse("-inf") == -.infinity)
-        for bad in ["", "-", ".", "1.2.3", "1e", "abc", "1,2", "nan1", "0x10", " 1"] { #expect(parse(bad) == nil, "\(bad)") }
+    }
+
+    @Test func formatNumbersExactly() {
+        let samples = ["0.0", "-0.0", "-0.39", "1e-05", "1763735405.01", "0.024619389108603753", "-0.9290154097404764",
+                       "13.367025452453682", "-2.1365325080272782e-05", "52.52000809180358", "3", "2", "1e+22",
+                       "6.02214076e23", "-1.7976931348623157e+300", "5e-324", "123456789012345678901234",
+                       "0.00012345678901234567", "9.999999999999999e-05", "1763735405.001"]
+        for text in samples { #expect(same(text), "\(text): \(String(describing: parse(text))) vs \(Double(text)!)") }
+        #expect(parse("-0.0")?.sign == .minus)
+        #expect(parse("nan")!.isNaN && parse("-nan")!.isNaN)
+        #expect(parse("inf") == .infinity && parse("-inf") == -.infinity && parse("+inf") == .infinity)
+    }
+
+    @Test func edgesOfTheDoubleFormat() {
+        let edges = [
+            // Halfway between two Doubles: ties to even, and one digit either side.
+            "9007199254740993", "9007199254740995", "4503599627370496.5", "4503599627370497.5",
+            "1.00000000000000011102230246251565404236316680908203125",
+            "1.00000000000000011102230246251565404236316680908203124",
+            "1.00000000000000011102230246251565404236316680908203126",
+            // Subnormals, the smallest normal, underflow to zero.
+            "4.9406564584124654e-324", "2.4703282292062327e-324", "2.4703282292062328e-324", "1e-400", "-1e-400",
+            "2.2250738585072011e-308", "2.2250738585072012e-308", "2.2250738585072014e-308", "4.9e-324",
+            "1.5e-323", "2.225073858507201e-308", "9.8813129168249309e-324",
+            // The largest Double, overflow to infinity.
+            "1.7976931348623157e308", "1.7976931348623158e308", "1.7976931348623159e308", "1e400", "-1e400",
+            // 19 and 20 significant digits, 2^64 and around it.
+            "9999999999999999999", "10000000000000000000", "18446744073709551615", "18446744073709551616",
+            "1844674407370955161.5", "0.1234567890123456789", "0.12345678901234567890",
+            // Other shapes of the same grammar.
+            "+1.5", "1E5", "1e+05", "1e-5", ".5", "5.", "-.5e1", "00000000000000000000000001.5",
+            "1.5e0000000000000000000001", "0.000000000000000000000000000001234567890123456789", "1e99999999",
+            "1e-99999999", "0e99999999", "-0e-5",
+        ]
+        for text in edges { #expect(same(text), "\(text): \(String(describing: parse(text))) vs \(String(describing: Double(text)))") }
+    }
+
+    @Test func shortestDescriptionsOfRandomDoubles() {
+        var rng = SplitMix(state: 1)
+        var wrong: [String] = []
+        for _ in 0..<100_000 {
+            let d = Double(bitPattern: rng.next())
+            guard !d.isNaN else { continue }
+            let text = d.description
+            if !same(text) { wrong.append(text) }
+        }
+        for _ in 0..<50_000 {   // the format's ranges: sensor values and epoch times
+            let v = Double.random(in: -40...40, using: &rng), t = Double.random(in: 1.7e9...1.8e9, using: &rng)
+            let tiny = Double.random(in: -1e-4...1e-4, using: &rng)
+            for text in [v.description, t.description, tiny.description] where !same(text) { wrong.append(text) }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+    }
+
+    @Test func randomDecimalsOverTheWholeExponentRange() {
+        var rng = SplitMix(state: 2)
+        var wrong: [String] = []
+        for _ in 0..<60_000 {
+            let count = Int.random(in: 1...24, using: &rng)
+            var digits = ""
+            for _ in 0..<count { digits.unicodeScalars.append(Unicode.Scalar(UInt8.random(in: 0x30...0x39, using: &rng))) }
+            let dot = Int.random(in: 0...count, using: &rng)
+            let decimal = "0" + digits.prefix(dot) + "." + digits.dropFirst(dot) + "0"
+            let e = Int.random(in: -360...330, using: &rng)
+            for text in [decimal + "e\(e)", "-" + digits + "e\(e)", decimal] where !same(text) { wrong.append(text) }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(10))")
+    }
+
+    @Test func textThatIsNotANumber() {
+        for bad in ["", "-", "+", ".", "-.", "1.2.3", "1e", "1e+", "e5", ".e5", "abc", "1,2", "nan1", "0x10", " 1", "1 ",
+                    "na", "in", "infinity", "NaN", "Inf", "--1", "+-1", "1e5.5", "1..2"] {
+            #expect(parse(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func eightDigitsAtATime() {
+        func word(_ text: String) -> UInt64 {
+            var w: UInt64 = 0
+            for (k, b) in text.utf8.enumerated() { w |= UInt64(b) << UInt64(8 * k) }
+            return w
+        }
+        #expect(FastNumber.isEightDigits(word("01234567")) && FastNumber.isEightDigits(word("99999999")))
+        for notAll in ["0123456,", "/1234567", ":1234567", "1234567:", "1234.567", "1234567\n", "12345678"
+                       .replacingOccurrences(of: "8", with: "\u{7F}")] {
+            #expect(!FastNumber.isEightDigits(word(notAll)), "\(notAll)")
+        }
+        #expect(FastNumber.eightDigitsValue(word("01234567")) == 1_234_567)
+        #expect(FastNumber.eightDigitsValue(word("98765432")) == 98_765_432)
+        #expect(FastNumber.eightDigitsValue(word("99999999")) == 99_999_999)
     }
 }

@@ -115,10 +115,10 @@ public struct WideCSVExport {
 
 extension RowScanner {
     /// Calls `handle` with every complete line of `path` (without its LF, CR removed); a
-    /// torn last line and lines longer than `maxLineBytes` are left out.
+    /// torn last line and lines longer than `BlockReader.maxLineBytes` are left out.
     public static func scanLines(path: String, _ handle: (UnsafeBufferPointer<UInt8>) -> Void) throws(ScanError) {
         var counts = ScanCounts()
-        try forEachLine(path: path, counts: &counts) { p, count in
+        try BlockReader.forEachLine(path: path, counts: &counts) { p, count in
             var end = count
             if end > 0 && p[end - 1] == 0x0D { end -= 1 }
             handle(UnsafeBufferPointer(start: p, count: end))

@@ -8,11 +8,26 @@ struct SourceStats {
     var count = 0
     var first: Double?
     var last: Double?
-    var histogram = [Int](repeating: 0, count: SourceStats.edges.count + 1)
+    /// Intervals per bin of `edges`, except the current run (see `histogram`).
+    private var counted = [Int](repeating: 0, count: SourceStats.edges.count + 1)
+    /// The bin of the last interval, its edges, and how many intervals in a row fell in
+    /// it: at a steady rate nearly every interval falls in the same bin, so the per-row
+    /// work is two comparisons and an addition.
+    private var runBin = 0, runCount = 0
+    private var runLower = Double.infinity, runUpper = -Double.infinity
     /// Longest intervals, longest first.
     var longest: [AnalysisSummary.Gap] = []
+    /// An interval must be longer than this to enter `longest` (−∞ until it is full).
+    private var longestThreshold = -Double.infinity
     /// When went backwards (or stood still) between consecutive rows.
     var backwards = 0
+
+    /// Intervals per bin of `edges` (the last bin is open).
+    var histogram: [Int] {
+        var h = counted
+        h[runBin] += runCount
+        return h
+    }
 
     @inline(__always)
     mutating func add(_ when: Double) {
@@ -21,10 +36,23 @@ struct SourceStats {
         let d = when - previous
         if d <= 0 { backwards += 1; if d < 0 { last = when }; return }
         last = when
+        if d > runLower && d <= runUpper {
+            runCount += 1
+        } else {
+            newRun(d)
+        }
+        if d > longestThreshold { insertLongest(previous, d) }
+    }
+
+    /// The interval `d` falls outside the current run's bin: count the run, start another.
+    private mutating func newRun(_ d: Double) {
+        counted[runBin] += runCount
         var bin = 0
         while bin < Self.edges.count && d > Self.edges[bin] { bin += 1 }
-        histogram[bin] += 1
-        if longest.count < Self.keepLongest || d > longest[longest.count - 1].durationS { insertLongest(previous, d) }
+        runBin = bin
+        runCount = 1
+        runLower = bin == 0 ? -Double.infinity : Self.edges[bin - 1]
+        runUpper = bin == Self.edges.count ? Double.infinity : Self.edges[bin]
     }
 
     private mutating func insertLongest(_ start: Double, _ d: Double) {
@@ -32,6 +60,7 @@ struct SourceStats {
         let i = longest.firstIndex { $0.durationS < d } ?? longest.count
         longest.insert(gap, at: i)
         if longest.count > Self.keepLongest { longest.removeLast() }
+        if longest.count == Self.keepLongest { longestThreshold = longest[longest.count - 1].durationS }
     }
 
     /// Rows per second between the first and the last row.

@@ -51,7 +51,7 @@ struct IMUWindowBuilder {
     @inline(__always)
     mutating func add(when: Double, x: Double, y: Double, z: Double) -> Bin? {
         guard x.isFinite, y.isFinite, z.isFinite else { return nil }
-        let index = Int64((when * Self.binRate).rounded(.down))
+        let index = floorToInt64(when * Self.binRate)
         var completed: Bin?
         if index != binIndex {
             let missing = binIndex == .min ? 0 : index - binIndex - 1
@@ -78,7 +78,7 @@ struct IMUWindowBuilder {
         let mean = (binSum.0 / n, binSum.1 / n, binSum.2 / n)
         let magMean = binMagSum / n
         let variance = max(0, binMagSq / n - magMean * magMean)
-        let w = Int64((t / Self.windowSeconds).rounded(.down))
+        let w = floorToInt64(t / Self.windowSeconds)
         if w != windowIndex {
             flushWindow()
             windowIndex = w

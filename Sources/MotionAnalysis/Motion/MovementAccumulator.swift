@@ -21,6 +21,7 @@ struct MovementAccumulator {
     private var lastBin: Double?
     private var hp = 0.0, hpPrev = 0.0, lp = 0.0
     private var dHp = 0.0, dHpPrev = 0.0, dLp = 0.0
+    private var dCoefficients = BandCoefficients()
 
     init(interval: Double, epoch: Double) { self.interval = interval; self.epoch = epoch }
 
@@ -36,9 +37,7 @@ struct MovementAccumulator {
         lastD = when
         fromD.add(key(when, interval), m * dt)
         // Counts from D when there is no A: the same band on |user acceleration|.
-        let a1 = dt > 0 ? 1 - exp(-2 * Double.pi * 2.5 * dt) : 0
-        let rc = 1 / (2 * Double.pi * 0.25)
-        let alpha = dt > 0 ? rc / (rc + dt) : 1
+        let (a1, alpha) = dCoefficients.forStep(dt)
         dHp = alpha * (dHp + m - dHpPrev); dHpPrev = m
         dLp += a1 * (dHp - dLp)
         dCounts.add(key(when, epoch), abs(dLp) * dt * 1000)
@@ -70,7 +69,7 @@ struct MovementAccumulator {
         counts.add(key(time, epoch), abs(lp) * dt * 1000)
     }
 
-    private func key(_ t: Double, _ length: Double) -> Int64 { Int64((t / length).rounded(.down)) }
+    private func key(_ t: Double, _ length: Double) -> Int64 { floorToInt64(t / length) }
 
     func result() -> AnalysisSummary.Movement {
         let useD = !fromD.isEmpty

@@ -1,0 +1,107 @@
+import Foundation
+@testable import MotionAnalysis
+import MotionCore
+import Testing
+
+/// `RowScanner` parses each row in one pass that also finds the line's end; whatever that
+/// pass does not accept goes to the whole-line parser. Both must see the same rows and
+/// count the same headers and defects, on every kind of line and across buffer boundaries.
+@Suite struct RowScannerTests {
+    /// Every row, as text, so two scans compare exactly (NaN included).
+    struct Collector: RowSink {
+        var rows: [String] = []
+        mutating func row(_ source: Source, when: Double, values: UnsafeBufferPointer<Double>) {
+            rows.append("\(source.letter) \(when.bitPattern) " + values.map { String($0.bitPattern) }.joined(separator: " "))
+        }
+    }
+
+    /// Lines of every kind: valid rows (LF and CR LF), headers and defects.
+    static let kinds = [
+        "A,W,1763735405.001,0.024619389108603753,-0.9290154097404764,13.367025452453682",
+        "G,W,1763735405.001,-2.1365325080272782e-05,0.0,-0.0",
+        "M,W,1763735405.001,20.5,-3.25,40.125",
+        "D,W,1763735405.001,0.1,0.2,0.3,-0.004,0.005,1e-05,0.7,0.8,-3.1",
+        "L,W,1763735405.9,52.52000809180358,13.405,34.0,nan,0.0,nan,3.0,4.0,3",
+        "A,W,1763735405.002,nan,1,2\r",
+        "A,W,1763735405.003,+1.5,.5,5.\r",
+        "A,W,1763735405.004,1E5,-1e+05,123456789012345678901234",
+        "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw",
+        "",
+        "\r",
+        "A,W",
+        "A,W,",
+        "A,W,1,2,3",
+        "A,W,1,2,3,4,5",
+        "A,W,1,2,3,",
+        "A,W,1,2,3,4,",
+        "A,W,1,2,3,4\r\r",
+        "A,W,1,2\r,3,4",
+        "A,w,1,2,3,4",
+        "X,W,1,2,3,4",
+        "A,W,nan,1,2,3",
+        "A,W,inf,1,2,3",
+        "A,W,1,2,3,infinity",
+        "A,W,1,2,3,na",
+        "A,W,1,2,3,1e",
+        "A,W,1,2,3, 4",
+        "A,W,1,2,3,4 ",
+        "A,W,1.2.3,2,3,4",
+        "AW,1,2,3,4",
+        "So",
+        "Sou",
+        "L,W,1763735405.9,52.5,13.4,34.0,nan,0.0,nan,3.0,4.0",
+        "D,W,1,2,3,4,5,6,7,8,9,10,11",
+        String(repeating: "9", count: 5000),
+        "A,W,1763735405.005," + String(repeating: "1", count: 3000) + ",2,3",
+    ]
+
+    func scanBothWays(_ text: String) throws -> (fast: (Collector, ScanCounts), lines: (Collector, ScanCounts)) {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/rows.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var fast = Collector(), fastCounts = ScanCounts()
+        try RowScanner.scan(path: path, whenOffset: 0.5, into: &fast, counts: &fastCounts)
+        var slow = Collector(), slowCounts = ScanCounts()
+        var parser = RowParser(whenOffset: 0.5)
+        defer { parser.deallocate() }
+        var reading = ScanCounts()
+        try BlockReader.forEachLine(path: path, counts: &reading) { p, count in
+            parser.parseLine(p, count: count, sink: &slow, counts: &slowCounts)
+        }
+        slowCounts.bytes = reading.bytes; slowCounts.badLines += reading.badLines; slowCounts.tornLines = reading.tornLines
+        return ((fast, fastCounts), (slow, slowCounts))
+    }
+
+    @Test(arguments: 1...6) func onePassAgreesWithTheWholeLineParser(seed: UInt64) throws {
+        var rng = FastNumberTests.SplitMix(state: seed)
+        var text = ""
+        // Over 2 MiB, so lines straddle the 1 MiB chunks (each seed at other places).
+        while text.utf8.count < 2_300_000 {
+            text += Self.kinds[Int.random(in: 0..<Self.kinds.count, using: &rng)] + "\n"
+        }
+        text += "A,W,1763735405.006,1,2"   // torn
+        let (fast, lines) = try scanBothWays(text)
+        #expect(fast.1 == lines.1, "\(fast.1) vs \(lines.1)")
+        #expect(fast.0.rows == lines.0.rows)
+        #expect(fast.1.rows > 1000 && fast.1.badLines > 1000 && fast.1.headers > 100 && fast.1.tornLines == 1, "\(fast.1)")
+    }
+
+    @Test func eachKindOfLineAlone() throws {
+        for kind in Self.kinds {
+            let (fast, lines) = try scanBothWays(kind + "\n" + kind + "\n")
+            #expect(fast.1 == lines.1, "\(kind): \(fast.1) vs \(lines.1)")
+            #expect(fast.0.rows == lines.0.rows, "\(kind)")
+        }
+        let (rows, _) = try scanBothWays(Self.kinds[0] + "\n" + Self.kinds[5] + "\n" + Self.kinds[6] + "\n")
+        #expect(rows.1.rows == 3 && rows.1.badLines == 0)
+    }
+
+    @Test func valuesAreTheStandardLibrarysDoubles() throws {
+        let line = Self.kinds[3]
+        let (fast, _) = try scanBothWays(line + "\n")
+        let fields = line.split(separator: ",").dropFirst(2).map { Double(String($0))! }
+        let want = "D \((fields[0] + 0.5).bitPattern) " + fields.dropFirst().map { String($0.bitPattern) }.joined(separator: " ")
+        #expect(fast.0.rows == [want])
+    }
+}
