@@ -17,7 +17,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 1
+    public static let version = 2
 
     let options: AnalysisOptions
     var stats = [SourceStats](repeating: SourceStats(), count: 5)

@@ -27,6 +27,19 @@ import Testing
         #expect(h.start == nil)
     }
 
+    @Test func absurdTimesAreDefectiveLinesNotATrap() throws {
+        var text = Self.header
+        for k in 0..<100 { text += "A,W,\(t0 + Double(k) / 50),0.01,0.02,-1.0\n" }
+        // Each of these once trapped in the IMU windows or the movement intervals.
+        for when in ["1e300", "-1e300", "253402300800.5", "1e20"] {
+            text += "A,W,\(when),1,2,3\n"
+            text += "D,W,\(when),0.1,0.2,0.3,0.01,0.02,0.03,0.1,0.2,0.3\n"
+        }
+        let s = try summarize(text)
+        #expect(s.rows["A"] == 100)
+        #expect(s.health.badLines == 8)
+    }
+
     @Test func onlyIMURowsGetMovementAndHealth() throws {
         var text = Self.header
         for k in 0..<3000 {   // 60 s at 50 Hz, walking-like bounce

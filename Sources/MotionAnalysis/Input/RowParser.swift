@@ -49,7 +49,7 @@ struct RowParser {
                 j = next + 1
                 continue
             }
-            guard field == expected, values[0].isFinite else { return nil }
+            guard field == expected, Self.isPlausible(values[0] + whenOffset) else { return nil }
             if c == 0x0A { j = next + 1; break }
             guard c == 0x0D, p[next + 1] == 0x0A else { return nil }
             j = next + 2
@@ -60,6 +60,11 @@ struct RowParser {
                  values: UnsafeBufferPointer(start: values.baseAddress! + 1, count: expected - 1))
         return j
     }
+
+    /// A When (after the offset of a relative file) the format allows: finite and within
+    /// ±`CSVFormat.maxWhen` (the year 9999). Anything else is a defective line, so no
+    /// later arithmetic on times (bins, windows, intervals) can overflow.
+    static func isPlausible(_ when: Double) -> Bool { abs(when) <= CSVFormat.maxWhen }
 
     /// Any line (without its LF): a header, a defective line, or a row.
     mutating func parseLine<S: RowSink>(_ p: UnsafePointer<UInt8>, count: Int, sink: inout S, counts: inout ScanCounts) {
@@ -85,7 +90,7 @@ struct RowParser {
             guard p[next] == 0x2C else { counts.badLines += 1; return }
             i = next + 1
         }
-        guard field == expected, values[0].isFinite else { counts.badLines += 1; return }
+        guard field == expected, Self.isPlausible(values[0] + whenOffset) else { counts.badLines += 1; return }
         counts.rows += 1
         sink.row(source, when: values[0] + whenOffset,
                  values: UnsafeBufferPointer(start: values.baseAddress! + 1, count: expected - 1))
