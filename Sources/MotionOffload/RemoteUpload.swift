@@ -121,12 +121,11 @@ public struct RemoteUpload {
         guard !report.uploaded.isEmpty else { return report }
         var report = report
         // The remote's manifest: what this logger sent there, written by rclone like the rest.
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("motionlog-manifest-\(getpid()).csv").path
-        defer { unlink(tmp) }
-        guard FileManager.default.createFile(atPath: tmp, contents: Data(sent.manifest(for: options.remote).utf8)) else {
+        guard let tmp = Self.privateFile("manifest.csv", Array(sent.manifest(for: options.remote).utf8)) else {
             report.failures.append("cannot write a temporary manifest in \(FileManager.default.temporaryDirectory.path)")
             return report
         }
+        defer { Self.removePrivate(tmp) }
         let r = rclone(["copyto", tmp, destination + "/manifest.csv"])
         if r.status != 0 { report.failures.append("the recordings arrived, but the manifest did not: \(Self.lastLine(r.output))") }
         return report
@@ -134,12 +133,36 @@ public struct RemoteUpload {
 
     enum Outcome { case success, failure(String) }
 
+    /// Writes `name` into a new folder only this process can read (mkdtemp: a fresh random
+    /// name, mode 0700), so two uploads never share a file and no one else can plant or
+    /// read one. Returns the file's path; `removePrivate` removes both.
+    static func privateFile(_ name: String, _ contents: [UInt8]) -> String? {
+        var template = Array((FileManager.default.temporaryDirectory.path + "/motionlog-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { b -> Bool in
+            guard let base = b.baseAddress else { return false }
+            return mkdtemp(base) != nil
+        }
+        guard made else { return nil }
+        let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let path = folder + "/" + name
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { rmdir(folder); return nil }
+        let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == contents.count else { removePrivate(path); return nil }
+        return path
+    }
+
+    static func removePrivate(_ path: String) {
+        unlink(path)
+        rmdir((path as NSString).deletingLastPathComponent)
+    }
+
     private func upload(_ r: FinishedRecording, log: (String) -> Void) -> Outcome {
-        let list = FileManager.default.temporaryDirectory.appendingPathComponent("motionlog-files-\(getpid()).txt").path
-        defer { unlink(list) }
-        guard FileManager.default.createFile(atPath: list, contents: Data(r.files.map { $0.name + "\n" }.joined().utf8)) else {
+        guard let list = Self.privateFile("files.txt", Array(r.files.map { $0.name + "\n" }.joined().utf8)) else {
             return .failure("cannot write a temporary file list in \(FileManager.default.temporaryDirectory.path)")
         }
+        defer { Self.removePrivate(list) }
         var delay = options.firstRetryDelay
         var last = ""
         for attempt in 1...max(1, options.attempts) {

@@ -22,6 +22,20 @@ struct RemoteUploadTests {
         }
     }
 
+    @Test func temporaryFileListsAreNeverShared() throws {
+        // Two uploads at once (parallel tests did this) once shared /tmp/motionlog-files-PID.txt.
+        let a = try #require(RemoteUpload.privateFile("files.txt", Array("a.csv\n".utf8)))
+        let b = try #require(RemoteUpload.privateFile("files.txt", Array("b.csv\n".utf8)))
+        #expect(a != b)
+        #expect(try String(contentsOfFile: a, encoding: .utf8) == "a.csv\n")
+        var st = stat()
+        #expect(stat((a as NSString).deletingLastPathComponent, &st) == 0 && st.st_mode & 0o777 == 0o700)
+        RemoteUpload.removePrivate(a)
+        #expect(!FileManager.default.fileExists(atPath: (a as NSString).deletingLastPathComponent))
+        #expect(try String(contentsOfFile: b, encoding: .utf8) == "b.csv\n")
+        RemoteUpload.removePrivate(b)
+    }
+
     @Test func aFailedTransferIsRetriedWithDoublingDelaysThenVerified() throws {
         let source = RecordingFolder()
         defer { source.remove() }
