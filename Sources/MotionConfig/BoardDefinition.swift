@@ -6,24 +6,26 @@ public struct BoardDefinition: Sendable, Equatable {
     /// IMU placement on the board.
     public struct IMU: Sendable, Equatable {
         /// `mpu9250`, `mpu6050+qmc5883l`, … (an `IMUSelection`), `auto` (probe the bus) or `simulated`.
-        public var model: String
+        public var model: IMUModelChoice
         public var bus: Int?
         public var address: Int?
         /// Magnetometer address where it is a separate device (LSM9DS1).
         public var magAddress: Int?
         /// Device X, Y, Z in terms of chip axes, e.g. `["+x", "+y", "+z"]`.
-        public var mount: [String]
+        public var mount: MountOrientation
         /// The separate magnetometer chip's axes, when it sits differently from the
         /// accelerometer/gyroscope chip (a GY-521 and a GY-271 side by side).
-        public var magMount: [String]? = nil
-        public static let models = ["auto", "simulated"] + IMUModel.allCases.map(\.rawValue)
+        public var magMount: MountOrientation? = nil
     }
 
     /// A push button on a GPIO line.
     public struct Button: Sendable, Equatable {
+        /// The line's pull resistor, as a board file names it.
+        public enum Bias: String, Sendable, CaseIterable {
+            case pullUp = "pull-up", pullDown = "pull-down", none
+        }
         public var line: Int
-        /// `pull-up`, `pull-down` or `none`.
-        public var bias: String
+        public var bias: Bias
         public var activeLow: Bool
         public var debounceMs: Int
     }
@@ -47,8 +49,8 @@ public struct BoardDefinition: Sendable, Equatable {
     /// Substrings of `/proc/device-tree/model` that identify this board.
     public var modelMatch: [String]
     public var imu: IMU
-    /// gpsd address `host:port`, nil when the board has no GPS.
-    public var gpsd: String?
+    /// gpsd address, nil when the board has no GPS.
+    public var gpsd: GPSDAddress?
     public var gpio: GPIO?
     public var output: String?
     /// The file it was read from.
@@ -65,24 +67,16 @@ public struct BoardDefinition: Sendable, Equatable {
         guard let imuDoc = try doc.section("imu") else {
             throw ConfigError(file: file, line: 1, key: "imu", message: "missing: say which IMU the board has (model: ...)")
         }
-        let model = try imuDoc.parsed("model", expected: "auto, simulated or \(IMUSelection.help)") { text in
-            IMU.models.contains(text) || (try? IMUSelection(parsing: text)) != nil ? text : nil
-        } ?? "auto"
+        let model = try imuDoc.parsed("model", IMUModelChoice.init(parsing:)) ?? .auto
         let bus = try imuDoc.int("bus", in: 0...255)
         let address = try imuDoc.int("address", in: 0x03...0x77)
         let magAddress = try imuDoc.int("mag_address", in: 0x03...0x77)
-        let mount = try imuDoc.strings("mount") ?? ["+x", "+y", "+z"]
-        if let bad = MountText.validate(mount) {
-            throw ConfigError(file: file, line: imuDoc.lineOf("mount"), key: "imu.mount", message: bad)
-        }
-        let magMount = try imuDoc.strings("mag_mount")
-        if let magMount, let bad = MountText.validate(magMount) {
-            throw ConfigError(file: file, line: imuDoc.lineOf("mag_mount"), key: "imu.mag_mount", message: bad)
-        }
+        let mount = try imuDoc.parsedList("mount", MountOrientation.init) ?? .identity
+        let magMount = try imuDoc.parsedList("mag_mount", MountOrientation.init)
         try imuDoc.rejectUnknownKeys()
-        var gpsd: String?
+        var gpsd: GPSDAddress?
         if let gps = try doc.section("gps") {
-            gpsd = try gps.parsed("gpsd", expected: "host:port (e.g. localhost:2947)", HostPort.validate)
+            gpsd = try gps.parsed("gpsd", expected: GPSDAddress.expected, GPSDAddress.init(parsing:))
             try gps.rejectUnknownKeys()
         }
         var gpio: GPIO?
@@ -105,8 +99,9 @@ public struct BoardDefinition: Sendable, Equatable {
         guard let line = try b.int("line", in: 0...1023) else {
             throw ConfigError(file: g.file, line: g.lineOf(key), key: "gpio.\(key).line", message: "missing: the GPIO line number")
         }
-        let bias = try b.choice("bias", ["pull-up", "pull-down", "none"]) ?? "pull-up"
-        let activeLow = try b.bool("active_low") ?? (bias == "pull-up")
+        let bias = try b.parsed("bias", expected: "one of " + Button.Bias.allCases.map(\.rawValue).joined(separator: ", "),
+                                Button.Bias.init(rawValue:)) ?? .pullUp
+        let activeLow = try b.bool("active_low") ?? (bias == .pullUp)
         let debounce = try b.int("debounce_ms", in: 0...1000) ?? 30
         try b.rejectUnknownKeys()
         return Button(line: line, bias: bias, activeLow: activeLow, debounceMs: debounce)
@@ -120,37 +115,5 @@ public struct BoardDefinition: Sendable, Equatable {
         let activeLow = try l.bool("active_low") ?? false
         try l.rejectUnknownKeys()
         return LED(line: line, activeLow: activeLow)
-    }
-}
-
-/// Validates `["+x", "-y", "+z"]`-style mount orientations.
-public enum MountText {
-    /// nil when valid, else what is wrong.
-    public static func validate(_ axes: [String]) -> String? {
-        guard axes.count == 3 else { return "expected three axes such as [\"+x\", \"+y\", \"+z\"]" }
-        var used = Set<Character>()
-        for a in axes {
-            guard a.count == 2, let sign = a.first, sign == "+" || sign == "-", let axis = a.last, "xyz".contains(axis) else {
-                return "\"\(a)\" is not an axis: use +x, -x, +y, -y, +z or -z"
-            }
-            used.insert(axis)
-        }
-        guard used.count == 3 else { return "each chip axis x, y, z must be used exactly once" }
-        return nil
-    }
-}
-
-/// `host:port` addresses (gpsd).
-public enum HostPort {
-    public static func validate(_ text: String) -> String? {
-        split(text) == nil ? nil : text
-    }
-
-    /// Splits `host:port`; nil when malformed.
-    public static func split(_ text: String) -> (host: String, port: Int)? {
-        guard let colon = text.lastIndex(of: ":") else { return nil }
-        let host = String(text[..<colon])
-        guard !host.isEmpty, let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
-        return (host, port)
     }
 }

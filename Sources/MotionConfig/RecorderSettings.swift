@@ -14,7 +14,7 @@ public struct RecorderSettings: Sendable, Equatable {
     public var rotateSeconds: Double?
     public var fsyncInterval: Double?
     public var bufferRows: Int?
-    public var gpsd: String?
+    public var gpsd: GPSDAddress?
     /// Magnetic declination in degrees, east positive: yaw of D rows then refers to true north.
     public var declinationDegrees: Double?
     /// Where D rows come from (`device_motion: motionlog|chip`).
@@ -56,7 +56,7 @@ public struct RecorderSettings: Sendable, Equatable {
             QuantityText.seconds($0).flatMap { $0 <= 3600 ? $0 : nil }
         }
         s.bufferRows = try doc.int("buffer_rows", in: 256...16_777_216)
-        s.gpsd = try doc.parsed("gpsd", expected: "host:port (e.g. localhost:2947)", HostPort.validate)
+        s.gpsd = try doc.parsed("gpsd", expected: GPSDAddress.expected, GPSDAddress.init(parsing:))
         s.declinationDegrees = try doc.double("declination", in: -180...180)
         s.deviceMotion = try doc.parsed("device_motion", expected: DeviceMotionOrigin.help) { DeviceMotionOrigin(rawValue: $0) }
         if let c = try doc.section("calibration") {

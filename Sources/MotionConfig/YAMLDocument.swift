@@ -175,15 +175,6 @@ public final class YAMLDocument {
         }
     }
 
-    /// A value that must be one of `choices`.
-    public func choice(_ key: String, _ choices: [String]) throws(ConfigError) -> String? {
-        guard let s = try string(key) else { return nil }
-        guard choices.contains(s) else {
-            throw error(key, valueLine(key), "\"\(s)\" is not one of \(choices.joined(separator: ", "))")
-        }
-        return s
-    }
-
     /// A text value checked by `parse`; `expected` describes valid values.
     public func parsed<T>(_ key: String, expected: String, _ parse: (String) -> T?) throws(ConfigError) -> T? {
         guard let s = try string(key) else { return nil }
@@ -191,6 +182,20 @@ public final class YAMLDocument {
             throw error(key, valueLine(key), "\"\(s)\" is not \(expected)")
         }
         return v
+    }
+
+    /// A text value turned into a type by `parse`, whose error (saying what is accepted) becomes the message.
+    public func parsed<T, E: Error & CustomStringConvertible>(_ key: String,
+                                                              _ parse: (String) throws(E) -> T) throws(ConfigError) -> T? {
+        guard let s = try string(key) else { return nil }
+        do { return try parse(s) } catch { throw self.error(key, valueLine(key), error.description) }
+    }
+
+    /// A list of texts turned into a type by `parse`, whose error becomes the message.
+    public func parsedList<T, E: Error & CustomStringConvertible>(_ key: String,
+                                                                  _ parse: ([String]) throws(E) -> T) throws(ConfigError) -> T? {
+        guard let list = try strings(key) else { return nil }
+        do { return try parse(list) } catch { throw self.error(key, lineOf(key), error.description) }
     }
 
     public func strings(_ key: String) throws(ConfigError) -> [String]? {

@@ -33,7 +33,7 @@ struct BoardSearchTests {
         #expect(BuiltInBoards.texts["simulator"] == shipped)
         let noFolder = BoardCatalog(directory: nil)
         let sim = try noFolder.load("simulator")
-        #expect(sim.imu.model == "simulated" && sim.file == "<built-in>/simulator.yaml")
+        #expect(sim.imu.model == .simulated && sim.file == "<built-in>/simulator.yaml")
         #expect(noFolder.all().boards.map(\.name) == ["simulator"])
         #expect(throws: ConfigError.self) { try noFolder.load("raspberry-pi-4b") }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import IMUDrivers
 import LinuxHardware
 @testable import MotionApp
 import MotionConfig
@@ -23,7 +24,7 @@ struct DaemonBoardFilesTests {
         for b in boards {
             #expect((b.file as NSString).lastPathComponent == b.name + ".yaml")
             guard b.name != "simulator" else { continue }
-            #expect(b.imu.bus != nil && b.gpsd == "localhost:2947" && b.output == "/var/lib/motionlog/recordings", "\(b.name)")
+            #expect(b.imu.bus != nil && b.gpsd == GPSDAddress(host: "localhost", port: 2947) && b.output == "/var/lib/motionlog/recordings", "\(b.name)")
             let wiring = try #require(DaemonConfiguration.wiring(b), "\(b.name) has no buttons")
             #expect(wiring.button != nil && wiring.labelButton != nil && wiring.led != nil)
         }
@@ -51,7 +52,7 @@ struct DaemonBoardFilesTests {
         #expect(pi5.button == .init(line: 17, bias: .pullUp, activeLow: true, debounceMilliseconds: 30))
         #expect(pi5.labelButton?.line == 22 && pi5.led == .init(line: 27, activeLow: false))
         let hat = try catalog.load("raspberry-pi-sense-hat")
-        #expect(hat.imu.model == "lsm9ds1" && hat.imu.address == 0x6A && hat.imu.magAddress == 0x1C && hat.imu.bus == 1)
+        #expect(hat.imu.model == .chip(IMUSelection(.lsm9ds1)) && hat.imu.address == 0x6A && hat.imu.magAddress == 0x1C && hat.imu.bus == 1)
         #expect(hat.modelMatch.isEmpty)   // a HAT is chosen explicitly
         let bbb = try #require(DaemonConfiguration.wiring(try catalog.load("beaglebone-black")))
         #expect(try catalog.load("beaglebone-black").imu.bus == 2 && bbb.chip == "gpiochip1" && bbb.button?.bias == .disabled)

@@ -1,3 +1,4 @@
+import IMUDrivers
 import MotionConfig
 import Testing
 
@@ -13,8 +14,8 @@ import Testing
               mount: ["+x", "+y", "+z"]
               mag_mount: ["-y", "+x", "+z"]
             """, file: "b.yaml")
-        #expect(b.imu.model == "lsm6dsox+lis3mdl" && b.imu.address == 0x6B && b.imu.magAddress == 0x1E)
-        #expect(b.imu.magMount == ["-y", "+x", "+z"])
+        #expect(b.imu.model == .chip(IMUSelection(.lsm6dsox, .lis3mdl)) && b.imu.address == 0x6B && b.imu.magAddress == 0x1E)
+        #expect(b.imu.magMount?.axes == ["-y", "+x", "+z"])
     }
 
     @Test("unknown or impossible pairs and bad magnetometer mounts name their line", arguments: [

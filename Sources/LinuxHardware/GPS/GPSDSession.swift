@@ -1,3 +1,5 @@
+import MotionCore
+
 /// Why talking to gpsd failed: what, where, and what to do.
 public struct GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import CGPS
+import MotionCore
 #if canImport(Glibc)
 import Glibc
 #endif

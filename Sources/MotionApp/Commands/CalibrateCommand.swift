@@ -131,7 +131,7 @@ struct CalibrateCommand: ParsableCommand {
         let options: RecordingOptions
         do { options = try RecordingOptions.parse(args) } catch { throw .usage("\(error)") }
         let setup = try RecordingSetup.resolve(options)
-        let simulated = setup.board.imu.model == "simulated"
+        let simulated = setup.board.imu.model.isSimulated
         if fast && !simulated { throw .usage("--fast needs the simulator board (--board simulator)") }
         let sensor: MotionSensor = simulated ? SimulatedTurningIMU()
             : try SensorFactory.makeSensor(setup, log: Logging.motionlogLogger())

@@ -49,7 +49,13 @@ struct DaemonConfiguration: Sendable {
         guard let g = board.gpio, g.button != nil || g.labelButton != nil || g.led != nil else { return nil }
         func button(_ b: BoardDefinition.Button?) -> GPIOWiring.Button? {
             guard let b else { return nil }
-            return .init(line: UInt32(b.line), bias: GPIOBias(rawValue: b.bias) ?? .pullUp, activeLow: b.activeLow,
+            let bias: GPIOBias
+            switch b.bias {
+            case .pullUp: bias = .pullUp
+            case .pullDown: bias = .pullDown
+            case .none: bias = .disabled
+            }
+            return .init(line: UInt32(b.line), bias: bias, activeLow: b.activeLow,
                          debounceMilliseconds: b.debounceMs)
         }
         return GPIOWiring(chip: g.chip, button: button(g.button), labelButton: button(g.labelButton),

@@ -122,7 +122,7 @@ struct SetupLauncher: RecordingLauncher {
     var boardName: String { setup.board.name }
     var outputFolder: String { setup.outputPath }
     var rateHz: Int { setup.configuration.rateHz }
-    var hasGPS: Bool { setup.configuration.sources.contains(.location) && (setup.board.imu.model == "simulated" || setup.board.gpsd != nil) }
+    var hasGPS: Bool { setup.hasGPS }
 
     func makeSession(label: UInt8) throws(CommandFailure) -> RecordingSession {
         var setup = self.setup

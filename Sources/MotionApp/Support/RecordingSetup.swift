@@ -24,6 +24,12 @@ struct RecordingSetup {
     /// Where D rows come from (`--device-motion`, else the config's `device_motion:`).
     var deviceMotion: DeviceMotionOrigin = .motionlog
 
+    /// A location source is configured: a gpsd (`--gpsd`, the config or the board), or the
+    /// simulator's scripted route in a scenario that has one.
+    var hasGPS: Bool {
+        configuration.sources.contains(.location) && (gpsdAddress != nil || (board.imu.model.isSimulated && scenario.hasGPS))
+    }
+
     /// How long and on which clock: `record`'s `--duration` and `--fast`, the daemon's `--duration`.
     struct Run {
         var duration: String?
@@ -80,7 +86,7 @@ struct RecordingSetup {
         }
         let bufferRows = o.bufferRows ?? settings.bufferRows ?? RecorderConfiguration.defaultBufferRows
         guard (256...16_777_216).contains(bufferRows) else { throw .usage("--buffer-rows must be within 256...16777216") }
-        let simulated = board.imu.model == "simulated"
+        let simulated = board.imu.model.isSimulated
         if run.fast && !simulated {
             throw .usage("--fast runs on the simulated clock and needs the simulator board (--board simulator)")
         }
@@ -106,10 +112,10 @@ struct RecordingSetup {
         }
         let deviceMotion = try resolveDeviceMotion(o, settings, board: board, simulatedChip: simulatedChip)
         // gpsd: --gpsd, else the config file, else the board; the simulator board only with --gpsd.
-        var gpsdAddress: GPSDAddress?
-        if let text = o.gpsd ?? (simulated ? nil : settings.gpsd ?? board.gpsd) {
+        var gpsdAddress = simulated ? nil : settings.gpsd ?? board.gpsd
+        if let text = o.gpsd {
             guard let address = GPSDAddress(parsing: text) else {
-                throw .usage("gpsd address \"\(text)\": use host:port, e.g. localhost:2947 or [::1]:2947")
+                throw .usage("--gpsd \"\(text)\": use \(GPSDAddress.expected)")
             }
             gpsdAddress = address
         }
@@ -144,18 +150,16 @@ struct RecordingSetup {
         guard origin == .chip else { return origin }
         let selection: IMUSelection
         switch board.imu.model {
-        case "auto":
+        case .auto:
             return origin
-        case "simulated":
+        case .simulated:
             guard let chip = simulatedChip else {
                 throw .usage("\(given): the simulator board's built-in IMU has no fusion of its own; add --imu bno055 "
                              + "to run the BNO055 driver and its fused output against the fake chip")
             }
             selection = chip
-        default:
-            do { selection = try IMUSelection(parsing: board.imu.model) } catch {
-                throw .usage("board \(board.name) (\(board.file)): imu.model \(error)")
-            }
+        case .chip(let chip):
+            selection = chip
         }
         guard selection.hasOwnFusion else {
             throw .usage("\(given): " + IMUError.noFusionMessage(chip: selection.displayName))

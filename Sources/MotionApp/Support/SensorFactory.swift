@@ -15,14 +15,8 @@ enum SensorFactory {
     static func makeSensor(_ setup: RecordingSetup, log: Logger) throws(CommandFailure) -> MotionSensor {
         let board = setup.board
         var options = IMUOptions()
-        do { options.mount = try MountOrientation(board.imu.mount) } catch {
-            throw CommandFailure("\(board.file): imu.mount: \(error)", code: 2)
-        }
-        if let magMount = board.imu.magMount {
-            do { options.magMount = try MountOrientation(magMount) } catch {
-                throw CommandFailure("\(board.file): imu.mag_mount: \(error)", code: 2)
-            }
-        }
+        options.mount = board.imu.mount
+        options.magMount = board.imu.magMount
         options.chipFusion = setup.deviceMotion == .chip
         // Events come from the sampling thread: hand them to the logging thread.
         let deferred = Self.eventLog
@@ -32,10 +26,14 @@ enum SensorFactory {
             case .gapEnded, .magnetometerResumed: deferred.post(.notice, "\(event)")
             }
         }
-        if board.imu.model == "simulated" {
+        let chip: IMUSelection?
+        switch board.imu.model {
+        case .simulated:
             let ride = SimulatedIMU(ride: setup.scenario.route)
             guard let chip = setup.simulatedChip else { return ride }
             return SimulatedChipIMU(selection: chip, ride: ride, options: options, onEvent: onEvent)
+        case .chip(let named): chip = named
+        case .auto: chip = nil
         }
         options.address = board.imu.address.map { UInt8($0) }
         options.magAddress = board.imu.magAddress.map { UInt8($0) }
@@ -45,40 +43,36 @@ enum SensorFactory {
             throw CommandFailure("the IMU of board \(board.name) (\(board.file)): \(error)", code: 2)
         }
         let model: IMUSelection
-        if board.imu.model == "auto" {
-            let found = probe(bus: bus, openingBypass: true)
-            guard let detected = DetectedIMU(found) else {
-                let seen = found.isEmpty ? "nothing answered" : "found " + found.map(\.description).joined(separator: "; ")
-                throw CommandFailure("imu: auto: no supported IMU on \(bus.name) (\(seen)); check the wiring or set imu: model: and address: in \(board.file)", code: 2)
-            }
-            log.info("imu: auto found the \(detected.selection.displayName) at \(Hex.byte(detected.address)) on \(bus.name)")
-            if options.chipFusion && !detected.selection.hasOwnFusion {
-                throw CommandFailure("device motion from the chip: imu: auto found the \(detected.selection.displayName) on \(bus.name): "
-                                     + IMUError.noFusionMessage(chip: detected.selection.displayName), code: 2)
-            }
-            model = detected.selection
-            options.address = detected.address
-            options.magAddress = options.magAddress ?? detected.magAddress
-        } else {
-            do { model = try IMUSelection(parsing: board.imu.model) } catch {
-                throw CommandFailure("board \(board.name) (\(board.file)): imu.model \(error)", code: 2)
-            }
-        }
+        if let chip { model = chip } else { model = try detect(on: bus, board: board, options: &options, log: log) }
         return IMUDriver(selection: model, bus: bus, options: options, onEvent: onEvent)
     }
 
+    /// `imu: model: auto`: the chip that answers on the bus; its address replaces the board's.
+    private static func detect(on bus: LinuxI2CBus, board: BoardDefinition, options: inout IMUOptions,
+                               log: Logger) throws(CommandFailure) -> IMUSelection {
+        let found = probe(bus: bus, openingBypass: true)
+        guard let detected = DetectedIMU(found) else {
+            let seen = found.isEmpty ? "nothing answered" : "found " + found.map(\.description).joined(separator: "; ")
+            throw CommandFailure("imu: auto: no supported IMU on \(bus.name) (\(seen)); check the wiring or set imu: model: and address: in \(board.file)", code: 2)
+        }
+        log.info("imu: auto found the \(detected.selection.displayName) at \(Hex.byte(detected.address)) on \(bus.name)")
+        if options.chipFusion && !detected.selection.hasOwnFusion {
+            throw CommandFailure("device motion from the chip: imu: auto found the \(detected.selection.displayName) on \(bus.name): "
+                                 + IMUError.noFusionMessage(chip: detected.selection.displayName), code: 2)
+        }
+        options.address = detected.address
+        options.magAddress = options.magAddress ?? detected.magAddress
+        return detected.selection
+    }
+
     static func makeLocation(_ setup: RecordingSetup, log: Logger) -> (LocationSource, String)? {
-        guard setup.configuration.sources.contains(.location) else { return nil }
+        guard setup.hasGPS else { return nil }
         if let address = setup.gpsdAddress {
             return (GPSDClient(address: address, log: log), "gpsd \(address)")
         }
-        if setup.board.imu.model == "simulated" {
-            let scenario = setup.scenario
-            guard scenario.hasGPS else { return nil }
-            return (SimulatedGPS(ride: scenario.route, noiseMetres: scenario.gpsNoiseMetres),
-                    "simulated route (1 Hz, scenario \(scenario.rawValue))")
-        }
-        return nil
+        let scenario = setup.scenario
+        return (SimulatedGPS(ride: scenario.route, noiseMetres: scenario.gpsNoiseMetres),
+                "simulated route (1 Hz, scenario \(scenario.rawValue))")
     }
 
     /// Where D rows come from: the sensor fusion with the config file's calibration, or the

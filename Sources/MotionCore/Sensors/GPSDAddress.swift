@@ -6,6 +6,8 @@ public struct GPSDAddress: Sendable, Equatable, CustomStringConvertible {
     /// gpsd's registered port.
     public static let defaultPort = 2947
     public static let `default` = GPSDAddress(host: "localhost", port: defaultPort)
+    /// What `init(parsing:)` accepts, for messages.
+    public static let expected = "host:port, e.g. localhost:2947 or [::1]:2947 (host alone: port 2947)"
 
     public init(host: String, port: Int) {
         self.host = host; self.port = port
