@@ -54,7 +54,7 @@ public enum RecordingCatalog {
             // the last row. Without it, the writer's lock tells a recording being written
             // from one a power cut left for recovery. (A lock on an ended file is someone
             // else's brief one — recovery, or a child process that has not yet exec'd.)
-            let metadata = FileManager.default.contents(atPath: folder + "/" + base + ".json")
+            let metadata = FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: folder + "/" + base))
                 .flatMap { try? RecordingMetadata.decode(Array($0)) }
             guard let metadata, metadata.endedCleanly || metadata.endReason != "recording" else {
                 if SystemCalls.isLockedByWriter(path) { inventory.inProgress.append(csv) } else { inventory.awaitingRecovery.append(csv) }

@@ -1,3 +1,4 @@
+import MotionCore
 import MotionMath
 
 /// An accelerometer/gyroscope chip and (optionally) a separate magnetometer chip on the
@@ -14,7 +15,7 @@ final class CompositeChip: IMUChip {
     /// Magnetometer axes → accelerometer/gyroscope chip axes (`inertialMount⁻¹ · magMount`):
     /// the driver then applies the accelerometer/gyroscope chip's mount to both.
     private let magToInertial: (mag: MountOrientation, inertial: MountOrientation)
-    private var rateHz = 100
+    private var rateHz = RecorderConfiguration.defaultRateHz
 
     init(inertial: InertialChip, magnetometer: MagnetometerChip?, failures: FailureCounter, options: IMUOptions) {
         self.inertial = inertial

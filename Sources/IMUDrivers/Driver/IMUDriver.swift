@@ -39,7 +39,7 @@ public final class IMUDriver: MotionSensor {
     /// attitude (chip → ENU) into the device's.
     private let deviceToChip: Quaternion
 
-    private var rateHz = 100
+    private var rateHz = RecorderConfiguration.defaultRateHz
     private var tickPeriod = 0.01
     private var started = false
     private var mode = Mode.running

@@ -45,9 +45,7 @@ public enum RecordingInputs {
 
     /// The metadata beside `csvPath` (`NAME.json`), nil when missing or unreadable.
     public static func metadata(for csvPath: String) -> RecordingMetadata? {
-        let base = csvPath.hasSuffix(".csv") ? String(csvPath.dropLast(4)) : csvPath
-        guard let data = FileManager.default.contents(atPath: base + ".json") else { return nil }
-        return try? RecordingMetadata.decode(Array(data))
+        RecordingFiles.readMetadata(besides: csvPath)
     }
 }
 

@@ -42,7 +42,7 @@ struct CalibrateCommand: ParsableCommand {
     var boardsDir: String?
 
     @Option(name: .long, help: "Live: sample rate in Hz.")
-    var rate: Int = 100
+    var rate: Int = RecorderConfiguration.defaultRateHz
 
     @Option(name: .long, help: "Live: longest time to turn the device, in seconds.")
     var duration: Double = 120
@@ -123,13 +123,13 @@ struct CalibrateCommand: ParsableCommand {
 
     /// Live: still phase, then turning with coverage guidance.
     func collectLive() throws(CommandFailure) -> (GyroBiasCalibrator, MagnetometerCalibrator, String, simulated: Bool) {
-        var args: [String] = ["--rate", String(rate)]
-        if let board { args += ["--board", board] }
+        var options: RecordingOptions
+        do { options = try RecordingOptions.parse([]) } catch { throw .usage("\(error)") }
+        options.rate = rate
+        options.board = board
         // The config file may not exist yet (calibrate creates it).
-        if let config, FileManager.default.fileExists(atPath: config) { args += ["--config", config] }
-        if let boardsDir { args += ["--boards-dir", boardsDir] }
-        let options: RecordingOptions
-        do { options = try RecordingOptions.parse(args) } catch { throw .usage("\(error)") }
+        if let config, FileManager.default.fileExists(atPath: config) { options.config = config }
+        options.boardsDir = boardsDir
         let setup = try RecordingSetup.resolve(options)
         let simulated = setup.board.imu.model.isSimulated
         if fast && !simulated { throw .usage("--fast needs the simulator board (--board simulator)") }
@@ -213,63 +213,5 @@ struct CalibrateCommand: ParsableCommand {
 
     static func text(_ v: Vector3, _ digits: Int) -> String {
         "[\(fixed(v.x, digits)), \(fixed(v.y, digits)), \(fixed(v.z, digits))]"
-    }
-}
-
-/// A live calibration run on the calling thread: `stillSeconds` of rest for the gyroscope
-/// bias, then turning until the coverage is good (or `maxTurnSeconds`), with a progress
-/// line every two seconds.
-struct LiveCalibration {
-    let sensor: MotionSensor
-    let clock: TickClock
-    let rate: Int
-    var stillSeconds = 6.0
-    var maxTurnSeconds = 120.0
-    var minTurnSeconds = 20.0
-    var targetCoverage = 0.9
-
-    func run(_ say: (String) -> Void) -> (GyroBiasCalibrator, MagnetometerCalibrator) {
-        var gyro = GyroBiasCalibrator()
-        var mag = MagnetometerCalibrator()
-        let timeline = TickTimeline.anchored(rateHz: rate, clock: clock, whenMode: .relative)
-        var scheduler = TickScheduler(timeline: timeline)
-        var lastElapsed: Double?
-        say("Step 1/2: put the device down and keep it still for \(Int(stillSeconds)) s...")
-        var turning = false
-        var nextReport = 2.0
-        while let tick = scheduler.waitForNextTick(clock: clock) {
-            let reading = sensor.read(at: tick)
-            let dt = lastElapsed.map { tick.elapsed - $0 } ?? 0
-            lastElapsed = tick.elapsed
-            if !turning {
-                if let g = reading.gyro, let a = reading.accel { gyro.add(gyro: g, accel: a, dt: dt) }
-                if tick.elapsed >= stillSeconds {
-                    turning = true
-                    say("Step 2/2: now turn the device slowly through all orientations: screen up, screen down, each edge up and down.")
-                }
-                continue
-            }
-            if let m = reading.mag { mag.add(m) }
-            let turned = tick.elapsed - stillSeconds
-            if turned >= nextReport {
-                nextReport += 2
-                let coverage = mag.provisionalCoverage
-                var line = "  \(Int(turned)) s: coverage \(Int((coverage.fraction * 100).rounded())) %"
-                if !coverage.missingAxes.isEmpty { line += " — still missing: " + coverage.missingAxes.map(Self.hint).joined(separator: ", ") }
-                say(line)
-                if coverage.fraction >= targetCoverage && turned >= minTurnSeconds { break }
-            }
-            if turned >= maxTurnSeconds { break }
-        }
-        return (gyro, mag)
-    }
-
-    /// What to do for a field direction never seen along a device axis.
-    static func hint(_ axis: String) -> String {
-        switch axis {
-        case "+Z", "-Z": return "field along \(axis) (lay the device flat, screen up and screen down, facing different ways)"
-        case "+Y", "-Y": return "field along \(axis) (stand the device on its top and bottom edges)"
-        default: return "field along \(axis) (stand the device on its left and right edges)"
-        }
     }
 }

@@ -79,16 +79,21 @@ struct FuseCommand: ParsableCommand {
         let rate = inputMetadata?.recording.rateHz
         let progress = ProgressMeter(verb: "fusing", paths: [input])
         progress.begin(input, bytesBefore: 0)
-        let result = try RecordingFiles.rewrite(input: input, output: csvFile, estimator: filter,
-                                                firstPeriod: rate.map { 1 / Double($0) } ?? 0, progress: progress)
+        var rewriter = DeviceMotionRewriter(estimator: filter, firstPeriod: rate.map { 1 / Double($0) } ?? 0)
+        let rewrite: RewriteResult
+        do {
+            rewrite = try RecordingRewrite.rewrite(input: input, output: csvFile, through: &rewriter,
+                                                   progress: { progress.update($0) })
+        } catch { progress.finish(); throw CommandFailure("\(error)", code: 2) }
         progress.finish()
-        for p in result.problems { Console.error("\(input):\(p.line): \(p.severity.rawValue): \(p.message)") }
-        if result.moreProblems > 0 { Console.error("\(input): \(result.moreProblems) more problems not shown") }
-        if result.skippedLines > 0 {
-            Console.error("\(input): \(result.skippedLines) defective line\(result.skippedLines == 1 ? "" : "s") skipped (see `motionlog check \(input)`)")
+        let result = FuseResult(rewrite: rewrite, rewriter: rewriter)
+        for p in rewrite.problems { Console.error("\(input):\(p.line): \(p.severity.rawValue): \(p.message)") }
+        if rewrite.moreProblems > 0 { Console.error("\(input): \(rewrite.moreProblems) more problems not shown") }
+        if rewrite.skippedLines > 0 {
+            Console.error("\(input): \(rewrite.skippedLines) defective line\(rewrite.skippedLines == 1 ? "" : "s") skipped (see `motionlog check \(input)`)")
         }
-        if let first = result.firstOutOfOrder {
-            Console.error("\(input): \(result.outOfOrderRows) row\(result.outOfOrderRows == 1 ? "" : "s") left out because When goes backwards (first: line \(first.line): \(first.message)); the output keeps time order")
+        if let first = rewrite.firstOutOfOrder {
+            Console.error("\(input): \(rewrite.outOfOrderRows) row\(rewrite.outOfOrderRows == 1 ? "" : "s") left out because When goes backwards (first: line \(first.line): \(first.message)); the output keeps time order")
         }
         guard result.rewriter.deviceMotionRows > 0 else {
             throw CommandFailure("\(input) has no tick with both A and G rows: D rows need the accelerometer and the gyroscope; nothing written", code: 2)
@@ -98,11 +103,11 @@ struct FuseCommand: ParsableCommand {
         if result.rewriter.magnetometerSamples == 0 && !noMagnetometer {
             info["yawReference"] = "start heading (the recording has no M rows): yaw starts at 0"
         }
-        var metadata = RecordingFiles.fusedMetadata(from: inputMetadata, input: input, output: out, result: result,
+        var metadata = FuseOutput.fusedMetadata(from: inputMetadata, input: input, output: out, result: result,
                                                     info: info, calibration: calibration)
         let bias = filter.estimate.gyroBias
         metadata.recording.finalGyroBiasRadPerS = [bias.x, bias.y, bias.z]
-        try RecordingFiles.writeMetadata(metadata, to: metadataFile)
+        try FuseOutput.writeMetadata(metadata, to: metadataFile)
         do {
             try csvFile.commit()
             try metadataFile.commit()
@@ -110,7 +115,7 @@ struct FuseCommand: ParsableCommand {
         let r = result.rewriter
         Console.out("""
             \(out): \(r.deviceMotionRows) D rows written (\(r.replacedRows) old D rows replaced), \
-            \(result.rowsWritten - r.deviceMotionRows) other rows kept
+            \(rewrite.rowsWritten - r.deviceMotionRows) other rows kept
               magnetometer: \(r.magnetometerSamples > 0 && !noMagnetometer ? "\(r.magnetometerSamples) samples used, yaw from \(declination == nil ? "magnetic" : "true") north" : "not used, yaw starts at 0")
               calibration: \(calibration.summary)
               metadata: \(metadataPath)

@@ -12,7 +12,7 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .long, help: "Output folder (created if missing). Default: the board's, else ./recordings.")
     var out: String?
 
-    @Option(name: .long, help: "Sample rate in Hz for all sources (default 100).")
+    @Option(name: .long, help: "Sample rate in Hz for all sources (default \(RecorderConfiguration.defaultRateHz)).")
     var rate: Int?
 
     @Option(name: .long, help: "Sources to record, a subset of AGMDL (default: all the board provides).")

@@ -42,7 +42,7 @@ struct RecordingSetup {
         do { settings = try ConfigLoader.load(explicit: o.config) } catch { throw .usage("\(error)") }
         let board = try resolveBoard(o, settings)
 
-        let rate = o.rate ?? settings.rate ?? 100
+        let rate = o.rate ?? settings.rate ?? RecorderConfiguration.defaultRateHz
         guard RecorderConfiguration.rateRange.contains(rate) else {
             throw .usage("--rate \(rate) is outside \(RecorderConfiguration.rateRange.lowerBound)...\(RecorderConfiguration.rateRange.upperBound) Hz")
         }

@@ -21,7 +21,7 @@ public struct RecorderConfiguration: Sendable {
     /// with `Double.description` (the same bytes).
     public var numberText: NumberText.Maker = .ownFormatter
 
-    public init(rateHz: Int = 100, sources: Set<Source> = Set(Source.allCases), label: UInt8 = Label.defaultLetter,
+    public init(rateHz: Int = RecorderConfiguration.defaultRateHz, sources: Set<Source> = Set(Source.allCases), label: UInt8 = Label.defaultLetter,
                 whenMode: WhenMode = .epoch, duration: Double? = nil, rotation: RotationPolicy = .none,
                 fsyncIntervalSeconds: Double = 1, bufferRows: Int = RecorderConfiguration.defaultBufferRows,
                 boardName: String, boardDescription: String? = nil, softwareVersion: String,
@@ -35,6 +35,8 @@ public struct RecorderConfiguration: Sendable {
     /// Rows per buffer by default: 32768 rows (about 2.9 MB per buffer) holds 8 s of all
     /// sources at 1 kHz, enough to ride out a 5 s card stall (see BENCHMARKS.md).
     public static let defaultBufferRows = 32_768
+    /// The sample rate when neither options nor config name one.
+    public static let defaultRateHz = 100
 
     /// Valid rates.
     public static let rateRange = 1...10_000

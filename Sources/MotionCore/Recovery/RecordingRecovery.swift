@@ -25,7 +25,7 @@ public enum RecordingRecovery {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return report }
         for name in names.sorted() where isRecordingName(name) {
             let base = String(name.dropLast(4))
-            let metadata = loadMetadata(folder + "/" + base + ".json")
+            let metadata = loadMetadata(RecordingFiles.metadataPath(for: folder + "/" + base))
             if case .valid(let m) = metadata, !needsRecovery(m) { continue }
             do {
                 if let done = try recoverFile(folder: folder, name: name, metadata: metadata, softwareVersion: softwareVersion) {
@@ -129,7 +129,7 @@ public enum RecordingRecovery {
         let base = String(name.dropLast(4))
         do {
             let directory = try DiskDirectory(path: folder)
-            try directory.replace(name: base + ".json", contents: doc.encoded())
+            try directory.replace(name: RecordingFiles.metadataPath(for: base), contents: doc.encoded())
         } catch {
             throw RecoveryFailure(path: path, message: "repaired, but the metadata could not be written: \(error)")
         }

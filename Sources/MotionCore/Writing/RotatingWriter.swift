@@ -407,7 +407,7 @@ public final class RotatingWriter {
             if let i = files.lastIndex(of: oldName) { files[i] = m.name }
             counters.currentFile.withLock { $0 = directory.path + "/" + m.name }
             writeMetadata(endedCleanly: false, reason: "recording")
-            try? directory.remove(name: String(oldName.dropLast(4)) + ".json")
+            try? directory.remove(name: RecordingFiles.metadataPath(for: oldName))
             log.notice("GPS time is known: \(oldName) renamed to \(m.name)")
         } catch {
             log.warning("GPS time is known but \(oldName) could not be renamed: \(error); it keeps its provisional name")
@@ -439,7 +439,7 @@ public final class RotatingWriter {
             software: .init(version: configuration.softwareVersion), recording: description, file: section,
             counters: snapshot, endedCleanly: endedCleanly, endReason: reason,
             ended: endedCleanly ? TimeText.isoUTC(epochSeconds: Double(SystemClock.realtimeNanos()) / 1e9) : nil)
-        let jsonName = String(section.name.dropLast(4)) + ".json"
+        let jsonName = RecordingFiles.metadataPath(for: section.name)
         lastMetadataWrite = nowNanos()
         do { try directory.replace(name: jsonName, contents: doc.encoded()) } catch {
             _ = counters.writeErrors.add(1, ordering: .relaxed)

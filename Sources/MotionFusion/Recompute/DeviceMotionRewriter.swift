@@ -10,7 +10,7 @@ import MotionMath
 /// not the tick's, so they stay where they are, after the tick they follow. The sample
 /// period given to the estimator is the measured one: the When difference between
 /// consecutive ticks with `A` and `G`.
-public struct DeviceMotionRewriter {
+public struct DeviceMotionRewriter: RowRewriting {
     private let estimator: DeviceMotionEstimator
     private let firstPeriod: Double
     fileprivate var tick: PendingTick?

@@ -81,7 +81,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
             e.distanceMeters = s.distanceM
             e.activitySeconds = s.activitySeconds.isEmpty ? nil : s.activitySeconds
         }
-        guard json != nil, let data = FileManager.default.contents(atPath: folder + "/" + name + ".json"),
+        guard json != nil, let data = FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: folder + "/" + name)),
               data.count < 4 << 20, let meta = try? RecordingMetadata.decode(Array(data)) else {
             e.health = [json == nil ? "no metadata" : "unreadable metadata"]
             e.startEpoch = nil

@@ -92,7 +92,7 @@ public final class RecordingFolder: Sendable {
             for i in snap.entries.indices where !snap.entries[i].endedCleanly {
                 let e = snap.entries[i]
                 guard let csv = stamp(e.name + ".csv"), csv != e.csvStamp else { continue }
-                snap.entries[i] = RecordingEntry.read(name: e.name, folder: path, csv: csv, json: stamp(e.name + ".json"),
+                snap.entries[i] = RecordingEntry.read(name: e.name, folder: path, csv: csv, json: stamp(RecordingFiles.metadataPath(for: e.name)),
                                                       summary: stamp(e.name + ".summary.json"))
                 changed = true
             }
@@ -117,7 +117,7 @@ public final class RecordingFolder: Sendable {
         var fresh: [String: RecordingEntry] = [:]
         for name in names {
             guard let csv = stamp(name + ".csv") else { continue }
-            let json = stamp(name + ".json"), summary = stamp(name + ".summary.json")
+            let json = stamp(RecordingFiles.metadataPath(for: name)), summary = stamp(name + ".summary.json")
             if let c = cached[name], c.csvStamp == csv, c.jsonStamp == json, c.summaryStamp == summary {
                 entries.append(c)
                 fresh[name] = c
@@ -135,7 +135,7 @@ public final class RecordingFolder: Sendable {
     public func lookup(_ name: String) throws(WebError) -> RecordingEntry? {
         guard RecordingEntry.isPlausibleName(name), try names().contains(name),
               let csv = stamp(name + ".csv") else { return nil }
-        let json = stamp(name + ".json"), summary = stamp(name + ".summary.json")
+        let json = stamp(RecordingFiles.metadataPath(for: name)), summary = stamp(name + ".summary.json")
         if let c = cache.withLock({ $0[name] }), c.csvStamp == csv, c.jsonStamp == json, c.summaryStamp == summary { return c }
         let e = RecordingEntry.read(name: name, folder: path, csv: csv, json: json, summary: summary)
         cache.withLock { $0[name] = e }

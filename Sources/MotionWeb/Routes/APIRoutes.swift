@@ -148,7 +148,7 @@ extension WebApp {
         }
         var removed: [String] = []
         var failed: [String] = []
-        for file in [entry.name + ".csv", entry.name + ".json"] + RecordingFolder.cacheSuffixes.map({ entry.name + $0 }) {
+        for file in [entry.name + ".csv", RecordingFiles.metadataPath(for: entry.name)] + RecordingFolder.cacheSuffixes.map({ entry.name + $0 }) {
             guard folder.stamp(file) != nil else { continue }
             if let e = folder.unlink(file) { failed.append("\(file): \(String(cString: strerror(e)))") } else { removed.append(file) }
         }

@@ -55,7 +55,7 @@ extension WebApp {
                              completeRows: true, mutable: writing, head: head)
         case .json:
             guard entry.jsonStamp != nil else { return Self.failure(.notFound, "\(entry.name) has no metadata file", api: false) }
-            return serveFile(request, context, fileName: entry.name + ".json", contentType: "application/json",
+            return serveFile(request, context, fileName: RecordingFiles.metadataPath(for: entry.name), contentType: "application/json",
                              completeRows: false, mutable: false, head: head)
         case .timeline:
             return await timeline(entry, head: head)
@@ -183,8 +183,9 @@ extension WebApp {
             close(fd)
             guard ok else { continue }
             entries.append(.init(archiveName: e.name + ".csv", fileName: e.name + ".csv", length: length, modifiedEpoch: Double(st.st_mtim.tv_sec)))
-            if let j = folder.stamp(e.name + ".json") {
-                entries.append(.init(archiveName: e.name + ".json", fileName: e.name + ".json", length: j.size, modifiedEpoch: j.modifiedEpoch))
+            if let j = folder.stamp(RecordingFiles.metadataPath(for: e.name)) {
+                let json = RecordingFiles.metadataPath(for: e.name)
+                entries.append(.init(archiveName: json, fileName: json, length: j.size, modifiedEpoch: j.modifiedEpoch))
             }
         }
         guard let slot = takeDownloadSlot() else { return busy() }

@@ -248,7 +248,7 @@ enum WebFigure {
         guard rec.succeeded else { throw BenchError(rec.failure) }
         let (base, _) = try largestRecording(template)
         guard let csv = FileManager.default.contents(atPath: template + "/" + base + ".csv"),
-              let jsonData = FileManager.default.contents(atPath: template + "/" + base + ".json"),
+              let jsonData = FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: template + "/" + base)),
               let metadata = try? RecordingMetadata.decode(Array(jsonData)) else {
             throw BenchError("cannot read the template recording \(base) in \(template)")
         }
@@ -271,11 +271,11 @@ enum WebFigure {
             let name = String(copy.file.name.dropLast(4))
             do {
                 try csv.write(to: URL(fileURLWithPath: folder + "/" + name + ".csv"))
-                try Data(copy.encoded()).write(to: URL(fileURLWithPath: folder + "/" + name + ".json"))
+                try Data(copy.encoded()).write(to: URL(fileURLWithPath: RecordingFiles.metadataPath(for: folder + "/" + name)))
             } catch {
                 throw BenchError("cannot write recording \(i) of \(count) into \(folder): \(error)")
             }
-            jsonPaths.append(folder + "/" + name + ".json")
+            jsonPaths.append(RecordingFiles.metadataPath(for: folder + "/" + name))
         }
         ctx.progress("web: \(count) recordings written; listing them")
 
@@ -493,7 +493,7 @@ enum WebFigure {
         var best: (String, Int64)?
         for n in names {
             let base = String(n.dropLast(4))
-            guard fm.fileExists(atPath: folder + "/" + base + ".json"),
+            guard fm.fileExists(atPath: RecordingFiles.metadataPath(for: folder + "/" + base)),
                   let size = (try? fm.attributesOfItem(atPath: folder + "/" + n))?[.size] as? Int else { continue }
             if best == nil || Int64(size) > best?.1 ?? 0 { best = (base, Int64(size)) }
         }

@@ -1,0 +1,63 @@
+import MotionCore
+
+/// A live calibration run on the calling thread: `stillSeconds` of rest for the gyroscope
+/// bias, then turning until the coverage is good (or `maxTurnSeconds`), with a progress
+/// line every two seconds.
+public struct LiveCalibration {
+    public let sensor: MotionSensor
+    public let clock: TickClock
+    public let rate: Int
+    public var stillSeconds = 6.0
+    public var maxTurnSeconds = 120.0
+    public var minTurnSeconds = 20.0
+    public var targetCoverage = 0.9
+
+    public init(sensor: MotionSensor, clock: TickClock, rate: Int, maxTurnSeconds: Double = 120) {
+        self.sensor = sensor; self.clock = clock; self.rate = rate; self.maxTurnSeconds = maxTurnSeconds
+    }
+
+    public func run(_ say: (String) -> Void) -> (GyroBiasCalibrator, MagnetometerCalibrator) {
+        var gyro = GyroBiasCalibrator()
+        var mag = MagnetometerCalibrator()
+        let timeline = TickTimeline.anchored(rateHz: rate, clock: clock, whenMode: .relative)
+        var scheduler = TickScheduler(timeline: timeline)
+        var lastElapsed: Double?
+        say("Step 1/2: put the device down and keep it still for \(Int(stillSeconds)) s...")
+        var turning = false
+        var nextReport = 2.0
+        while let tick = scheduler.waitForNextTick(clock: clock) {
+            let reading = sensor.read(at: tick)
+            let dt = lastElapsed.map { tick.elapsed - $0 } ?? 0
+            lastElapsed = tick.elapsed
+            if !turning {
+                if let g = reading.gyro, let a = reading.accel { gyro.add(gyro: g, accel: a, dt: dt) }
+                if tick.elapsed >= stillSeconds {
+                    turning = true
+                    say("Step 2/2: now turn the device slowly through all orientations: screen up, screen down, each edge up and down.")
+                }
+                continue
+            }
+            if let m = reading.mag { mag.add(m) }
+            let turned = tick.elapsed - stillSeconds
+            if turned >= nextReport {
+                nextReport += 2
+                let coverage = mag.provisionalCoverage
+                var line = "  \(Int(turned)) s: coverage \(Int((coverage.fraction * 100).rounded())) %"
+                if !coverage.missingAxes.isEmpty { line += " — still missing: " + coverage.missingAxes.map(Self.hint).joined(separator: ", ") }
+                say(line)
+                if coverage.fraction >= targetCoverage && turned >= minTurnSeconds { break }
+            }
+            if turned >= maxTurnSeconds { break }
+        }
+        return (gyro, mag)
+    }
+
+    /// What to do for a field direction never seen along a device axis.
+    static func hint(_ axis: String) -> String {
+        switch axis {
+        case "+Z", "-Z": return "field along \(axis) (lay the device flat, screen up and screen down, facing different ways)"
+        case "+Y", "-Y": return "field along \(axis) (stand the device on its top and bottom edges)"
+        default: return "field along \(axis) (stand the device on its left and right edges)"
+        }
+    }
+}
