@@ -34,7 +34,8 @@ let package = Package(
                 swiftSettings: strict),
         // Board files and the config file (YAML with comments), with file/line/key errors.
         .target(name: "MotionConfig",
-                dependencies: ["MotionCore", "IMUDrivers", .product(name: "Yams", package: "Yams")],
+                dependencies: ["MotionCore", "IMUDrivers", .product(name: "Yams", package: "Yams"),
+                               .product(name: "SystemPackage", package: "swift-system")],
                 swiftSettings: strict),
         // Sensor fusion: attitude, gravity, user acceleration (D rows). Pure Swift.
         .target(name: "MotionFusion", dependencies: ["MotionMath", "MotionCore"], swiftSettings: strict),

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MotionApp
+import MotionConfig
 import MotionCore
 import MotionMath
 import Testing

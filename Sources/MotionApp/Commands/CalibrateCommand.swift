@@ -184,7 +184,11 @@ struct CalibrateCommand: ParsableCommand {
         }
         let comment = "motionlog calibrate \(MotionLogCommand.version), \(TimeText.isoLocal(epochSeconds: Date().timeIntervalSince1970)), "
             + "\(origin): \(magResult.figure)"
-        let section = CalibrateConfigFile.section(gyroBias: bias, mag: magResult, keeping: old, comment: comment)
+        let soft = magResult.softIron
+        let section = CalibrationSection.text(gyroBias: bias.map { [$0.x, $0.y, $0.z] },
+                                              magHardIron: [magResult.hardIron.x, magResult.hardIron.y, magResult.hardIron.z],
+                                              magSoftIron: [soft.rows.0, soft.rows.1, soft.rows.2].map { [$0.x, $0.y, $0.z] },
+                                              keeping: old, comment: comment)
         Console.out("")
         Console.out(String(section.dropLast()))
         if dryRun { return }
@@ -192,15 +196,15 @@ struct CalibrateCommand: ParsableCommand {
             Console.out("Simulator: nothing written (a simulated calibration must not reach \(path)); pass --config FILE to write it into a file.")
             return
         }
-        let outcome: CalibrateConfigFile.Outcome
-        do { outcome = try CalibrateConfigFile.update(path, existing: existingText, section: section,
-                                                                   inputs: from.map { [$0] } ?? []) } catch {
+        let outcome: CalibrationSection.Outcome
+        do { outcome = try CalibrationSection.update(path, existing: existingText, section: section,
+                                                     inputs: from.map { [$0] } ?? []) } catch {
             if config == nil {
                 // The default system file is not writable: the result is still printed above.
-                Console.error("\(error.message)\nThe section above was not written; paste it into your config file or pass --config FILE.")
+                Console.error("\(error)\nThe section above was not written; paste it into your config file or pass --config FILE.")
                 return
             }
-            throw error
+            throw CommandFailure("\(error)", code: 2)
         }
         Console.out(outcome.sentence(path))
     }

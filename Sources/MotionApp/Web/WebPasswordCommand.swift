@@ -48,7 +48,7 @@ struct WebPasswordCommand: ParsableCommand {
         }
         lines.append("  password_hash: \"\(hash)\"   # motionlog web-password")
         let text = ConfigFileEdit.replacing(section: "web", in: existing, with: lines.joined(separator: "\n") + "\n")
-        try ConfigFileEdit.write(text, to: path)
+        do { try ConfigFileEdit.write(text, to: path) } catch { throw CommandFailure("\(error)", code: 2) }
         Console.out("Stored the web password's hash in \(path). Restart the daemon (or `motionlog serve`) to use it.")
     }
 

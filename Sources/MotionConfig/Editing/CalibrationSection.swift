@@ -1,31 +1,22 @@
 import Foundation
-import MotionConfig
-import MotionCore
-import MotionFusion
-import MotionMath
-import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The config file's `calibration:` section as `motionlog calibrate` writes it: YAML text,
 /// and the edit that replaces the section in an existing file (keeping every other line
 /// and comment) or appends it.
-enum CalibrateConfigFile {
-    /// The section's text (with its trailing LF).
-    static func section(gyroBias: Vector3?, mag: MagnetometerCalibration?, keeping old: CalibrationSettings?,
-                        comment: String) -> String {
+public enum CalibrationSection {
+    /// The section's text (with its trailing LF): the measured values, and from `old` what
+    /// was not measured this time (marked as kept).
+    public static func text(gyroBias: [Double]?, magHardIron: [Double]?, magSoftIron: [[Double]]?,
+                            keeping old: CalibrationSettings?, comment: String) -> String {
         func list(_ v: [Double]) -> String { "[" + v.map { "\($0)" }.joined(separator: ", ") + "]" }
-        func list(_ v: Vector3) -> String { list([v.x, v.y, v.z]) }
         var lines = ["calibration:", "  # \(comment)"]
         if let g = gyroBias { lines.append("  gyro_bias: \(list(g))  # rad/s") } else if let g = old?.gyroBias {
             lines.append("  gyro_bias: \(list(g))  # rad/s (kept: not measured this time)")
         }
-        if let m = mag {
-            lines.append("  mag_hard_iron: \(list(m.hardIron))  # µT")
+        if let h = magHardIron, let s = magSoftIron {
+            lines.append("  mag_hard_iron: \(list(h))  # µT")
             lines.append("  mag_soft_iron:  # applied after the hard iron")
-            let s = m.softIron
-            for r in [s.rows.0, s.rows.1, s.rows.2] { lines.append("    - \(list(r))") }
+            for r in s { lines.append("    - \(list(r))") }
         } else {
             if let h = old?.magHardIron { lines.append("  mag_hard_iron: \(list(h))  # µT (kept)") }
             if let s = old?.magSoftIron {
@@ -40,15 +31,15 @@ enum CalibrateConfigFile {
 
     /// `text` with its top-level `calibration:` block replaced by `section` (or `section`
     /// appended when there is none).
-    static func replacing(in text: String, with section: String) -> String {
+    public static func replacing(in text: String, with section: String) -> String {
         ConfigFileEdit.replacing(section: "calibration", in: text, with: section)
     }
 
     /// What writing the config file did.
-    enum Outcome: Equatable {
+    public enum Outcome: Equatable, Sendable {
         case created, replacedSection, addedSection
 
-        func sentence(_ path: String) -> String {
+        public func sentence(_ path: String) -> String {
             switch self {
             case .created: return "Created \(path) with the calibration section."
             case .replacedSection: return "Updated \(path): its calibration section was replaced; the rest of the file is unchanged."
@@ -59,7 +50,7 @@ enum CalibrateConfigFile {
 
     /// Writes the calibration `section` into the config file at `path` (created when
     /// missing) and says what it did.
-    static func update(_ path: String, existing: String?, section: String, inputs: [String] = []) throws(CommandFailure) -> Outcome {
+    public static func update(_ path: String, existing: String?, section: String, inputs: [String] = []) throws(ConfigWriteError) -> Outcome {
         let outcome: Outcome
         if let existing {
             outcome = existing.components(separatedBy: "\n").contains(where: { ConfigFileEdit.isKey("calibration", $0) }) ? .replacedSection : .addedSection

@@ -1,17 +1,21 @@
 import Foundation
-import MotionConfig
 import MotionCore
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
 
+/// Why the config file was not written: what, where, what to do.
+public struct ConfigWriteError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+}
+
 /// Edits of the config file by commands (`calibrate`, `web-password`): one top-level
 /// section replaced, every other line and comment kept, written atomically.
-enum ConfigFileEdit {
+public enum ConfigFileEdit {
     /// `text` with its top-level `name:` block replaced by `section` (or `section` appended
     /// when there is none).
-    static func replacing(section name: String, in text: String, with section: String) -> String {
+    public static func replacing(section name: String, in text: String, with section: String) -> String {
         var lines = text.components(separatedBy: "\n")
         if lines.last == "" { lines.removeLast() }
         guard let start = lines.firstIndex(where: { isKey(name, $0) }) else {
@@ -29,7 +33,7 @@ enum ConfigFileEdit {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func isKey(_ name: String, _ line: String) -> Bool {
+    public static func isKey(_ name: String, _ line: String) -> Bool {
         guard line.hasPrefix(name + ":") else { return false }
         let rest = line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)
         return rest.isEmpty || rest.hasPrefix("#")
@@ -41,10 +45,10 @@ enum ConfigFileEdit {
     /// replaced; it keeps its permissions and group (the daemon's user reads it through the
     /// group). A file holding a password hash is never readable by others: rw-r----- when
     /// new, the existing bits without "other" when replaced.
-    static func write(_ text: String, to path: String, inputs: [String] = []) throws(CommandFailure) {
+    public static func write(_ text: String, to path: String, inputs: [String] = []) throws(ConfigWriteError) {
         let settings: RecorderSettings
         do { settings = try RecorderSettings.parse(text: text, file: path) } catch {
-            throw CommandFailure("internal error: the new config would not parse (\(error)); nothing written", code: 2)
+            throw ConfigWriteError(description: "internal error: the new config would not parse (\(error)); nothing written")
         }
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
@@ -52,7 +56,7 @@ enum ConfigFileEdit {
             for part in dir.split(separator: "/") {
                 built += "/" + part
                 if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                    throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
+                    throw ConfigWriteError(description: "cannot create the folder \(built): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE")
                 }
             }
         }
@@ -66,7 +70,7 @@ enum ConfigFileEdit {
             try file.write(Array(text.utf8))
             try file.commit()
         } catch {
-            throw CommandFailure("\(error) (or run with sudo, or choose another file with --config FILE)", code: 2)
+            throw ConfigWriteError(description: "\(error) (or run with sudo, or choose another file with --config FILE)")
         }
         // The umask may have narrowed the bits; the group stays the file's old group.
         _ = chmod(path, bits)
