@@ -82,6 +82,10 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
+        // Every test double (in-memory folder, scripted GPIO, seeded random source); not shipped.
+        .target(name: "MotionTestSupport",
+                dependencies: ["MotionCore", "LinuxHardware", .product(name: "SystemPackage", package: "swift-system")],
+                swiftSettings: strict),
         // Benchmarks (make bench); never part of make test's assertions.
         .executableTarget(name: "motionlog-bench",
                           dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers", "MotionAnalysis",
@@ -89,14 +93,14 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
 
-        .testTarget(name: "MotionCoreTests", dependencies: ["MotionCore", "MotionMath"], swiftSettings: strict),
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionTestSupport", "MotionCore", "MotionMath"], swiftSettings: strict),
         .testTarget(name: "MotionConfigTests", dependencies: ["MotionConfig"], swiftSettings: strict),
-        .testTarget(name: "MotionFusionTests", dependencies: ["MotionFusion", "MotionMath", "MotionCore", "MotionSimulator", "IMUDrivers"], swiftSettings: strict),
+        .testTarget(name: "MotionFusionTests", dependencies: ["MotionTestSupport", "MotionFusion", "MotionMath", "MotionCore", "MotionSimulator", "IMUDrivers"], swiftSettings: strict),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "MotionSimulator"], swiftSettings: strict),
-        .testTarget(name: "LinuxHardwareTests", dependencies: ["LinuxHardware"],
+        .testTarget(name: "LinuxHardwareTests", dependencies: ["MotionTestSupport", "LinuxHardware"],
                     resources: [], swiftSettings: strict),
         .testTarget(name: "MotionSimulatorTests", dependencies: ["MotionSimulator", "MotionCore"], swiftSettings: strict),
-        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionAnalysis", "MotionCore", "MotionSimulator"],
+        .testTarget(name: "MotionAnalysisTests", dependencies: ["MotionTestSupport", "MotionAnalysis", "MotionCore", "MotionSimulator"],
                     swiftSettings: strict),
         .testTarget(name: "MotionWebTests",
                     dependencies: ["MotionWeb", "MotionCore",
@@ -104,7 +108,7 @@ let package = Package(
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: strict),
-        .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionAppTests", dependencies: ["MotionTestSupport", "MotionApp", "MotionCore"], swiftSettings: strict),
         .testTarget(name: "MotionOffloadTests", dependencies: ["MotionOffload", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
         .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),

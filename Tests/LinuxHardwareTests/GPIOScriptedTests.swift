@@ -1,5 +1,6 @@
 import LinuxHardware
 import Testing
+import MotionTestSupport
 
 /// The scripted GPIO fake behaves like the hardware as the daemon loop sees it.
 @Suite("Scripted GPIO")

@@ -1,5 +1,6 @@
 @testable import MotionAnalysis
 import Testing
+import MotionTestSupport
 
 /// `FastNumber` gives exactly the Double that `Double(String)` gives (bit for bit, the sign
 /// of zero included), for what the format writes and for any decimal of the same shape.
@@ -13,18 +14,6 @@ import Testing
     func same(_ text: String) -> Bool {
         guard let want = Double(text), let got = parse(text) else { return false }
         return got.bitPattern == want.bitPattern || (got.isNaN && want.isNaN)
-    }
-
-    /// A deterministic generator, so a failure can be reproduced (SplitMix64).
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     @Test func formatNumbersExactly() {

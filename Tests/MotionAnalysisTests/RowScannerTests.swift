@@ -2,6 +2,7 @@ import Foundation
 @testable import MotionAnalysis
 import MotionCore
 import Testing
+import MotionTestSupport
 
 /// `RowScanner` parses each row in one pass that also finds the line's end; whatever that
 /// pass does not accept goes to the whole-line parser. Both must see the same rows and
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test(arguments: 1...6) func onePassAgreesWithTheWholeLineParser(seed: UInt64) throws {
-        var rng = FastNumberTests.SplitMix(state: seed)
+        var rng = SplitMix(state: seed)
         var text = ""
         // Over 2 MiB, so lines straddle the 1 MiB chunks (each seed at other places).
         while text.utf8.count < 2_300_000 {

@@ -5,6 +5,7 @@ import Logging
 import MotionCore
 import Synchronization
 import Testing
+import MotionTestSupport
 
 /// Disk space that reads as the test says: `low` once `healthyChecks` readings were given.
 final class ScriptedSpace: FileSystemStats, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MotionCore
 import Testing
+import MotionTestSupport
 
 @Suite("Double-buffered writer")
 struct DoubleBufferedQueueTests {

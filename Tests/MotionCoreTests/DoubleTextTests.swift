@@ -1,6 +1,7 @@
 import Foundation
 import MotionCore
 import Testing
+import MotionTestSupport
 
 /// `DoubleText` (our shortest round-trip formatter) writes exactly the bytes of
 /// `Double.description`. Compared in batches: both texts of a batch go into one buffer each

@@ -1,6 +1,7 @@
 import Foundation
 import MotionCore
 import Testing
+import MotionTestSupport
 
 /// GPX and GeoJSON export of `L` rows, read back by independent parsers (Debian's
 /// python3-gpxpy for GPX, Foundation's JSONSerialization for GeoJSON).

@@ -1,5 +1,6 @@
 import MotionCore
 import Testing
+import MotionTestSupport
 
 /// The pure time types: the estimate takes the minimum delay over a window; the mapper
 /// steps forward, slews otherwise, and never lets When go back.

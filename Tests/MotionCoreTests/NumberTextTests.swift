@@ -1,5 +1,6 @@
 import MotionCore
 import Testing
+import MotionTestSupport
 
 @Suite("Number text is exactly Swift's description")
 struct NumberTextTests {

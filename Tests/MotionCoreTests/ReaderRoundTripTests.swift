@@ -1,5 +1,6 @@
 import MotionCore
 import Testing
+import MotionTestSupport
 
 @Suite("Reader and writer agree")
 struct ReaderRoundTripTests {

@@ -1,6 +1,7 @@
 import Logging
 import MotionCore
 import Testing
+import MotionTestSupport
 
 @Suite("Rotation at row boundaries")
 struct RotationTests {

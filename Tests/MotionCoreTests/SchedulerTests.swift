@@ -1,5 +1,6 @@
 import MotionCore
 import Testing
+import MotionTestSupport
 
 @Suite("Fixed-rate scheduler on the simulated clock")
 struct SchedulerTests {

@@ -7,6 +7,7 @@ import SystemPackage
 import Testing
 #if canImport(Glibc)
 import Glibc
+import MotionTestSupport
 #endif
 
 /// What the writer and recorder say when the card fails them: a folder that cannot be

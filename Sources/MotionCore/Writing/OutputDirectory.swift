@@ -48,8 +48,8 @@ extension OutputFile {
     public var isDeleted: Bool { false }
 }
 
-/// Where a recording's files go. `DiskDirectory` in production; tests use fakes that
-/// stall and fail on command.
+/// Where a recording's files go. `DiskDirectory` in production; tests use MotionTestSupport's
+/// `MemoryDirectory`, which stalls and fails on command.
 public protocol OutputDirectory: AnyObject {
     var path: String { get }
     /// Creates a new file `base + suffix + ext`, never overwriting: a taken name gets
@@ -68,13 +68,6 @@ public protocol OutputDirectory: AnyObject {
 }
 
 extension OutputDirectory {
-    /// Directories that cannot rename keep provisional names (docs/GPS.md).
-    public func rename(_ from: String, toBase base: String, ext: String) throws(OutputError) -> String {
-        throw OutputError(operation: "rename", path: path + "/" + from, errno: .notSupported)
-    }
-    public func remove(name: String) throws(OutputError) {
-        throw OutputError(operation: "remove", path: path + "/" + name, errno: .notSupported)
-    }
     public var missingReason: String? { nil }
 }
 

@@ -19,6 +19,9 @@ final class NullDirectory: OutputDirectory {
     }
 
     func replace(name: String, contents: [UInt8]) throws(OutputError) {}
+    /// Nothing is kept, so there is nothing to rename or remove.
+    func rename(_ from: String, toBase base: String, ext: String) throws(OutputError) -> String { base }
+    func remove(name: String) throws(OutputError) {}
 
     fileprivate func count(_ n: Int) { bytesWritten += Int64(n) }
 }

@@ -37,6 +37,9 @@ final class StallingDirectory: OutputDirectory {
     }
 
     func replace(name: String, contents: [UInt8]) throws(OutputError) {}
+    /// Nothing is kept, so there is nothing to rename or remove.
+    func rename(_ from: String, toBase base: String, ext: String) throws(OutputError) -> String { base }
+    func remove(name: String) throws(OutputError) {}
 
     /// Called by each CSV write before its bytes are taken.
     fileprivate func write(byteCount: Int) {

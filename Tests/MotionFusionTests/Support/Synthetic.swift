@@ -1,5 +1,6 @@
 import Foundation
 import MotionMath
+import MotionTestSupport
 
 /// Ideal sensor samples for a known attitude, written from the physics (not from the
 /// filter's code): accelerometer in the format's sign (−specific force, g), gyroscope
@@ -48,16 +49,10 @@ enum Synthetic {
 
 /// Reproducible Gaussian noise (Box–Muller over SplitMix64).
 struct NoiseSource {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
+    private var random: SplitMix
+    init(seed: UInt64) { random = SplitMix(state: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func uniform() -> Double { (Double(next() >> 11) + 0.5) / 9_007_199_254_740_992.0 }
 

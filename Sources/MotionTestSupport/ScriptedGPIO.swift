@@ -1,3 +1,4 @@
+import LinuxHardware
 import MotionCore
 import Dispatch
 import Synchronization
