@@ -1,26 +1,31 @@
 import Synchronization
 
-/// Counters shared between the sampling thread (which updates them), the writer thread
-/// (which snapshots them into metadata) and the status line. Lock-free where it matters.
+/// A recording's counters. Each has one writer: the sampling thread (`SamplingLoop`) or the
+/// writer thread (`RotatingWriter`), as marked; everyone else (the metadata snapshot, the
+/// status line, the daemon's status, the web page) only reads. Lock-free where it matters.
 public final class RecorderCounters: Sendable {
+    // Written by the sampling thread.
     public let ticks = Atomic<Int64>(0)
     public let overruns = Atomic<Int64>(0)
     public let missedTicks = Atomic<Int64>(0)
     public let maxLatenessNanos = Atomic<Int64>(0)
     /// Rows produced per source (index: position in `Source.canonicalOrder`).
     public let produced = PerSourceCounter()
-    /// Rows written per source.
-    public let written = PerSourceCounter()
+    /// Rows the double buffer refused (both blocks full): the only count of them.
     public let droppedRows = Atomic<Int64>(0)
     /// GPS fixes refused by the recorder (time not increasing, or no 2-D/3-D fix).
     public let rejectedFixes = Atomic<Int64>(0)
+    public let sensorHealth = Mutex(SensorHealth())
+    public let locationHealth = Mutex<LocationHealth?>(nil)
+
+    // Written by the writer thread.
+    /// Rows written per source.
+    public let written = PerSourceCounter()
     public let rowsLostToWriteErrors = Atomic<Int64>(0)
     public let writeErrors = Atomic<Int64>(0)
     public let peakBufferRows = Atomic<Int>(0)
     public let worstWriteLatencyNanos = Atomic<Int64>(0)
     public let fsyncs = Atomic<Int64>(0)
-    public let sensorHealth = Mutex(SensorHealth())
-    public let locationHealth = Mutex<LocationHealth?>(nil)
     public let currentFile = Mutex<String?>(nil)
     public let bufferCapacity: Int
 

@@ -14,13 +14,13 @@ public enum OverflowPolicy: Sendable {
 /// The sampling thread appends rows to the front block under a short lock; the writer
 /// thread swaps the front block for its own empty one (under the same lock) and writes the
 /// full one with no lock held. So the sampling thread never waits on file I/O. When the
-/// front block is full while the writer is still busy, new rows are dropped and counted
-/// (or, with `.wait`, the producer waits for the swap).
+/// front block is full while the writer is still busy, new rows are dropped: `append`
+/// says how many, and its caller counts them (`RecorderCounters.droppedRows`, one owner);
+/// with `.wait` the producer waits for the swap instead.
 public final class DoubleBufferedQueue: Sendable {
     private struct State: @unchecked Sendable {
         var front: RowBlock
         var closed = false
-        var dropped: Int64 = 0
         var peakRows = 0
         var wakeRequested = false
         var producerWaiting = false
@@ -48,7 +48,7 @@ public final class DoubleBufferedQueue: Sendable {
         if rows.isEmpty { return 0 }
         while true {
             let (accepted, wake, mustWait) = state.withLock { s -> (Bool, Bool, Bool) in
-                if s.closed { s.dropped += Int64(rows.count); return (false, false, false) }
+                if s.closed { return (false, false, false) }
                 if s.front.room >= rows.count {
                     s.front.append(rows)
                     s.peakRows = max(s.peakRows, s.front.count)
@@ -63,7 +63,6 @@ public final class DoubleBufferedQueue: Sendable {
                     s.producerWaiting = true
                     return (false, true, true)
                 }
-                s.dropped += Int64(rows.count)
                 return (false, !s.wakeRequested, false)
             }
             if wake { writerWake.signal() }
@@ -101,8 +100,6 @@ public final class DoubleBufferedQueue: Sendable {
         writerWake.signal()
     }
 
-    /// Rows dropped because both buffers were full.
-    public var droppedRows: Int64 { state.withLock { $0.dropped } }
     /// The most rows the front block held at once.
     public var peakRows: Int { state.withLock { $0.peakRows } }
 }
