@@ -4,6 +4,12 @@ import Logging
 /// the current file, rotates by size and/or time at row boundaries, fsyncs, and keeps the
 /// metadata JSON beside each CSV up to date. Used from the writer thread only.
 ///
+/// It coordinates parts with one job each: `TickUnits` (a batch into ticks), `EncodedRows`
+/// (text and per-source counts of a tick and of the chunk), `RotationClock` (when a file
+/// ends), `RecordingFileNamer` (names, provisional until GPS time), `FileMetadataWriter`
+/// (the JSON beside the CSV) and `WriteFailures` (episodes, first failure, halting). It
+/// alone writes the writer thread's counters (`RecorderCounters`).
+///
 /// A failed write is cut back to the last complete row (`ftruncate`), its rows are counted
 /// as lost, the error is logged once per episode, and writing resumes with the next rows.
 /// Failures that no later write can overcome — a read-only file system, the output folder
@@ -26,14 +32,15 @@ public final class RotatingWriter {
 
     private let directory: OutputDirectory
     private let configuration: Configuration
-    private let description: RecordingDescription
     private let counters: RecorderCounters
-    private let whenOffset: Double
     private let nowNanos: @Sendable () -> Int64
     private let log: Logger
-    /// GPS time: names files provisionally until it is known (nil: the system clock names them).
-    private let timeBase: GPSTimeBase?
+    private let namer: RecordingFileNamer
+    private var rotation: RotationClock
+    private var metadata: FileMetadataWriter
+    private var failures: WriteFailures
 
+    // The open file.
     private var file: OutputFile?
     /// True while the current file has a provisional name (see docs/GPS.md).
     private var provisionalFile = false
@@ -42,58 +49,59 @@ public final class RotatingWriter {
     private var previousName: String?
     /// Bytes of the current file known to be on disk (a row boundary).
     private var fileBytes: Int64 = 0
-    private var chunk: [UInt8] = []
-    /// The last When's text: the rows of one tick share it, so it is formatted once.
-    private var whenText = WhenText()
-    /// Rows per source in `chunk`, not yet written.
-    private var chunkRows = [Int](repeating: 0, count: 5)
-    private var chunkFirstWhen: Double?
-    private var chunkLastWhen: Double?
     private var unsyncedBytes = false
-    private var nextTimeBoundary: Double?
-    private var recordingFirstWhen: Double?
-    private var inErrorEpisode = false
+    /// The current file's fsync failed: its metadata will say it did not end cleanly.
+    private var syncFailed = false
+    /// Rows lost while the current file was open, and whether any write to it failed: its
+    /// metadata then does not claim a clean end.
+    private var fileLostRows = 0
+    private var fileHadWriteErrors = false
     /// After a failed open, no new attempt before this time (monotonic ns): a full card must
     /// not make the writer create a file per row.
     private var nextOpenAttempt: Int64 = .min
-    /// The current file's fsync failed: its metadata will say it did not end cleanly.
-    private var syncFailed = false
-    private var lastMetadataWrite: Int64 = 0
+
+    // Text on its way to the file.
+    /// Encoded ticks not yet written.
+    private var chunk: EncodedRows
+    /// The tick being encoded (a unit that is never split across files).
+    private var unit = EncodedRows(capacity: CSVFormat.maxRowBytes * 8)
+    /// The last When's text: the rows of one tick share it, so it is formatted once.
+    private var whenText = WhenText()
+
     /// How often the open file's metadata is refreshed, so a power cut keeps recent counters.
-    public var metadataRefreshNanos: Int64 = 5_000_000_000
+    public var metadataRefreshNanos: Int64 {
+        get { metadata.refreshNanos }
+        set { metadata.refreshNanos = newValue }
+    }
     /// Every file this writer created, in order (a file removed by someone else while it was
     /// being written is dropped from the list and named in `removedFiles`).
     public private(set) var files: [String] = []
     /// Files that were deleted (with their folder) while this writer wrote them.
     public private(set) var removedFiles: [String] = []
     /// The first write failure, for the end-of-recording message (nil: none).
-    public private(set) var firstFailure: String?
+    public var firstFailure: String? { failures.first }
     /// Set once a failure no later write can overcome happened (see the type's comment).
-    public private(set) var halted: String?
+    public var halted: String? { failures.halted }
     /// Called (once) from the writer thread when the writer halts, with the end reason
     /// (`write-error` or `output-folder-removed`) and a message.
     public var onFatal: (@Sendable (_ reason: String, _ message: String) -> Void)?
     /// Called from the writer thread after each successful write with its size in bytes
     /// (the free-space guard counts bytes, not seconds, so `--fast` cannot outrun it).
     public var onWritten: (@Sendable (Int64) -> Void)?
-    /// Rows lost while the current file was open, and whether any write to it failed: its
-    /// metadata then does not claim a clean end.
-    private var fileLostRows = 0
-    private var fileHadWriteErrors = false
-    /// The rows of the tick being encoded (a unit that is never split across files).
-    private var unit: [UInt8] = []
-    private var unitRows = [Int](repeating: 0, count: 5)
-    private var unitFirstWhen: Double?
-    private var unitLastWhen: Double?
 
     public init(directory: OutputDirectory, description: RecordingDescription, configuration: Configuration,
                 counters: RecorderCounters, whenOffset: Double, log: Logger,
                 nowNanos: @escaping @Sendable () -> Int64 = { SystemClock.monotonicNanos() },
                 timeBase: GPSTimeBase? = nil) {
-        self.timeBase = timeBase
-        self.directory = directory; self.description = description; self.configuration = configuration
-        self.counters = counters; self.whenOffset = whenOffset; self.log = log; self.nowNanos = nowNanos
-        chunk.reserveCapacity(configuration.chunkBytes + CSVFormat.maxRowBytes)
+        self.directory = directory; self.configuration = configuration
+        self.counters = counters; self.log = log; self.nowNanos = nowNanos
+        namer = RecordingFileNamer(timeBase: timeBase, whenOffset: whenOffset, whenMode: description.whenMode,
+                                   nowNanos: nowNanos)
+        rotation = RotationClock(policy: configuration.rotation)
+        metadata = FileMetadataWriter(directory: directory, description: description,
+                                      softwareVersion: configuration.softwareVersion, counters: counters, timeBase: timeBase)
+        failures = WriteFailures(log: log)
+        chunk = EncodedRows(capacity: configuration.chunkBytes + CSVFormat.maxRowBytes)
     }
 
     /// Opens the recording's first file (named by the first tick's When) before the first
@@ -105,65 +113,31 @@ public final class RotatingWriter {
 
     /// Encodes and writes a batch of rows (one drained buffer: whole ticks).
     public func write(_ rows: UnsafeBufferPointer<Row>) {
-        var start = 0
-        var imuWhen: Double?
-        var hasLocation = false
-        for (i, row) in rows.enumerated() {
-            let isLocation = row.source == .location
-            // A tick starts with its first IMU row; the L rows polled in that tick follow it.
-            let startsUnit = i > start && (isLocation ? imuWhen == nil : hasLocation || imuWhen != row.when)
-            if startsUnit {
-                writeUnit(UnsafeBufferPointer(rebasing: rows[start..<i]))
-                start = i
-                imuWhen = nil
-                hasLocation = false
-            }
-            if isLocation { hasLocation = true } else { imuWhen = row.when }
-        }
-        if start < rows.count { writeUnit(UnsafeBufferPointer(rebasing: rows[start...])) }
+        TickUnits.forEach(in: rows) { writeUnit($0) }
     }
 
     /// One tick's rows: they go to one file; rotation happens before them if needed.
     private func writeUnit(_ rows: UnsafeBufferPointer<Row>) {
         guard let first = rows.first else { return }
-        if recordingFirstWhen == nil {
-            recordingFirstWhen = first.when
-            if let s = configuration.rotation.maxSeconds { nextTimeBoundary = first.when + s }
-        }
-        unit.removeAll(keepingCapacity: true)
-        for i in unitRows.indices { unitRows[i] = 0 }
-        unitFirstWhen = nil
-        unitLastWhen = nil
-        for row in rows {
-            if configuration.numberText == .ownFormatter {
-                RowEncoder.append(row, to: &unit, when: &whenText)
-            } else {
-                RowEncoder.appendWithDescriptions(row, to: &unit)
-            }
-            unitRows[row.source.order] += 1
-            if unitFirstWhen == nil { unitFirstWhen = row.when }
-            unitLastWhen = max(unitLastWhen ?? row.when, row.when)
-        }
-        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase, firstRow: first.when) }
+        rotation.start(at: first.when)
+        unit.removeAll()
+        for row in rows { unit.append(row, numberText: configuration.numberText, when: &whenText) }
+        if provisionalFile, let timeBase = namer.timeBase, !timeBase.isProvisional { renameProvisionalFile(firstRow: first.when) }
         if file == nil {
-            if halted == nil && nowNanos() >= nextOpenAttempt {
+            if failures.halted == nil && nowNanos() >= nextOpenAttempt {
                 // Rows while no file could be opened are counted as lost at the next flush.
                 flushChunk()
-                advanceTimeBoundary(past: first.when)
+                rotation.advance(past: first.when)
                 openFile(startingWhen: first.when)
             }
-        } else if let boundary = nextTimeBoundary, first.when >= boundary - 1e-6 {
+        } else if rotation.isTimeBoundary(first.when) {
             rotate(startingWhen: first.when)
-        } else if let limit = configuration.rotation.maxBytes,
-                  fileBytes + Int64(chunk.count + unit.count) > limit, fileHasRows {
+        } else if rotation.wouldOverflow(fileBytes: fileBytes, adding: chunk.bytes.count + unit.bytes.count), fileHasRows {
             // This tick would overflow the file: it starts the next one.
             rotate(startingWhen: first.when)
         }
-        chunk.append(contentsOf: unit)
-        for i in unitRows.indices { chunkRows[i] += unitRows[i] }
-        if chunkFirstWhen == nil { chunkFirstWhen = unitFirstWhen }
-        if let last = unitLastWhen { chunkLastWhen = max(chunkLastWhen ?? last, last) }
-        if chunk.count >= configuration.chunkBytes { flushChunk() }
+        chunk.append(unit)
+        if chunk.bytes.count >= configuration.chunkBytes { flushChunk() }
     }
 
     private var fileHasRows: Bool {
@@ -175,7 +149,7 @@ public final class RotatingWriter {
         guard !chunk.isEmpty else { return }
         guard let file else { loseChunk(OutputError(operation: "write", path: directory.path, errno: nil)); return }
         let t0 = nowNanos()
-        let result: OutputError? = chunk.withUnsafeBytes { bytes in
+        let result: OutputError? = chunk.bytes.withUnsafeBytes { bytes in
             do { try file.write(bytes); return nil } catch { return error as? OutputError }
         }
         noteLatency(since: t0)
@@ -191,61 +165,50 @@ public final class RotatingWriter {
             if cutFailed { abandonFile() }
             return
         }
-        onWritten?(Int64(chunk.count))
-        if inErrorEpisode {
-            log.notice("writing works again", metadata: ["file": "\(meta?.name ?? "")"])
-            inErrorEpisode = false
-        }
-        fileBytes += Int64(chunk.count)
+        onWritten?(Int64(chunk.bytes.count))
+        failures.recovered(file: meta?.name ?? "")
+        fileBytes += Int64(chunk.bytes.count)
         unsyncedBytes = true
         if var m = meta {
-            for (i, s) in Source.canonicalOrder.enumerated() where chunkRows[i] > 0 {
-                m.rows[String(s.letter), default: 0] += chunkRows[i]
-                counters.written.add(s, Int64(chunkRows[i]))
+            for (i, s) in Source.canonicalOrder.enumerated() where chunk.rowsBySource[i] > 0 {
+                m.rows[String(s.letter), default: 0] += chunk.rowsBySource[i]
+                counters.written.add(s, Int64(chunk.rowsBySource[i]))
             }
-            if m.firstWhen == nil { m.firstWhen = chunkFirstWhen }
-            if let last = chunkLastWhen { m.lastWhen = max(m.lastWhen ?? last, last) }
+            if m.firstWhen == nil { m.firstWhen = chunk.firstWhen }
+            if let last = chunk.lastWhen { m.lastWhen = max(m.lastWhen ?? last, last) }
             m.bytes = fileBytes
             meta = m
         }
-        resetChunk()
+        chunk.removeAll()
     }
 
     private func loseChunk(_ error: OutputError) {
-        let lost = chunkRows.reduce(0, +)
+        let lost = chunk.rowCount
         _ = counters.rowsLostToWriteErrors.add(Int64(lost), ordering: .relaxed)
-        _ = counters.writeErrors.add(1, ordering: .relaxed)
-        noteFailure(error.description)
+        noteFailure(error, metadata: ["rowsLost": "\(lost)"])
         fileLostRows += lost
-        if !inErrorEpisode {
-            log.error("\(error)", metadata: ["rowsLost": "\(lost)"])
-            inErrorEpisode = true
-        }
-        resetChunk()
+        chunk.removeAll()
     }
 
-    /// Remembers the first failure for the end-of-recording message; the current file's
-    /// metadata will not claim a clean end.
-    private func noteFailure(_ message: String) {
-        if firstFailure == nil { firstFailure = message }
+    /// Counts a failure, remembers the first for the end-of-recording message, logs it once
+    /// per episode; the current file's metadata will not claim a clean end.
+    private func noteFailure(_ error: OutputError, metadata: Logger.Metadata? = nil) {
+        _ = counters.writeErrors.add(1, ordering: .relaxed)
+        failures.record(error.description, metadata: metadata)
         if file != nil { fileHadWriteErrors = true }
     }
 
     /// Stops all writing for good: no new file is opened, later rows are counted as lost,
     /// and the recording is asked to stop.
     private func halt(reason: String, message: String) {
-        guard halted == nil else { return }
-        halted = reason
-        if firstFailure == nil { firstFailure = message }
-        log.error("\(message): stopping the recording")
-        onFatal?(reason, message)
+        if failures.halt(reason: reason, message: message) { onFatal?(reason, message) }
     }
 
     /// Notices a folder or file removed under the writer (`rm -rf` of the output folder, a
     /// card unmounted and the mount point reused): writing on into an unlinked file would
     /// report rows that exist nowhere. Its rows are counted as lost and the writer halts.
     private func checkStillThere() {
-        guard let current = file, halted == nil else { return }
+        guard let current = file, failures.halted == nil else { return }
         let gone = current.isDeleted ? "\(directory.path)/\(meta?.name ?? "the file")" : nil
         guard let problem = gone.map({ "\($0) was deleted while it was being written" }) ?? directory.missingReason else { return }
         // The rows in it are gone with it: they were never really kept.
@@ -256,26 +219,19 @@ public final class RotatingWriter {
                 counters.written.add(s, -Int64(n))
                 lost += n
             }
-            lost += chunkRows.reduce(0, +)
+            lost += chunk.rowCount
             _ = counters.rowsLostToWriteErrors.add(Int64(lost), ordering: .relaxed)
             files.removeAll { $0 == m.name }
             removedFiles.append(m.name)
         }
         _ = counters.writeErrors.add(1, ordering: .relaxed)
-        resetChunk()
+        chunk.removeAll()
         try? current.close()
         file = nil
         meta = nil
         counters.currentFile.withLock { $0 = nil }
         halt(reason: "output-folder-removed",
              message: problem + ": the rows written to it are gone; nothing more is written there (check whether the card was unmounted)")
-    }
-
-    private func resetChunk() {
-        chunk.removeAll(keepingCapacity: true)
-        for i in chunkRows.indices { chunkRows[i] = 0 }
-        chunkFirstWhen = nil
-        chunkLastWhen = nil
     }
 
     /// fsyncs the current file if anything was written since the last sync.
@@ -291,13 +247,11 @@ public final class RotatingWriter {
             // The kernel may have dropped the unsynced pages: the file cannot be trusted to be
             // complete, so its metadata will not claim a clean end.
             syncFailed = true
-            _ = counters.writeErrors.add(1, ordering: .relaxed)
-            noteFailure(error.description)
-            if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
+            noteFailure(error)
             if error.errno == .readOnlyFileSystem { halt(reason: "write-error", message: error.description) }
         }
         noteLatency(since: t0)
-        if !syncFailed && nowNanos() - lastMetadataWrite >= metadataRefreshNanos {
+        if !syncFailed && metadata.isDue(now: nowNanos()) {
             writeMetadata(endedCleanly: false, reason: "recording")
         }
     }
@@ -318,16 +272,6 @@ public final class RotatingWriter {
         nextOpenAttempt = nowNanos() + 1_000_000_000
     }
 
-    /// Moves the next time-rotation boundary past `when`: boundaries are first + n·interval.
-    private func advanceTimeBoundary(past when: Double) {
-        guard let s = configuration.rotation.maxSeconds, let first = recordingFirstWhen, var b = nextTimeBoundary,
-              when >= b - 1e-6 else { return }
-        let n = ((when - first + 1e-6) / s).rounded(.down) + 1
-        b = first + n * s
-        if when >= b - 1e-6 { b += s }
-        nextTimeBoundary = b
-    }
-
     private func noteLatency(since t0: Int64) {
         counters.raiseMax(counters.worstWriteLatencyNanos, nowNanos() - t0)
     }
@@ -335,8 +279,7 @@ public final class RotatingWriter {
     private func rotate(startingWhen when: Double) {
         flushChunk()
         closeFile(reason: "rotated")
-        // Arithmetic, not a loop: When may have stepped forward by years (GPS time).
-        advanceTimeBoundary(past: when)
+        rotation.advance(past: when)
         openFile(startingWhen: when)
     }
 
@@ -345,20 +288,14 @@ public final class RotatingWriter {
             file = nil
             meta = nil
             nextOpenAttempt = nowNanos() + 1_000_000_000
-            _ = counters.writeErrors.add(1, ordering: .relaxed)
-            if firstFailure == nil { firstFailure = error.description }
-            if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
+            noteFailure(error)
             if error.errno == .readOnlyFileSystem { halt(reason: "write-error", message: error.description) }
         }
     }
 
     private func openFile(startingWhen when: Double, writeMetadataNow: Bool) throws(OutputError) {
-        // Rows sampled before GPS time was applied name the file by their true time.
-        let epoch = timeBase?.namingEpoch(when: when, whenOffset: whenOffset, whenMode: description.whenMode)
-            ?? when + whenOffset
-        provisionalFile = timeBase?.isProvisional == true
-        let base = provisionalFile ? provisionalBase() : TimeText.fileBase(epochSeconds: epoch)
-        let (name, newFile) = try directory.createExclusive(base: base, ext: ".csv")
+        provisionalFile = namer.isProvisional
+        let (name, newFile) = try directory.createExclusive(base: namer.base(startingAt: when), ext: ".csv")
         let header = CSVFormat.headerBytes
         let failure: OutputError? = header.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> OutputError? in
             do { try newFile.write(b); return nil } catch { return error as? OutputError ?? OutputError(operation: "write", path: name, errno: nil) }
@@ -377,26 +314,19 @@ public final class RotatingWriter {
         fileBytes = Int64(header.count)
         unsyncedBytes = true
         var section = RecordingMetadata.FileSection(name: name + ".csv", index: fileIndex, previous: previousName)
-        section.startLocal = TimeText.isoLocal(epochSeconds: epoch)
+        section.startLocal = TimeText.isoLocal(epochSeconds: namer.epoch(when: when))
         meta = section
         files.append(name + ".csv")
         counters.currentFile.withLock { $0 = directory.path + "/" + name + ".csv" }
-        if writeMetadataNow { writeMetadata(endedCleanly: false, reason: "recording") } else { lastMetadataWrite = .min / 2 }
-    }
-
-    /// `<prefix>-<seconds since boot>`: never a date from an unsynchronised clock.
-    private func provisionalBase() -> String {
-        let uptime = String(max(0, nowNanos()) / 1_000_000_000)
-        return (timeBase?.provisionalPrefix ?? "unsynced") + "-" + String(repeating: "0", count: max(0, 7 - uptime.count)) + uptime
+        if writeMetadataNow { writeMetadata(endedCleanly: false, reason: "recording") } else { metadata.makeDue() }
     }
 
     /// GPS time is known now: gives the current file (CSV and metadata) the name of its
     /// first sample's true local time. On failure the provisional name stays (logged).
-    private func renameProvisionalFile(_ timeBase: GPSTimeBase, firstRow: Double? = nil) {
-        guard var m = meta, let firstWhen = m.firstWhen ?? chunkFirstWhen ?? firstRow else { return }
+    private func renameProvisionalFile(firstRow: Double? = nil) {
+        guard var m = meta, let firstWhen = m.firstWhen ?? chunk.firstWhen ?? firstRow else { return }
         provisionalFile = false
-        // Rows written before the correction lack it: the time base knows which did.
-        let epoch = timeBase.namingEpoch(when: firstWhen, whenOffset: whenOffset, whenMode: description.whenMode)
+        let epoch = namer.epoch(when: firstWhen)
         let oldName = m.name
         do {
             let newBase = try directory.rename(oldName, toBase: TimeText.fileBase(epochSeconds: epoch), ext: ".csv")
@@ -433,24 +363,14 @@ public final class RotatingWriter {
 
     private func writeMetadata(endedCleanly: Bool, reason: String) {
         guard let section = meta else { return }
-        var snapshot = counters.snapshot()
-        snapshot.time = timeBase?.snapshot
-        let doc = RecordingMetadata(
-            software: .init(version: configuration.softwareVersion), recording: description, file: section,
-            counters: snapshot, endedCleanly: endedCleanly, endReason: reason,
-            ended: endedCleanly ? TimeText.isoUTC(epochSeconds: Double(SystemClock.realtimeNanos()) / 1e9) : nil)
-        let jsonName = RecordingFiles.metadataPath(for: section.name)
-        lastMetadataWrite = nowNanos()
-        do { try directory.replace(name: jsonName, contents: doc.encoded()) } catch {
-            _ = counters.writeErrors.add(1, ordering: .relaxed)
-            noteFailure(error.description)
-            if !inErrorEpisode { log.error("\(error)"); inErrorEpisode = true }
+        if let error = metadata.write(section, endedCleanly: endedCleanly, reason: reason, now: nowNanos()) {
+            noteFailure(error)
         }
     }
 
     /// Writes everything still buffered, fsyncs, closes the file and finalises its metadata.
     public func finish(reason: String) {
-        if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase) }
+        if provisionalFile, let timeBase = namer.timeBase, !timeBase.isProvisional { renameProvisionalFile() }
         flushChunk()
         closeFile(reason: reason)
     }
