@@ -1,3 +1,4 @@
+import MotionCore
 import Foundation
 import Hummingbird
 import Logging

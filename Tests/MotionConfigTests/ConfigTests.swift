@@ -104,8 +104,11 @@ struct ConfigTests {
         #expect(b.imu.mount == (try MountOrientation(["-y", "+x", "+z"])))
         #expect(b.gpsd == GPSDAddress(host: "localhost", port: 2947))
         #expect(b.gpio?.button?.bias == .pullDown && b.gpio?.button?.activeLow == false)
-        let s = try RecorderSettings.parse(text: "gpsd: \"[::1]:2948\"\n", file: "c.yaml")
+        let s = try RecorderSettings.parse(text: "gpsd: \"[::1]:2948\"\nweb:\n  listen: \"[::]:8081\"\n", file: "c.yaml")
         #expect(s.gpsd == GPSDAddress(host: "::1", port: 2948))
+        #expect(s.web?.listen == ListenAddress(host: "::", port: 8081))
+        #expect(throws: ConfigError.self) { try RecorderSettings.parse(text: "web:\n  listen: \"a:b:8080\"\n", file: "c.yaml") }
+        #expect(throws: ConfigError.self) { try RecorderSettings.parse(text: "web:\n  listen: \"host:0\"\n", file: "c.yaml") }
     }
 
     @Test func quantities() {

@@ -1,3 +1,4 @@
+import MotionCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -381,6 +382,8 @@ import ZIPFoundation
         #expect(ListenAddress.parse("[::1]:8080") == ListenAddress(host: "::1", port: 8080))
         #expect(ListenAddress.parse(":9000") == ListenAddress(host: "127.0.0.1", port: 9000))
         #expect(ListenAddress.parse("host:99999") == nil)
+        #expect(ListenAddress.parse("a:b:8080") == nil)   // a bare IPv6 address needs brackets
+        #expect(ListenAddress.parse("::1") == nil)
         #expect(ListenAddress(host: "::1", port: 1).isLoopback)
         #expect(!ListenAddress(host: "127.0.0.1.nip.io", port: 1).isLoopback)
     }

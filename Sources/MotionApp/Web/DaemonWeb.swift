@@ -1,5 +1,6 @@
 import Logging
 import MotionConfig
+import MotionCore
 import MotionWeb
 
 /// Starts the daemon's web page when `--web HOST:PORT` or the config's `web.listen` asks
@@ -8,8 +9,10 @@ import MotionWeb
 enum DaemonWeb {
     static func start(option: String?, settings: RecorderSettings, folder: String, daemon: Daemon,
                       log: Logger) throws(CommandFailure) -> RunningWebServer? {
-        guard let text = option ?? settings.web?.listen else { return nil }
-        let address = try WebSetup.listen(text)
+        let address: ListenAddress
+        if let option { address = try WebSetup.listen(option) } else if let configured = settings.web?.listen {
+            address = configured
+        } else { return nil }
         let configuration = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
                                              live: DaemonLiveControl(daemon: daemon))
         let server = try WebSetup.start(configuration, log: log)

@@ -41,7 +41,8 @@ struct ServeCommand: ParsableCommand {
         guard access(folder, R_OK | X_OK) == 0 else {
             throw CommandFailure("cannot read \(folder): permission denied (run as a user who may read it)", code: 2)
         }
-        let address = try WebSetup.listen(listen ?? settings.web?.listen ?? "127.0.0.1:8080")
+        var address = settings.web?.listen ?? ListenAddress(host: "127.0.0.1", port: ListenAddress.defaultPort)
+        if let listen { address = try WebSetup.listen(listen) }
         let exitRequested = WakeSignal()
         SignalWatcher.onStop { _ in exitRequested.signal() }
         let log = Logging.motionlogLogger()

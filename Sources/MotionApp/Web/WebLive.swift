@@ -30,7 +30,7 @@ struct SocketLiveControl: LiveControl {
 enum WebSetup {
     static func listen(_ text: String) throws(CommandFailure) -> ListenAddress {
         guard let a = ListenAddress.parse(text), a.port > 0 else {
-            throw .usage("listen address \"\(text)\": use HOST:PORT, e.g. 127.0.0.1:8080 or 0.0.0.0:8080")
+            throw .usage("listen address \"\(text)\": use \(ListenAddress.expected)")
         }
         return a
     }
