@@ -25,10 +25,16 @@ let package = Package(
     targets: [
         // Vectors, quaternions and matrices shared by the simulator, drivers and fusion.
         .target(name: "MotionMath", swiftSettings: strict),
+        // The operating system: every system call (files, clocks, threads, sockets, signals,
+        // ioctls, clock status, processes) as thin typed wrappers over swift-system's Errno
+        // and FileDescriptor. The only module that imports Glibc (besides the C shims).
+        .target(name: "MotionSystem",
+                dependencies: ["CGPS", "CI2C", "CFileSystem", .product(name: "SystemPackage", package: "swift-system")],
+                swiftSettings: strict),
         // Samples, the CSV format, clocks, scheduler, double-buffered writer, rotation,
-        // metadata and the recording pipeline. No hardware, no C libraries.
+        // metadata and the recording pipeline. No hardware, no system calls of its own.
         .target(name: "MotionCore",
-                dependencies: ["MotionMath",
+                dependencies: ["MotionMath", "MotionSystem",
                                .product(name: "SystemPackage", package: "swift-system"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
@@ -45,7 +51,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // Linux backends: /dev/i2c-N, gpsd, GPIO character device.
         .target(name: "LinuxHardware",
-                dependencies: ["MotionCore", "IMUDrivers", "CI2C", "CGPS",
+                dependencies: ["MotionCore", "MotionSystem", "IMUDrivers", "CGPS",
                                .product(name: "SystemPackage", package: "swift-system"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
@@ -54,27 +60,28 @@ let package = Package(
                 dependencies: ["MotionMath", "MotionCore", "IMUDrivers"],
                 swiftSettings: strict),
         // Analysis of recordings: track, stops and moves, activity, movement, health. Pure Swift.
-        .target(name: "MotionAnalysis", dependencies: ["MotionCore",
+        .target(name: "MotionAnalysis", dependencies: ["MotionCore", "MotionSystem",
                                                        .product(name: "SystemPackage", package: "swift-system")],
                 swiftSettings: strict),
         // Getting recordings off the logger: verified copies to a USB stick or folder, and
         // uploads to a remote through rclone. Reads finished recordings only.
         .target(name: "CFileSystem", path: "Sources/CFileSystem"),
         .target(name: "MotionOffload",
-                dependencies: ["MotionCore", "CFileSystem",
+                dependencies: ["MotionCore", "MotionSystem",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "SystemPackage", package: "swift-system")],
                 swiftSettings: strict),
         // Commands (record, check, boards, ...) as a library, so tests drive them directly.
         .target(name: "MotionApp",
-                dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers", "MotionAnalysis",
+                dependencies: ["MotionCore", "MotionSystem", "MotionConfig", "MotionFusion", "IMUDrivers", "MotionAnalysis",
                                "LinuxHardware", "MotionSimulator", "MotionOffload", "MotionWeb",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // The web page and JSON API on Hummingbird: list, summary, downloads, ZIP, delete.
         .target(name: "MotionWeb",
-                dependencies: ["MotionCore", "MotionAnalysis",
+                dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis",
+                               .product(name: "SystemPackage", package: "swift-system"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -83,7 +90,7 @@ let package = Package(
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
         // Benchmarks (make bench); never part of make test's assertions.
         .executableTarget(name: "motionlog-bench",
-                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers", "MotionAnalysis",
+                          dependencies: ["MotionCore", "MotionSystem", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers", "MotionAnalysis",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
@@ -103,7 +110,7 @@ let package = Package(
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: strict),
-        .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionAppTests", dependencies: ["MotionApp", "MotionCore", "MotionSystem"], swiftSettings: strict),
         .testTarget(name: "MotionOffloadTests", dependencies: ["MotionOffload", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
         .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),
