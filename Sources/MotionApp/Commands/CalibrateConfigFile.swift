@@ -4,9 +4,6 @@ import MotionCore
 import MotionFusion
 import MotionMath
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The config file's `calibration:` section as `motionlog calibrate` writes it: YAML text,
 /// and the edit that replaces the section in an existing file (keeping every other line

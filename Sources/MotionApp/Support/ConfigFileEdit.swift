@@ -1,10 +1,8 @@
 import Foundation
 import MotionConfig
 import MotionCore
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Edits of the config file by commands (`calibrate`, `web-password`): one top-level
 /// section replaced, every other line and comment kept, written atomically.
@@ -48,28 +46,23 @@ enum ConfigFileEdit {
         }
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
-            var built = dir.hasPrefix("/") ? "" : "."
-            for part in dir.split(separator: "/") {
-                built += "/" + part
-                if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                    throw CommandFailure("cannot create the folder \(built): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE", code: 2)
-                }
+            do { try FileSystem.makeDirectories(dir) } catch {
+                throw CommandFailure("cannot create the folder \(error.path): \(error.errno) — run with sudo or choose --config FILE", code: 2)
             }
         }
-        var st = stat()
-        let existing = stat(path, &st) == 0 ? st : nil
+        let existing = try? FileSystem.status(path)
         let secret = settings.web?.passwordHash != nil
-        var bits = existing.map { $0.st_mode & 0o7777 } ?? (secret ? 0o640 : 0o644)
+        var bits: UInt32 = existing.map { $0.permissions } ?? (secret ? 0o640 : 0o644)
         if secret { bits &= ~0o007 }
         do {
-            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true, mode: FilePermissions(rawValue: bits))
+            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true, mode: FilePermissions(rawValue: CInterop.Mode(bits)))
             try file.write(Array(text.utf8))
             try file.commit()
         } catch {
             throw CommandFailure("\(error) (or run with sudo, or choose another file with --config FILE)", code: 2)
         }
         // The umask may have narrowed the bits; the group stays the file's old group.
-        _ = chmod(path, bits)
-        if let existing, existing.st_gid != getegid() { _ = chown(path, UInt32.max, existing.st_gid) }
+        try? FileSystem.setPermissions(path, bits)
+        if let existing, existing.group != CurrentProcess.effectiveGroupID { try? FileSystem.setGroup(path, existing.group) }
     }
 }
