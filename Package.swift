@@ -25,16 +25,22 @@ let package = Package(
     targets: [
         // Vectors, quaternions and matrices shared by the simulator, drivers and fusion.
         .target(name: "MotionMath", swiftSettings: strict),
+        // The operating system: every system call (files, clocks, threads, sockets, signals,
+        // ioctls, clock status, processes) as thin typed wrappers over swift-system's Errno
+        // and FileDescriptor. The only module that imports Glibc (besides the C shims).
+        .target(name: "MotionSystem",
+                dependencies: ["CGPS", "CI2C", "CFileSystem", .product(name: "SystemPackage", package: "swift-system")],
+                swiftSettings: strict),
         // Samples, the CSV format, clocks, scheduler, double-buffered writer, rotation,
-        // metadata and the recording pipeline. No hardware, no C libraries.
+        // metadata and the recording pipeline. No hardware, no system calls of its own.
         .target(name: "MotionCore",
-                dependencies: ["MotionMath",
+                dependencies: ["MotionMath", "MotionSystem",
                                .product(name: "SystemPackage", package: "swift-system"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // Board files and the config file (YAML with comments), with file/line/key errors.
         .target(name: "MotionConfig",
-                dependencies: ["MotionCore", "IMUDrivers", .product(name: "Yams", package: "Yams"),
+                dependencies: ["MotionCore", "MotionSystem", "IMUDrivers", .product(name: "Yams", package: "Yams"),
                                .product(name: "SystemPackage", package: "swift-system")],
                 swiftSettings: strict),
         // Sensor fusion: attitude, gravity, user acceleration (D rows). Pure Swift.
@@ -46,7 +52,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", path: "Sources/CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // Linux backends: /dev/i2c-N, gpsd, GPIO character device.
         .target(name: "LinuxHardware",
-                dependencies: ["MotionCore", "IMUDrivers", "CI2C", "CGPS",
+                dependencies: ["MotionCore", "MotionSystem", "IMUDrivers", "CGPS",
                                .product(name: "SystemPackage", package: "swift-system"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
@@ -55,27 +61,28 @@ let package = Package(
                 dependencies: ["MotionMath", "MotionCore", "IMUDrivers"],
                 swiftSettings: strict),
         // Analysis of recordings: track, stops and moves, activity, movement, health. Pure Swift.
-        .target(name: "MotionAnalysis", dependencies: ["MotionCore",
+        .target(name: "MotionAnalysis", dependencies: ["MotionCore", "MotionSystem",
                                                        .product(name: "SystemPackage", package: "swift-system")],
                 swiftSettings: strict),
         // Getting recordings off the logger: verified copies to a USB stick or folder, and
         // uploads to a remote through rclone. Reads finished recordings only.
         .target(name: "CFileSystem", path: "Sources/CFileSystem"),
         .target(name: "MotionOffload",
-                dependencies: ["MotionCore", "CFileSystem",
+                dependencies: ["MotionCore", "MotionSystem",
                                .product(name: "Crypto", package: "swift-crypto"),
                                .product(name: "SystemPackage", package: "swift-system")],
                 swiftSettings: strict),
         // Commands (record, check, boards, ...) as a library, so tests drive them directly.
         .target(name: "MotionApp",
-                dependencies: ["MotionCore", "MotionConfig", "MotionFusion", "IMUDrivers", "MotionAnalysis",
+                dependencies: ["MotionCore", "MotionSystem", "MotionConfig", "MotionFusion", "IMUDrivers", "MotionAnalysis",
                                "LinuxHardware", "MotionSimulator", "MotionOffload", "MotionWeb",
                                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
         // The web page and JSON API on Hummingbird: list, summary, downloads, ZIP, delete.
         .target(name: "MotionWeb",
-                dependencies: ["MotionCore", "MotionAnalysis",
+                dependencies: ["MotionCore", "MotionSystem", "MotionAnalysis",
+                               .product(name: "SystemPackage", package: "swift-system"),
                                .product(name: "Hummingbird", package: "hummingbird"),
                                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -84,11 +91,11 @@ let package = Package(
         .executableTarget(name: "motionlog", dependencies: ["MotionApp"], swiftSettings: strict),
         // Every test double (in-memory folder, scripted GPIO, seeded random source); not shipped.
         .target(name: "MotionTestSupport",
-                dependencies: ["MotionCore", "LinuxHardware", .product(name: "SystemPackage", package: "swift-system")],
+                dependencies: ["MotionCore", "MotionSystem", "LinuxHardware", .product(name: "SystemPackage", package: "swift-system")],
                 swiftSettings: strict),
         // Benchmarks (make bench); never part of make test's assertions.
         .executableTarget(name: "motionlog-bench",
-                          dependencies: ["MotionCore", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers", "MotionAnalysis",
+                          dependencies: ["MotionCore", "MotionSystem", "MotionSimulator", "MotionFusion", "MotionMath", "IMUDrivers", "MotionAnalysis",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
@@ -108,7 +115,7 @@ let package = Package(
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: strict),
-        .testTarget(name: "MotionAppTests", dependencies: ["MotionTestSupport", "MotionApp", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionAppTests", dependencies: ["MotionTestSupport", "MotionApp", "MotionCore", "MotionSystem"], swiftSettings: strict),
         .testTarget(name: "MotionOffloadTests", dependencies: ["MotionOffload", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
         .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),

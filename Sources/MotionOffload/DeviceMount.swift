@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// A USB stick's partition as udev and blkid describe it.
 public struct BlockDevice: Sendable, Equatable {
@@ -51,18 +49,15 @@ public final class MountedDevice: Sendable {
 
     /// Mounts `device` under a new private folder in `parent` (default /run).
     public static func mount(_ device: BlockDevice, parent: String = "/run", runner: any ProcessRunning) throws(OffloadError) -> MountedDevice {
-        var template = Array((parent + "/motionlog-offload.XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buffer -> UnsafeMutablePointer<CChar>? in
-            guard let base = buffer.baseAddress else { return nil }
-            return mkdtemp(base)
+        let point: String
+        do { point = try FileSystem.makeTemporaryDirectory(prefix: parent + "/motionlog-offload.") } catch {
+            throw OffloadError("create a mount point in", path: parent, errno: error)
         }
-        guard made != nil else { throw OffloadError("create a mount point in", path: parent, errno: SystemCalls.errno) }
-        let point = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var options = ["nosuid", "nodev", "noexec", "noatime"]
         if device.fileSystem != .ext4 { options += ["uid=0", "gid=0", "fmask=0022", "dmask=0022"] }
         let r = runner.run("mount", ["-t", device.fileSystem.rawValue, "-o", options.joined(separator: ","), device.path, point], environment: [:])
         guard r.status == 0 else {
-            rmdir(point)
+            try? FileSystem.removeDirectory(point)
             throw OffloadError("mount", path: device.path, reason: r.output.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return MountedDevice(device: device, mountPoint: point, runner: runner)
@@ -70,11 +65,11 @@ public final class MountedDevice: Sendable {
 
     /// Flushes and unmounts; the stick may be pulled once this returns without error.
     public func unmount() throws(OffloadError) {
-        sync()
+        FileSystem.syncAll()
         let r = runner.run("umount", [mountPoint], environment: [:])
         guard r.status == 0 else {
             throw OffloadError("unmount", path: mountPoint, reason: r.output.trimmingCharacters(in: .whitespacesAndNewlines) + " — do not pull the stick yet")
         }
-        rmdir(mountPoint)
+        try? FileSystem.removeDirectory(mountPoint)
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import MotionCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// How a copy to a stick or folder behaves.
 public struct FolderOffloadOptions: Sendable {
@@ -90,7 +88,6 @@ public struct FolderOffload {
         try FolderOffload.makeFolder(target)
         var manifest = OffloadManifest(folder: target)
         let directory = try SystemCalls.openDirectory(target)
-        defer { Glibc.close(directory) }
 
         // What is missing on the target, and what is there already.
         var todo: [FinishedRecording] = []
@@ -101,7 +98,7 @@ public struct FolderOffload {
             case .missing: todo.append(r)
             }
         }
-        let pid = getpid()
+        let pid = CurrentProcess.id
         var status = OffloadProgress(state: .copying, target: target, recordingsTotal: todo.count,
                                      bytesTotal: todo.reduce(0) { $0 + $1.totalBytes }, pid: pid,
                                      updated: now().timeIntervalSince1970)
@@ -123,7 +120,7 @@ public struct FolderOffload {
                 var copied: [CopiedFile] = []
                 for f in r.files where manifest.entries[f.name] == nil {
                     copied.append(try VerifiedCopy.copy(source: source + "/" + f.name, directory: directory,
-                                                        folder: target, name: f.name) { n in
+                                                        name: f.name) { n in
                         status.bytesDone += n
                         let t = now()
                         if t.timeIntervalSince(lastReport) >= 0.5 {
@@ -181,20 +178,14 @@ public struct FolderOffload {
             }
         }
         if SystemCalls.isLockedByWriter(source + "/" + r.csvName) { return }
-        for f in r.files {
-            if unlink(source + "/" + f.name) != 0 && Glibc.errno != ENOENT {
-                throw OffloadError("delete", path: source + "/" + f.name, errno: SystemCalls.errno)
-            }
-        }
-        let dir = try SystemCalls.openDirectory(source)
-        defer { Glibc.close(dir) }
-        try SystemCalls.fsync(dir, path: source)
+        for f in r.files { try SystemCalls.delete(source + "/" + f.name) }
+        try SystemCalls.fsync(SystemCalls.openDirectory(source))
         report.deleted.append(r.base)
     }
 
     static func makeFolder(_ path: String) throws(OffloadError) {
-        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-            throw OffloadError("create the folder", path: path, reason: "\(SystemCalls.errno) — is the target writable?")
+        do { try FileSystem.makeDirectories(path) } catch {
+            throw OffloadError("create the folder", path: path, reason: "\(error.errno) — is the target writable?")
         }
     }
 }
@@ -202,6 +193,6 @@ public struct FolderOffload {
 extension FolderOffload {
     /// True when `path` is on a FAT file system (files of at most 4 GiB − 1).
     public static func isFAT(_ path: String) -> Bool {
-        SystemCalls.fileSystemMagic(path) == 0x4d44
+        FileSystem.typeMagic(at: path) == 0x4d44
     }
 }

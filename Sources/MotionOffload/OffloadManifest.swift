@@ -1,7 +1,6 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
+import SystemPackage
 
 /// The manifest of a target folder, `manifest.csv`: one line per file copied there and
 /// verified, `file,size_bytes,sha256,copied_at` (ISO 8601 UTC). Lines are appended and
@@ -36,14 +35,14 @@ public struct OffloadManifest: Sendable {
     /// Appends `copied` and flushes the manifest and its folder.
     mutating func append(_ copied: [CopiedFile], at date: Date) throws(OffloadError) {
         let path = folder + "/" + Self.fileName
-        let fd = SystemCalls.retrying { Glibc.open(path, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o644) }
-        if fd < 0 { throw OffloadError("write the manifest", path: path, errno: SystemCalls.errno) }
-        defer { Glibc.close(fd) }
-        var st = stat()
+        let fd = try SystemCalls.open(path, .readWrite, options: [.create, .append],
+                                      permissions: [.ownerReadWrite, .groupRead, .otherRead], operation: "write the manifest")
+        defer { try? fd.close() }
+        let size = (try? fd.status())?.size
         var text = ""
-        if fstat(fd, &st) == 0 && st.st_size == 0 { text += Self.header + "\n" }
+        if size == 0 { text += Self.header + "\n" }
         // A torn last line (stick pulled while appending) gets its own line end first.
-        if st.st_size > 0, let last = lastByte(fd: fd, size: Int64(st.st_size)), last != UInt8(ascii: "\n") { text += "\n" }
+        if let size, size > 0, let last = lastByte(fd: fd, size: size), last != UInt8(ascii: "\n") { text += "\n" }
         let stamp = Self.timestamp(date)
         for c in copied {
             text += "\(c.name),\(c.bytes),\(c.sha256),\(stamp)\n"
@@ -52,14 +51,13 @@ public struct OffloadManifest: Sendable {
         let bytes = Array(text.utf8)
         try SystemCalls.writeAll(fd, bytes, path: path)
         try SystemCalls.fsync(fd, path: path)
-        let dir = try SystemCalls.openDirectory(folder)
-        defer { Glibc.close(dir) }
-        try SystemCalls.fsync(dir, path: folder)
+        try SystemCalls.fsync(SystemCalls.openDirectory(folder))
     }
 
-    private func lastByte(fd: Int32, size: Int64) -> UInt8? {
-        var b: UInt8 = 0
-        return pread(fd, &b, 1, off_t(size - 1)) == 1 ? b : nil
+    private func lastByte(fd: FileDescriptor, size: Int64) -> UInt8? {
+        var b: [UInt8] = [0]
+        let n = try? b.withMutableBytes { (raw) throws(Errno) -> Int in try fd.readSome(into: raw, at: size - 1) }
+        return n == 1 ? b[0] : nil
     }
 
     static func timestamp(_ date: Date) -> String {

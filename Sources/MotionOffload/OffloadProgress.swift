@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// Where an offload stands, written as JSON for the daemon (`status`, LED) while it runs.
 public struct OffloadProgress: Codable, Sendable, Equatable {
@@ -50,14 +48,14 @@ public struct OffloadProgress: Codable, Sendable, Equatable {
     /// that cannot be written never stops the offload.
     public func write(to path: String) {
         let tmp = path + ".\(pid).tmp"
-        unlink(tmp)
+        try? FileSystem.remove(tmp)
         // Created exclusively and never through a symlink someone planted in the folder.
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return }
+        guard let fd = try? SystemCalls.open(tmp, .writeOnly, options: [.create, .exclusiveCreate],
+                                             permissions: [.ownerReadWrite, .groupRead, .otherRead], operation: "write") else { return }
         let bytes = [UInt8](encoded())
         let ok = (try? SystemCalls.writeAll(fd, bytes, path: tmp)) != nil
-        close(fd)
-        if !ok || rename(tmp, path) != 0 { unlink(tmp) }
+        try? fd.close()
+        if !ok || (try? FileSystem.rename(tmp, to: path)) == nil { try? FileSystem.remove(tmp) }
     }
 
     public static func read(from path: String) -> OffloadProgress? {

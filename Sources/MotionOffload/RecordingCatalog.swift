@@ -1,8 +1,6 @@
 import Foundation
 import MotionCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// A finished recording in the recordings folder: its CSV and the files beside it that
 /// share its name (metadata `NAME.json`, a cached summary, ...), oldest first by start.
@@ -81,13 +79,11 @@ public enum RecordingCatalog {
     }
 
     static func isRegularFile(_ path: String) -> Bool {
-        var st = stat()
-        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        (try? FileSystem.status(path, followLinks: false))?.kind == .regular
     }
 
     static func fileSize(_ path: String) -> Int64? {
-        var st = stat()
-        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(st.st_size)
+        guard let st = try? FileSystem.status(path, followLinks: false), st.kind == .regular else { return nil }
+        return st.size
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import MotionCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// How recordings go to a remote with rclone.
 public struct RemoteUploadOptions: Sendable {
@@ -59,7 +57,7 @@ public struct RemoteUpload {
     public var host: String
     public var options: RemoteUploadOptions
     public var runner: any ProcessRunning
-    public var sleep: @Sendable (Double) -> Void = { s in if s > 0 { usleep(useconds_t(min(s, 3600) * 1_000_000)) } }
+    public var sleep: @Sendable (Double) -> Void = { s in if s > 0 { SystemClocks.sleep(nanos: Int64(min(s, 3600) * 1e9)) } }
     public var availableBytes: @Sendable (String) -> Int64? = { SystemCalls.availableBytes($0) }
     public var now: @Sendable () -> Date = { Date() }
 
@@ -103,8 +101,10 @@ public struct RemoteUpload {
                 report.bytesSent += r.totalBytes
                 log("sent \(r.base) (\(ByteText.describe(r.totalBytes))) to \(destination)")
                 if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
-                    for f in r.files where unlink(source + "/" + f.name) != 0 && Glibc.errno != ENOENT {
-                        report.failures.append("cannot delete \(source)/\(f.name) after upload: \(OffloadError.explain(SystemCalls.errno))")
+                    for f in r.files {
+                        do { try FileSystem.removeIfPresent(source + "/" + f.name) } catch {
+                            report.failures.append("cannot delete \(source)/\(f.name) after upload: \(OffloadError.explain(error))")
+                        }
                     }
                     report.deleted.append(r.base)
                 }
@@ -137,25 +137,23 @@ public struct RemoteUpload {
     /// name, mode 0700), so two uploads never share a file and no one else can plant or
     /// read one. Returns the file's path; `removePrivate` removes both.
     static func privateFile(_ name: String, _ contents: [UInt8]) -> String? {
-        var template = Array((FileManager.default.temporaryDirectory.path + "/motionlog-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { b -> Bool in
-            guard let base = b.baseAddress else { return false }
-            return mkdtemp(base) != nil
-        }
-        guard made else { return nil }
-        let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let folder = try? FileSystem.makeTemporaryDirectory(prefix: FileManager.default.temporaryDirectory.path + "/motionlog-")
+        else { return nil }
         let path = folder + "/" + name
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { rmdir(folder); return nil }
-        let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == contents.count else { removePrivate(path); return nil }
+        guard let fd = try? FileSystem.open(path, .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                            permissions: [.ownerReadWrite]) else {
+            try? FileSystem.removeDirectory(folder)
+            return nil
+        }
+        let written = (try? fd.writeAll(contents)) != nil
+        try? fd.close()
+        guard written else { removePrivate(path); return nil }
         return path
     }
 
     static func removePrivate(_ path: String) {
-        unlink(path)
-        rmdir((path as NSString).deletingLastPathComponent)
+        try? FileSystem.remove(path)
+        try? FileSystem.removeDirectory((path as NSString).deletingLastPathComponent)
     }
 
     private func upload(_ r: FinishedRecording, log: (String) -> Void) -> Outcome {
@@ -226,9 +224,9 @@ struct SentList {
             text += "\(remote),\(f.name),\(f.bytes),\(f.sha256),\(stamp)\n"
             lines.append((remote, f.name, f.bytes, f.sha256, stamp))
         }
-        let fd = SystemCalls.retrying { open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0o640) }
-        if fd < 0 { throw OffloadError("record what was sent in", path: path, errno: SystemCalls.errno) }
-        defer { close(fd) }
+        let fd = try SystemCalls.open(path, .writeOnly, options: [.create, .append],
+                                      permissions: [.ownerReadWrite, .groupRead], operation: "record what was sent in")
+        defer { try? fd.close() }
         let bytes = Array(text.utf8)
         try SystemCalls.writeAll(fd, bytes, path: path)
         try SystemCalls.fsync(fd, path: path)

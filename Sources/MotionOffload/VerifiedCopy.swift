@@ -1,7 +1,6 @@
 import Crypto
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
+import SystemPackage
 
 /// A file copied and checked: its name in the target folder, size and SHA-256 (hex).
 public struct CopiedFile: Sendable, Equatable {
@@ -19,13 +18,12 @@ enum VerifiedCopy {
 
     /// SHA-256 of a file, read in chunks (memory independent of its size).
     static func sha256(path: String, progress: (Int64) -> Void = { _ in }) throws(OffloadError) -> (hex: String, bytes: Int64) {
-        let fd = SystemCalls.retrying { Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-        if fd < 0 { throw OffloadError("open", path: path, errno: SystemCalls.errno) }
-        defer { Glibc.close(fd) }
+        let fd = try SystemCalls.open(path, .readOnly, operation: "open")
+        defer { try? fd.close() }
         return try hash(fd: fd, path: path, progress: progress)
     }
 
-    private static func hash(fd: Int32, path: String, progress: (Int64) -> Void,
+    private static func hash(fd: FileDescriptor, path: String, progress: (Int64) -> Void,
                              sink: ((UnsafeRawBufferPointer) throws(OffloadError) -> Void)? = nil) throws(OffloadError) -> (hex: String, bytes: Int64) {
         var hasher = SHA256()
         var total: Int64 = 0
@@ -52,55 +50,59 @@ enum VerifiedCopy {
     }
 
     /// Copies `source` to `name` in the folder open as `directory` (path `folder`).
-    static func copy(source: String, directory: Int32, folder: String, name: String,
+    static func copy(source: String, directory: Directory, name: String,
                      progress: (Int64) -> Void) throws(OffloadError) -> CopiedFile {
+        let folder = directory.path
         let part = name + ".part"
         let target = folder + "/" + name
-        let src = SystemCalls.retrying { Glibc.open(source, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-        if src < 0 { throw OffloadError("open", path: source, errno: SystemCalls.errno) }
-        defer { Glibc.close(src) }
-        var st = stat()
-        guard fstat(src, &st) == 0 else { throw OffloadError("read the size of", path: source, errno: SystemCalls.errno) }
-        let expected = Int64(st.st_size)
+        let src = try SystemCalls.open(source, .readOnly, operation: "open")
+        defer { try? src.close() }
+        let expected: Int64
+        do { expected = try src.status().size } catch { throw OffloadError("read the size of", path: source, errno: error) }
 
-        if unlinkat(directory, part, 0) != 0 && Glibc.errno != ENOENT {
-            throw OffloadError("remove the unfinished copy", path: folder + "/" + part, errno: SystemCalls.errno)
+        do { try directory.removeIfPresent(part) } catch {
+            throw OffloadError("remove the unfinished copy", path: folder + "/" + part, errno: error)
         }
-        let dst = SystemCalls.retrying {
-            openat(directory, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        let dst: FileDescriptor
+        do {
+            dst = try directory.open(part, .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                     permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw OffloadError("create", path: folder + "/" + part, errno: error)
         }
-        if dst < 0 { throw OffloadError("create", path: folder + "/" + part, errno: SystemCalls.errno) }
         var written: (hex: String, bytes: Int64)
         do {
-            defer { Glibc.close(dst) }
+            defer { try? dst.close() }
             written = try hash(fd: src, path: source, progress: progress) { (chunk: UnsafeRawBufferPointer) throws(OffloadError) in
                 try SystemCalls.writeAll(dst, chunk, path: folder + "/" + part)
             }
             try SystemCalls.fsync(dst, path: folder + "/" + part)
-            SystemCalls.dropCache(dst)
+            dst.adviseDontNeed()
         } catch {
-            _ = unlinkat(directory, part, 0)
+            try? directory.removeIfPresent(part)
             throw error
         }
         guard written.bytes == expected else {
-            _ = unlinkat(directory, part, 0)
+            try? directory.removeIfPresent(part)
             throw OffloadError("copy", path: source, reason: "it changed while it was copied (\(expected) bytes before, \(written.bytes) read); try again")
         }
         // Read the copy back from the device, not from the page cache.
-        let check = SystemCalls.retrying { openat(directory, part, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) }
-        if check < 0 { throw OffloadError("read back", path: folder + "/" + part, errno: SystemCalls.errno) }
-        SystemCalls.dropCache(check)
+        let check: FileDescriptor
+        do { check = try directory.open(part, .readOnly, options: [.closeOnExec, .noFollow]) } catch {
+            throw OffloadError("read back", path: folder + "/" + part, errno: error)
+        }
+        check.adviseDontNeed()
         let readBack: (hex: String, bytes: Int64)
         do {
-            defer { Glibc.close(check) }
+            defer { try? check.close() }
             readBack = try hash(fd: check, path: folder + "/" + part, progress: { _ in })
         }
         guard readBack == written else {
-            _ = unlinkat(directory, part, 0)
+            try? directory.removeIfPresent(part)
             throw OffloadError("verify", path: target, reason: "the copy read back differs from the recording (SHA-256 \(readBack.hex.prefix(12))… against \(written.hex.prefix(12))…): the stick may be failing")
         }
-        try SystemCalls.renameNoReplace(directory: directory, from: part, to: name, folder: folder)
-        try SystemCalls.fsync(directory, path: folder)
+        try SystemCalls.renameNoReplace(directory: directory, from: part, to: name)
+        try SystemCalls.fsync(directory)
         return CopiedFile(name: name, bytes: written.bytes, sha256: written.hex)
     }
 }

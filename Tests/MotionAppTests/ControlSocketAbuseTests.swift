@@ -2,6 +2,7 @@ import Foundation
 import Logging
 @testable import MotionApp
 import MotionCore
+import MotionSystem
 import Synchronization
 import SystemPackage
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MotionApp
 import MotionCore
+import MotionSystem
 import Synchronization
 import Testing
 

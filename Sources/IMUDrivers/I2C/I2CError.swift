@@ -49,14 +49,6 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         self.register = register; self.errno = errno; self.systemMessage = systemMessage
     }
 
-    /// True for failures worth retrying within the same tick (the wire, not the setup).
-    public var isTransient: Bool {
-        switch kind {
-        case .ioError, .timeout, .shortTransfer, .transferFailed, .noAcknowledge: return true
-        default: return false
-        }
-    }
-
     public var description: String {
         var what: String
         switch operation {

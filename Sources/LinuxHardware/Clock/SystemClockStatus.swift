@@ -1,10 +1,7 @@
-import CGPS
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// Whether the system clock (CLOCK_REALTIME) is synchronised to a time source, as the
-/// kernel's NTP state says: `ntp_adjtime` with no modes only reads the state. The kernel
+/// kernel's NTP state says (`KernelClockState`: `ntp_adjtime` with no modes only reads it). The kernel
 /// keeps `STA_UNSYNC` set until a time service (chrony, systemd-timesyncd, ntpd, gpsd via
 /// chrony) disciplines the clock, and `ntp_adjtime` returns `TIME_ERROR` while unsynchronised.
 /// A Raspberry Pi has no real-time clock: booted without network its clock starts from
@@ -29,26 +26,24 @@ public struct SystemClockStatus: Sendable, Equatable, CustomStringConvertible {
     /// file decides; without it the clock is reported unsynchronised, so GPS time is
     /// preferred — the safe side.
     public static func current() -> SystemClockStatus {
-        var tx = timex()
-        tx.modes = 0
-        let state = ntp_adjtime(&tx)
-        if state < 0 {
-            let reason = String(cString: strerror(errno))
-            if access(timesyncMarker, F_OK) == 0 {
+        let kernel: KernelClockState
+        do { kernel = try KernelClockState.read() } catch {
+            let reason = "\(error)"
+            if FileSystem.isReachable(timesyncMarker) {
                 return SystemClockStatus(synchronised: true,
                                          detail: "ntp_adjtime refused (\(reason)); systemd-timesyncd reports the clock synchronised")
             }
             return SystemClockStatus(synchronised: false,
                                      detail: "ntp_adjtime refused (\(reason)) and no time service reports synchronisation: treated as unsynchronised")
         }
-        return interpret(state: state, status: Int32(tx.status), maxError: Int(tx.maxerror))
+        return interpret(state: kernel.state, status: kernel.status, maxError: kernel.maxErrorMicroseconds)
     }
 
     /// The decision, separated from the syscall so it can be tested: synchronised unless the
     /// call returned `TIME_ERROR` or the status has `STA_UNSYNC`.
     public static func interpret(state: Int32, status: Int32, maxError: Int) -> SystemClockStatus {
-        let unsyncFlag = status & Int32(STA_UNSYNC) != 0
-        if state == TIME_ERROR || unsyncFlag {
+        let unsyncFlag = status & KernelClockState.unsynchronisedFlag != 0
+        if state == KernelClockState.timeError || unsyncFlag {
             let why = unsyncFlag ? "the kernel flags the clock unsynchronised (STA_UNSYNC)" : "ntp_adjtime reports TIME_ERROR"
             return SystemClockStatus(synchronised: false, maxErrorMicroseconds: maxError,
                                      detail: "\(why): no time service has set it")

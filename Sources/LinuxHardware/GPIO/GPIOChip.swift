@@ -1,7 +1,5 @@
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the kernel says about a GPIO chip (`GPIO_GET_CHIPINFO_IOCTL`).
 public struct GPIOChipInfo: Sendable, Equatable, CustomStringConvertible {
@@ -28,28 +26,23 @@ public struct GPIOLineInfo: Sendable, Equatable {
 public final class GPIOChip {
     public let path: String
     public let info: GPIOChipInfo
-    private let fd: Int32
+    private let device: DeviceFile
 
     /// Opens the chip at `path` and reads its info; a file that is not a GPIO chip (e.g.
     /// `/dev/null`) is reported as such.
     public init(path: String) throws(GPIOError) {
-        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        if fd < 0 { throw GPIOError.opening(path, Errno(rawValue: errno)) }
+        let device: DeviceFile
+        do { device = try DeviceFile(path: path) } catch { throw GPIOError.opening(path, error) }
         var raw = StructBytes(size: GPIOUAPI.chipInfoSize)
-        let rc = raw.withPointer { ioctl(fd, GPIOUAPI.getChipInfo, $0) } ?? -1
-        if rc != 0 {
-            let e = Errno(rawValue: errno)
-            Glibc.close(fd)
-            throw GPIOError(.notAGPIOChip, "\(path) is not a GPIO character device (GPIO_GET_CHIPINFO_IOCTL: \(e)): set gpio.chip in the board file to a /dev/gpiochipN device or a chip label")
+        do { try raw.control(device, GPIOUAPI.getChipInfo) } catch {
+            throw GPIOError(.notAGPIOChip, "\(path) is not a GPIO character device (GPIO_GET_CHIPINFO_IOCTL: \(error)): set gpio.chip in the board file to a /dev/gpiochipN device or a chip label")
         }
         self.path = path
-        self.fd = fd
+        self.device = device
         info = GPIOChipInfo(name: raw.string(at: 0, capacity: GPIOUAPI.nameSize),
                             label: raw.string(at: GPIOUAPI.nameSize, capacity: GPIOUAPI.nameSize),
                             lines: raw.uint32(at: 2 * GPIOUAPI.nameSize))
     }
-
-    deinit { Glibc.close(fd) }
 
     /// Opens a chip by path (`/dev/gpiochip0`), device name (`gpiochip0`) or label
     /// (`pinctrl-rp1`, found by asking every `/dev/gpiochip*`). Labels survive kernel
@@ -57,7 +50,7 @@ public final class GPIOChip {
     public static func open(_ nameOrLabel: String, devDirectory: String = "/dev") throws(GPIOError) -> GPIOChip {
         if nameOrLabel.hasPrefix("/") { return try GPIOChip(path: nameOrLabel) }
         let byName = devDirectory + "/" + nameOrLabel
-        if access(byName, F_OK) == 0 || nameOrLabel.hasPrefix("gpiochip") {
+        if FileSystem.isReachable(byName) || nameOrLabel.hasPrefix("gpiochip") {
             return try GPIOChip(path: byName)
         }
         var found: [GPIOChipInfo] = []
@@ -72,15 +65,8 @@ public final class GPIOChip {
 
     /// `/dev/gpiochip*`, in numeric order.
     static func chipPaths(in devDirectory: String) -> [String] {
-        guard let dir = opendir(devDirectory) else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("gpiochip"), let n = Int(name.dropFirst(8)) { numbers.append(n) }
-        }
+        let names = (try? FileSystem.names(in: devDirectory)) ?? []
+        let numbers = names.compactMap { name in name.hasPrefix("gpiochip") ? Int(name.dropFirst(8)) : nil }
         return numbers.sorted().map { "\(devDirectory)/gpiochip\($0)" }
     }
 
@@ -88,8 +74,9 @@ public final class GPIOChip {
     public func lineInfo(_ line: UInt32) throws(GPIOError) -> GPIOLineInfo {
         var raw = StructBytes(size: GPIOUAPI.lineInfoSize)
         raw.set(line, at: GPIOUAPI.LineInfo.offset)
-        let rc = raw.withPointer { ioctl(fd, GPIOUAPI.getLineInfo, $0) } ?? -1
-        if rc != 0 { throw GPIOError(.io, "cannot read line \(line) of \(info): \(Errno(rawValue: errno))") }
+        do { try raw.control(device, GPIOUAPI.getLineInfo) } catch {
+            throw GPIOError(.io, "cannot read line \(line) of \(info): \(error)")
+        }
         return GPIOLineInfo(name: raw.string(at: GPIOUAPI.LineInfo.name, capacity: GPIOUAPI.nameSize),
                             consumer: raw.string(at: GPIOUAPI.LineInfo.consumer, capacity: GPIOUAPI.nameSize),
                             inUse: raw.uint64(at: GPIOUAPI.LineInfo.flags) & GPIOUAPI.flagUsed != 0)
@@ -102,9 +89,8 @@ public final class GPIOChip {
             throw GPIOError(.lineNotFound, "\(purpose): line \(config.line) does not exist on \(info) (lines 0...\(Int(info.lines) - 1)): check the board file")
         }
         var raw = config.requestBytes()
-        let rc = raw.withPointer { ioctl(fd, GPIOUAPI.getLine, $0) } ?? -1
-        if rc != 0 {
-            let e = Errno(rawValue: errno)
+        do { try raw.control(device, GPIOUAPI.getLine) } catch {
+            let e = error
             switch e {
             case .resourceBusy:
                 let holder = (try? lineInfo(config.line)).map { $0.consumer.isEmpty ? "" : " (held by \"\($0.consumer)\")" } ?? ""
@@ -118,46 +104,38 @@ public final class GPIOChip {
             }
         }
         let lineFD = raw.int32(at: GPIOUAPI.Request.fd)
-        return GPIOLineRequest(fd: lineFD, line: config.line, chip: info.description)
+        return GPIOLineRequest(device: DeviceFile(adopting: lineFD), line: config.line, chip: info.description)
     }
 }
 
 /// A requested line: its own file descriptor for values and edge events.
 public final class GPIOLineRequest: @unchecked Sendable {
-    // @unchecked: `fd` is immutable; the kernel serialises ioctls and reads on it.
-    public let fd: Int32
+    // @unchecked: `device` is immutable; the kernel serialises ioctls and reads on it.
+    let device: DeviceFile
     public let line: UInt32
     public let chip: String
 
-    init(fd: Int32, line: UInt32, chip: String) { self.fd = fd; self.line = line; self.chip = chip }
+    /// The line's descriptor, to wait on with `Poll`.
+    public var fd: Int32 { device.fd }
 
-    deinit { Glibc.close(fd) }
+    init(device: DeviceFile, line: UInt32, chip: String) { self.device = device; self.line = line; self.chip = chip }
 
     /// Drives an output line (`GPIO_V2_LINE_SET_VALUES_IOCTL`); `active` honours active-low.
     public func set(active: Bool) throws(GPIOError) {
         var values = StructBytes(size: GPIOUAPI.lineValuesSize)
         values.set(UInt64(active ? 1 : 0), at: 0)
         values.set(UInt64(1), at: 8)
-        let rc = values.withPointer { ioctl(fd, GPIOUAPI.setValues, $0) } ?? -1
-        if rc != 0 { throw GPIOError(.io, "cannot set line \(line) of \(chip): \(Errno(rawValue: errno))") }
-    }
-
-    /// Reads the line's logical value (`GPIO_V2_LINE_GET_VALUES_IOCTL`).
-    public func isActive() throws(GPIOError) -> Bool {
-        var values = StructBytes(size: GPIOUAPI.lineValuesSize)
-        values.set(UInt64(1), at: 8)
-        let rc = values.withPointer { ioctl(fd, GPIOUAPI.getValues, $0) } ?? -1
-        if rc != 0 { throw GPIOError(.io, "cannot read line \(line) of \(chip): \(Errno(rawValue: errno))") }
-        return values.uint64(at: 0) & 1 != 0
+        do { try values.control(device, GPIOUAPI.setValues) } catch {
+            throw GPIOError(.io, "cannot set line \(line) of \(chip): \(error)")
+        }
     }
 
     /// Reads the edge events waiting on the line (call when `poll` says it is readable).
     public func readEvents() throws(GPIOError) -> [GPIOEdgeEvent] {
         var raw = StructBytes(size: GPIOUAPI.lineEventSize * 16)
-        let n = raw.withPointer { Glibc.read(fd, $0, GPIOUAPI.lineEventSize * 16) } ?? -1
-        if n < 0 {
-            if errno == EAGAIN || errno == EINTR { return [] }
-            throw GPIOError(.io, "cannot read events of line \(line) of \(chip): \(Errno(rawValue: errno))")
+        let n: Int
+        do { n = try raw.read(device) } catch {
+            throw GPIOError(.io, "cannot read events of line \(line) of \(chip): \(error)")
         }
         var events: [GPIOEdgeEvent] = []
         var base = 0
@@ -176,9 +154,7 @@ struct KernelVersion: CustomStringConvertible {
     var text = "unknown"
 
     static var current: KernelVersion {
-        var u = utsname()
-        guard uname(&u) == 0 else { return KernelVersion() }
-        let release = withUnsafeBytes(of: u.release) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        guard let release = SystemInfo.kernelRelease() else { return KernelVersion() }
         return parse(release)
     }
 

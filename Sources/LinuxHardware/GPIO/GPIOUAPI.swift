@@ -1,3 +1,6 @@
+import MotionSystem
+import SystemPackage
+
 /// Numbers and byte layouts of the Linux GPIO character device, uAPI v2
 /// (`<linux/gpio.h>`, Linux 5.10 and later: the same on Debian bookworm's 6.1 and trixie's
 /// 6.12 kernels, whatever libgpiod version the distribution ships).
@@ -163,8 +166,16 @@ struct StructBytes {
         return String(decoding: field[offset..<end], as: UTF8.self)
     }
 
-    /// Calls `body` with the buffer's address (nil only for an empty buffer, which no struct is).
-    mutating func withPointer<R>(_ body: (UnsafeMutableRawPointer) -> R) -> R? {
-        bytes.withUnsafeMutableBytes { buffer in buffer.baseAddress.map(body) }
+    /// Passes the struct to `ioctl(request)` on `device`, which may fill it in.
+    mutating func control(_ device: DeviceFile, _ request: UInt) throws(Errno) {
+        try bytes.withMutableBytes { (buffer) throws(Errno) in
+            guard let base = buffer.baseAddress else { throw Errno.badAddress }
+            _ = try device.control(request, base)
+        }
+    }
+
+    /// Reads from `device` into the struct (a run of events); the bytes read, 0 when none wait.
+    mutating func read(_ device: DeviceFile) throws(Errno) -> Int {
+        try bytes.withMutableBytes { (buffer) throws(Errno) -> Int in try device.read(into: buffer) }
     }
 }

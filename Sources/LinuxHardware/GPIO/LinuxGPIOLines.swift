@@ -1,8 +1,6 @@
+import MotionSystem
 import Synchronization
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Buttons and LED on the kernel's GPIO character device (uAPI v2): inputs with bias, kernel
 /// debounce and edge events; the LED as an output line. Waits with `poll(2)` on the
@@ -12,8 +10,7 @@ public final class LinuxGPIOLines: GPIOLines {
     private let button: GPIOLineRequest?
     private let labelButton: GPIOLineRequest?
     private let led: GPIOLineRequest?
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wakePipe: WakePipe
     private let pending = Mutex<[ButtonEvent]>([])
     private let closed = Atomic<Bool>(false)
 
@@ -36,21 +33,9 @@ public final class LinuxGPIOLines: GPIOLines {
         } else {
             led = nil
         }
-        var fds: [Int32] = [0, 0]
-        if pipe(&fds) != 0 {
-            throw GPIOError(.io, "cannot create the GPIO wake pipe: \(Errno(rawValue: errno))")
+        do { wakePipe = try WakePipe() } catch {
+            throw GPIOError(.io, "cannot create the GPIO wake pipe: \(error)")
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-    }
-
-    deinit {
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
     }
 
     public var hasLED: Bool { led != nil }
@@ -59,21 +44,16 @@ public final class LinuxGPIOLines: GPIOLines {
         if let e = pending.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { return e }
         if closed.load(ordering: .relaxed) { return nil }
         let sources: [(GPIOLineRequest, GPIOButton)] = [(button, .main), (labelButton, .label)].compactMap { r, b in r.map { ($0, b) } }
-        var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        fds += sources.map { pollfd(fd: $0.0.fd, events: Int16(POLLIN), revents: 0) }
+        let interests = [Poll.Interest(fd: wakePipe.readFD)] + sources.map { Poll.Interest(fd: $0.0.fd) }
         let ms = Int32(clamping: max(0, (timeoutNanos + 999_999) / 1_000_000))
-        let n = poll(&fds, nfds_t(fds.count), ms)
-        if n < 0 {
-            if errno == EINTR { return nil }
-            throw GPIOError(.io, "waiting for GPIO events failed: \(Errno(rawValue: errno))")
+        let ready: [Bool]
+        do { ready = try Poll.wait(interests, timeoutMilliseconds: ms) } catch {
+            throw GPIOError(.io, "waiting for GPIO events failed: \(error)")
         }
-        if n == 0 { return nil }
-        if fds[0].revents != 0 {
-            var sink = [UInt8](repeating: 0, count: 64)
-            _ = Glibc.read(wakeRead, &sink, sink.count)
-        }
+        if !ready.contains(true) { return nil }
+        if ready[0] { wakePipe.drain() }
         var events: [ButtonEvent] = []
-        for (i, (request, which)) in sources.enumerated() where fds[i + 1].revents != 0 {
+        for (i, (request, which)) in sources.enumerated() where ready[i + 1] {
             for edge in try request.readEvents() {
                 events.append(ButtonEvent(button: which, pressed: edge.becameActive, timestampNanos: edge.timestampNanos))
             }
@@ -89,8 +69,7 @@ public final class LinuxGPIOLines: GPIOLines {
     }
 
     public func wake() {
-        var b: UInt8 = 1
-        _ = Glibc.write(wakeWrite, &b, 1)
+        wakePipe.wake()
     }
 
     public func close() {

@@ -1,8 +1,6 @@
 import CGPS
 import MotionCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// Opens gpsd sessions through libgps (gps_open, then a JSON watch).
 public struct LibGPSConnector: GPSDConnector {
@@ -35,16 +33,14 @@ final class LibGPSSession: GPSDSession {
         message = [CChar](repeating: 0, count: Self.messageBytes)
         let result = gps_open(address.host, String(address.port), data)
         guard result == 0 else {
-            let reason = String(cString: gps_errstr(errno))
+            let reason = String(cString: gps_errstr(LibraryErrno.last?.rawValue ?? 0))
             throw GPSDError(.connect, address: address, reason: reason)
         }
         isOpen = true
         // Bound a read that finds half a line, so the thread always gets back to its loop.
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        _ = setsockopt(Int32(data.pointee.gps_fd), SOL_SOCKET, SO_RCVTIMEO, &timeout,
-                       socklen_t(MemoryLayout<timeval>.size))
+        UnixSocket.setReceiveTimeout(Int32(data.pointee.gps_fd), seconds: 2)
         guard gps_stream(data, UInt32(WATCH_ENABLE | WATCH_JSON), nil) == 0 else {
-            let reason = String(cString: gps_errstr(errno))
+            let reason = String(cString: gps_errstr(LibraryErrno.last?.rawValue ?? 0))
             close()
             throw GPSDError(.watch, address: address, reason: reason)
         }
@@ -65,13 +61,12 @@ final class LibGPSSession: GPSDSession {
         guard isOpen else { throw GPSDError(.read, address: address, reason: "the connection is closed") }
         guard gps_waiting(data, timeoutMicroseconds) else { return nil }
         message[0] = 0
-        errno = 0
+        LibraryErrno.clear()
         let n = message.withUnsafeMutableBufferPointer { gps_read(data, $0.baseAddress, Int32($0.count)) }
         if n < 0 {
-            let e = errno
-            if e == EAGAIN || e == EWOULDBLOCK || e == EINTR { return nil }
-            throw GPSDError(.read, address: address,
-                            reason: e == 0 ? "gpsd closed the connection" : String(cString: strerror(e)))
+            let e = LibraryErrno.last
+            if e == .resourceTemporarilyUnavailable || e == .wouldBlock || e == .interrupted { return nil }
+            throw GPSDError(.read, address: address, reason: e.map { "\($0)" } ?? "gpsd closed the connection")
         }
         if n == 0 { return nil }
         switch reportClass {

@@ -1,3 +1,4 @@
+import MotionSystem
 import SystemPackage
 
 /// Reads a file 1 MiB at a time and hands out its complete lines, a block at a time, in
@@ -21,8 +22,8 @@ enum BlockReader {
     static func forEachBlock(path: String, counts: inout ScanCounts,
                              _ body: (UnsafePointer<UInt8>, Int, Int) -> Void) throws(ScanError) {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(FilePath(path), .readOnly) } catch {
-            throw ScanError(path: path, errno: (error as? Errno) ?? .ioError)
+        do { fd = try FileSystem.open(path, .readOnly, options: [.closeOnExec]) } catch {
+            throw ScanError(path: path, errno: error)
         }
         defer { try? fd.close() }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes + padding, alignment: 8)
@@ -35,9 +36,9 @@ enum BlockReader {
         while true {
             let n: Int
             do {
-                n = try fd.read(into: UnsafeMutableRawBufferPointer(start: base + filled, count: chunkBytes - filled))
+                n = try fd.readSome(into: UnsafeMutableRawBufferPointer(start: base + filled, count: chunkBytes - filled))
             } catch {
-                throw ScanError(path: path, errno: (error as? Errno) ?? .ioError)
+                throw ScanError(path: path, errno: error)
             }
             if n == 0 { break }
             counts.bytes += Int64(n)

@@ -1,4 +1,5 @@
 import Foundation
+import MotionSystem
 import SystemPackage
 
 /// A per-recording summary cached beside the recording, so a listing of thousands of
@@ -114,12 +115,10 @@ enum AtomicFile {
         let temp = url.deletingLastPathComponent()
             .appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0...UInt32.max)).tmp")
         do {
-            let fd = try FileDescriptor.open(FilePath(temp.path), .writeOnly,
-                                             options: [.create, .exclusiveCreate, .closeOnExec],
-                                             permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            try fd.closeAfter {
-                _ = try fd.writeAll(bytes)
-            }
+            let fd = try FileSystem.open(temp.path, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            defer { try? fd.close() }
+            try fd.writeAll(bytes)
         } catch {
             try? FileManager.default.removeItem(at: temp)
             throw WriteError(path: path, reason: "\(error)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MotionConfig
 import MotionOffload
+import MotionSystem
 
 /// `motionlog offload`: finished recordings to a USB stick, a folder or an rclone remote.
 struct OffloadCommand: ParsableCommand {
@@ -145,7 +146,7 @@ struct OffloadCommand: ParsableCommand {
 
     private func report(state: OffloadProgress.State, target: String, message: String, statusFile: String?) {
         guard let statusFile else { return }
-        OffloadProgress(state: state, target: target, message: message, pid: getpid(),
+        OffloadProgress(state: state, target: target, message: message, pid: CurrentProcess.id,
                         updated: Date().timeIntervalSince1970).write(to: statusFile)
     }
 

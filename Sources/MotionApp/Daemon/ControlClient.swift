@@ -1,8 +1,6 @@
 import Foundation
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Talks to a running daemon over its control socket (`motionlog start|stop|status|label`).
 enum ControlClient {
@@ -14,7 +12,7 @@ enum ControlClient {
     static func send(_ request: ControlRequest, socket path: String, timeoutSeconds: Int = 60) throws(CommandFailure) -> ControlReply {
         let fd: Int32
         do { fd = try UnixSocket.connect(path) } catch { throw CommandFailure(explain(error, path: path), code: 1) }
-        defer { close(fd) }
+        defer { UnixSocket.close(fd) }
         UnixSocket.setTimeouts(fd, seconds: timeoutSeconds)
         return try exchange(request, on: fd, path: path, timeoutSeconds: timeoutSeconds)
     }
@@ -66,7 +64,7 @@ enum ControlClient {
     /// blocks); a socket of group root (a daemon started by hand as root) has no group to join.
     static func permissionHint(_ path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
-        let gid: gid_t?
+        let gid: UInt32?
         if let info = UnixSocket.fileInfo(path) {
             gid = info.group
         } else if let info = UnixSocket.fileInfo(folder) {

@@ -1,11 +1,9 @@
 import Foundation
 import MotionCore
 import Logging
+import MotionSystem
 import Synchronization
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Why the control socket could not be set up.
 struct ControlSocketError: Error, CustomStringConvertible {
@@ -27,8 +25,7 @@ final class ControlServer: Sendable {
     typealias Limits = ControlConnections.Limits
     let path: String
     private let listenFD: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wakePipe: WakePipe
     private let handler: @Sendable (ControlRequest) -> ControlReply
     private let log: Logger
     private let limits: Limits
@@ -58,7 +55,7 @@ final class ControlServer: Sendable {
         self.clock = clock
         try Self.clearStale(path, log: log)
         // connect(2) needs write permission on the socket: owner and group only, set before listen.
-        var groupID: gid_t?
+        var groupID: UInt32?
         if let group {
             if let gid = UnixSocket.groupID(group) { groupID = gid } else {
                 log.warning("socket_group \(group): no such group; the socket keeps the daemon's group")
@@ -79,18 +76,11 @@ final class ControlServer: Sendable {
                 throw ControlSocketError(description: "\(error)")
             }
         }
-        var fds: [Int32] = [0, 0]
-        if pipe(&fds) != 0 {
-            Glibc.close(listenFD)
-            unlink(path)
-            throw ControlSocketError(description: "cannot create the control socket's wake pipe: \(Errno(rawValue: errno))")
+        do { wakePipe = try WakePipe() } catch {
+            UnixSocket.close(listenFD)
+            try? FileSystem.remove(path)
+            throw ControlSocketError(description: "cannot create the control socket's wake pipe: \(error)")
         }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
     }
 
     static func clearStale(_ path: String, log: Logger) throws(ControlSocketError) {
@@ -100,13 +90,13 @@ final class ControlServer: Sendable {
         }
         do {
             let fd = try UnixSocket.connect(path)
-            Glibc.close(fd)
+            UnixSocket.close(fd)
             throw ControlSocketError(description: "another motionlog daemon is already running (it answers on \(path)); stop it first, or use another --socket PATH")
         } catch let e as ControlSocketError {
             throw e
         } catch let e as SocketError where e.errno == .connectionRefused {
-            if unlink(path) != 0 {
-                throw ControlSocketError(description: "cannot remove the stale socket \(path): \(Errno(rawValue: errno))")
+            do { try FileSystem.remove(path) } catch {
+                throw ControlSocketError(description: "cannot remove the stale socket \(path): \(error)")
             }
             log.notice("removed a stale control socket (no daemon was listening)", metadata: ["socket": "\(path)"])
         } catch {
@@ -132,10 +122,7 @@ final class ControlServer: Sendable {
     }
 
     /// Makes the loop look at the clock and its queues again (tests that move the clock).
-    func wake() {
-        var b: UInt8 = 1
-        _ = Glibc.write(wakeWrite, &b, 1)
-    }
+    func wake() { wakePipe.wake() }
 
     /// Connections open now, bytes held for them, and connections dropped to make room.
     var openConnections: Int { openCount.load(ordering: .acquiring) }
@@ -146,15 +133,14 @@ final class ControlServer: Sendable {
         var connections = ControlConnections(limits: limits)
         var acceptFailing = false
         var buffer = [UInt8](repeating: 0, count: 4096)
-        defer { for c in connections.open { Glibc.close(c.fd) } }
+        defer { for c in connections.open { UnixSocket.close(c.fd) } }
         while !stopped.load(ordering: .acquiring) {
-            var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [Poll.Interest(fd: listenFD), Poll.Interest(fd: wakePipe.readFD)]
             var ids: [Int] = []
             for c in connections.open {
                 switch c.phase {
-                case .reading: fds.append(pollfd(fd: c.fd, events: Int16(POLLIN), revents: 0))
-                case .writing: fds.append(pollfd(fd: c.fd, events: Int16(POLLOUT), revents: 0))
+                case .reading: fds.append(Poll.Interest(fd: c.fd, readable: true))
+                case .writing: fds.append(Poll.Interest(fd: c.fd, readable: false))
                 case .handling: continue
                 }
                 ids.append(c.id)
@@ -164,25 +150,24 @@ final class ControlServer: Sendable {
                 timeout = Int32(clamping: max(0, (next - clock() + 999_999) / 1_000_000))
             }
             if acceptFailing { timeout = timeout < 0 ? 100 : min(timeout, 100) }
-            let n = poll(&fds, nfds_t(fds.count), timeout)
-            if n < 0 {
-                if errno == EINTR { continue }
-                log.error("control socket: poll failed: \(Errno(rawValue: errno))")
+            let ready: [Bool]
+            do { ready = try Poll.wait(fds, timeoutMilliseconds: timeout) } catch {
+                log.error("control socket: poll failed: \(error)")
                 return
             }
-            if fds[1].revents != 0 { drainWakePipe() }
+            if ready[1] { wakePipe.drain() }
             if stopped.load(ordering: .acquiring) { return }
             // Replies the worker finished.
-            let ready: [(id: Int, reply: ControlReply)] = finished.withLock { q in
+            let replies: [(id: Int, reply: ControlReply)] = finished.withLock { q in
                 let all = q
                 q.removeAll()
                 return all
             }
-            for item in ready {
+            for item in replies {
                 connections.reply(ControlProtocol.encode(item.reply), to: item.id, now: clock())
                 flush(item.id, &connections)
             }
-            for (i, id) in ids.enumerated() where fds[i + 2].revents != 0 {
+            for (i, id) in ids.enumerated() where ready[i + 2] {
                 guard let c = connections.connection(id) else { continue }
                 switch c.phase {
                 case .reading: receive(c, &connections, &buffer)
@@ -190,7 +175,7 @@ final class ControlServer: Sendable {
                 case .handling: break
                 }
             }
-            if fds[0].revents != 0 {
+            if ready[0] {
                 let failure = acceptOne(&connections, &buffer)
                 if let failure, !acceptFailing { log.error("control socket: cannot accept connections: \(failure)") }
                 acceptFailing = failure != nil
@@ -200,40 +185,31 @@ final class ControlServer: Sendable {
                     // A best-effort answer; the socket buffer takes it or it is dropped.
                     send(late.fd, ControlReply(ok: false, message: "bad request: not sent within \(limits.requestNanos / 1_000_000_000) s"))
                 }
-                Glibc.close(late.fd)
+                UnixSocket.close(late.fd)
             }
             openCount.store(connections.count, ordering: .releasing)
             heldBytes.store(connections.bufferedBytes, ordering: .releasing)
         }
     }
 
-    private func drainWakePipe() {
-        var b = [UInt8](repeating: 0, count: 64)
-        while b.withUnsafeMutableBytes({ Glibc.read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
-    }
-
     /// Accepts one connection; the errno when accepting fails for lack of resources.
     private func acceptOne(_ connections: inout ControlConnections, _ buffer: inout [UInt8]) -> Errno? {
-        let fd = accept(listenFD, nil, nil)
-        if fd >= 0 {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        if fd < 0 {
+        let fd: Int32
+        do { fd = try UnixSocket.accept(listenFD) } catch {
             // Out of descriptors (EMFILE/ENFILE) leaves the connection pending, so poll would
             // report it again at once: poll with a short timeout instead of spinning, and say so once.
-            let e = errno
-            return e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM ? Errno(rawValue: e) : nil
+            let outOfResources: [Errno] = [.tooManyOpenFiles, .tooManyOpenFilesInSystem, .noBufferSpace, .noMemory]
+            return outOfResources.contains(error) ? error : nil
         }
         let (id, evicted) = connections.admit(fd: fd, now: clock())
         if let evicted {
             evictions.add(1, ordering: .relaxed)
             send(evicted.fd, ControlReply(ok: false, message: "daemon busy, try again (connection dropped for a newer one)"))
-            Glibc.close(evicted.fd)
+            UnixSocket.close(evicted.fd)
         }
         guard let id, let c = connections.connection(id) else {
             send(fd, ControlReply(ok: false, message: "daemon busy, try again (\(limits.maxConnections) requests in progress)"))
-            Glibc.close(fd)
+            UnixSocket.close(fd)
             return nil
         }
         // Clients send the request right after connecting: read it now if it is there.
@@ -243,16 +219,20 @@ final class ControlServer: Sendable {
 
     private func receive(_ c: ControlConnections.Connection, _ connections: inout ControlConnections, _ buffer: inout [UInt8]) {
         let want = min(buffer.count, connections.readAllowance(c.id))
-        let n = buffer.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, want, 0) }
-        if n < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+        let received: Int?
+        do {
+            received = try buffer.withMutableBytes { (raw) throws(Errno) -> Int? in
+                try UnixSocket.receive(c.fd, into: raw, count: want)
+            }
+        } catch {
             _ = connections.remove(c.id)
-            Glibc.close(c.fd)
+            UnixSocket.close(c.fd)
             return
         }
+        guard let n = received else { return }     // nothing waiting
         if n == 0 {                     // closed before sending a whole line
             _ = connections.remove(c.id)
-            Glibc.close(c.fd)
+            UnixSocket.close(c.fd)
             return
         }
         switch connections.received(buffer[0..<n], on: c.id) {
@@ -282,21 +262,20 @@ final class ControlServer: Sendable {
     /// Sends what the socket takes of a connection's reply; closes it when all is sent.
     private func flush(_ id: Int, _ connections: inout ControlConnections) {
         guard let c = connections.connection(id), case .writing(let bytes) = c.phase else { return }
-        let n = bytes.withUnsafeBytes { Glibc.send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-        if n < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-            log.debug("control client went away: \(Errno(rawValue: errno))")
-        } else if !connections.sent(n, on: id) {
-            return
+        do {
+            guard let n = try bytes.withBytes({ (raw) throws(Errno) -> Int? in try UnixSocket.send(c.fd, raw) }) else { return }
+            if !connections.sent(n, on: id) { return }
+        } catch {
+            log.debug("control client went away: \(error)")
         }
         _ = connections.remove(id)
-        Glibc.close(c.fd)
+        UnixSocket.close(c.fd)
     }
 
     /// A one-shot reply on a connection that is being closed.
     private func send(_ fd: Int32, _ reply: ControlReply) {
         let bytes = ControlProtocol.encode(reply)
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        _ = try? bytes.withBytes { (raw) throws(Errno) -> Int? in try UnixSocket.send(fd, raw) }
     }
 
     /// Runs `start`, `stop` and `label` one at a time, off the loop thread.
@@ -321,9 +300,7 @@ final class ControlServer: Sendable {
             done.wait()
             workerDone.wait()
         }
-        Glibc.close(listenFD)
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
-        unlink(path)
+        UnixSocket.close(listenFD)
+        try? FileSystem.remove(path)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LinuxHardware
 import Logging
 import MotionCore
 import Synchronization
@@ -243,11 +244,11 @@ final class Daemon: Sendable {
             droppedRows: c?.droppedRows.load(ordering: .relaxed) ?? 0,
             rowsLostToWriteErrors: c?.rowsLostToWriteErrors.load(ordering: .relaxed) ?? 0,
             overruns: c?.overruns.load(ordering: .relaxed) ?? 0, missedTicks: c?.missedTicks.load(ordering: .relaxed) ?? 0,
-            gps: gps, clock: .init(source: session?.clockSource ?? "system", synchronized: ClockSync.isSynchronized()),
+            gps: gps, clock: .init(source: session?.clockSource ?? "system", synchronized: SystemClockStatus.current().synchronised),
             freeSpace: .init(availableBytes: free?.availableBytes ?? (try? StatvfsFileSystemStats().space(at: launcher.outputFolder).availableBytes),
                              minimumBytes: launcher.freeSpace?.minimumFreeBytes ?? 0),
             label: String(Character(UnicodeScalar(p.label))), lastFiles: p.lastFiles, recordings: p.recordings,
-            gpio: gpioProblem.withLock { $0 } ?? "ok", offload: offload.progress, pid: getpid(), version: MotionLogCommand.version)
+            gpio: gpioProblem.withLock { $0 } ?? "ok", offload: offload.progress, pid: ProcessInfo.processInfo.processIdentifier, version: MotionLogCommand.version)
     }
 
     // MARK: Control requests

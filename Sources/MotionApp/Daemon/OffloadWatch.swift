@@ -1,5 +1,6 @@
 import Foundation
 import MotionOffload
+import MotionSystem
 import Synchronization
 
 /// Follows a USB offload (`motionlog offload`, run by its own service when a stick is
@@ -25,7 +26,7 @@ final class OffloadWatch: Sendable {
     var progress: OffloadProgress? { current.withLock { $0 } }
 
     func refresh(now: Date = Date(), deviceExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) },
-                 processAlive: (Int32) -> Bool = { kill($0, 0) == 0 || errno == EPERM }) {
+                 processAlive: (Int32) -> Bool = { ChildProcesses.isAlive($0) }) {
         let seen = path.flatMap { OffloadProgress.read(from: $0) }
         current.withLock { $0 = seen.flatMap { Self.shown($0, now: now.timeIntervalSince1970, deviceExists: deviceExists, processAlive: processAlive) } }
     }

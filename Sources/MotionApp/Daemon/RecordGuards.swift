@@ -1,7 +1,8 @@
 import MotionCore
 
-/// The safety nets `record` shares with the daemon: power-loss recovery before the first
-/// row, and the free-space guard while recording.
+/// The safety nets `record` shares with the daemon: the free-space guard while recording,
+/// and the verdict on a finished recording (failures, missed ticks). Power-loss recovery
+/// before the first row is `StartupRecovery`'s.
 enum RecordGuards {
     /// Starts the free-space monitor for a recording (config `min_free_space`, default
     /// 100M; 0 disables), checking by time and by the recorder's bytes written. Refuses to

@@ -2,6 +2,7 @@ import Foundation
 import LinuxHardware
 import Logging
 import MotionCore
+import MotionSystem
 import Synchronization
 
 /// One recording of the daemon: the `Recorder` running on its own dedicated thread (the
@@ -78,7 +79,7 @@ final class RecordingSession: Sendable {
         while Date() < deadline {
             if end != nil { return false }
             if isRunning { return true }
-            usleep(5_000)
+            SystemClocks.sleep(nanos: 5_000_000)
         }
         return isRunning
     }

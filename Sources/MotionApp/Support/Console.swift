@@ -1,7 +1,5 @@
+import MotionSystem
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes to the terminal: messages on stderr, results on stdout. While a live status line
 /// is shown, a message first clears it and the line is drawn again below the message, so
@@ -10,10 +8,7 @@ enum Console {
     static let stderr = StatusTerminal(write: writeStderr)
 
     /// Raw text to stderr, unbuffered (the progress meter of the file commands draws its own line).
-    @Sendable static func writeStderr(_ text: String) {
-        var t = text
-        t.withUTF8 { b in _ = write(2, b.baseAddress, b.count) }
-    }
+    @Sendable static func writeStderr(_ text: String) { Terminal.writeStandardError(text) }
 
     static func error(_ text: String) {
         stderr.message(text.hasPrefix("motionlog") ? text : "motionlog: " + text)
@@ -24,9 +19,9 @@ enum Console {
     /// Shows `line` as the live status on stderr (replacing the previous one); nil clears it.
     static func showStatus(_ line: String?) { stderr.showStatus(line) }
 
-    static func flush() { fflush(nil) }
+    static func flush() { Terminal.flushStandardStreams() }
 
-    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+    static var stderrIsTerminal: Bool { Terminal.isTerminal(2) }
 }
 
 /// A text stream that carries messages and, below them, one status line redrawn in place.
@@ -52,4 +47,4 @@ final class StatusTerminal: Sendable {
     }
 }
 
-func systemExit(_ code: Int32) -> Never { exit(code) }
+func systemExit(_ code: Int32) -> Never { CurrentProcess.exit(code) }

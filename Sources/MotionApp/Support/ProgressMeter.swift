@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// A one-line progress display on stderr for commands that read files (`check`, `export`,
 /// `fuse`, `calibrate --from`): shown only when stderr is a terminal, only once the work
@@ -32,8 +30,7 @@ final class ProgressMeter {
     convenience init(verb: String, paths: [String]) {
         var total: Int64 = 0
         for p in paths {
-            var st = stat()
-            if stat(p, &st) == 0 { total += Int64(st.st_size) }
+            if let st = try? FileSystem.status(p) { total += st.size }
         }
         self.init(verb: verb, totalBytes: total)
     }
@@ -70,8 +67,6 @@ final class ProgressMeter {
     }
 
     static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+        Double(SystemClocks.monotonicNanos()) / 1e9
     }
 }

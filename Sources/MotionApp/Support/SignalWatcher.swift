@@ -1,9 +1,7 @@
 import Foundation
 import MotionCore
+import MotionSystem
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The process's signals, owned in one place.
 ///
@@ -19,7 +17,7 @@ import Glibc
 /// once. A repeat of the same signal from the same sender within a second is one request,
 /// not two: GNU `timeout` sends its signal to the child and then to its whole process group.
 enum SignalWatcher {
-    static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let watched: [Int32] = [Signals.interrupt, Signals.terminate, Signals.hangUp]
 
     private struct State {
         var handler: (@Sendable (Int32) -> Void)?
@@ -30,7 +28,7 @@ enum SignalWatcher {
     struct Received: Equatable {
         var signal: Int32
         /// The sending process for `kill`/`sigqueue` (nil: the kernel, e.g. Ctrl-C on a terminal).
-        var sender: pid_t?
+        var sender: Int32?
         var atNanos: Int64
     }
 
@@ -41,8 +39,7 @@ enum SignalWatcher {
     /// Call before anything else starts a thread.
     static func launch() {
         guard !launched.exchange(true, ordering: .relaxed) else { return }
-        var set = watchedSet()
-        pthread_sigmask(SIG_BLOCK, &set, nil)
+        Signals.block(watched)
         let thread = Thread { watch() }
         thread.name = "motionlog-signals"
         thread.start()
@@ -53,26 +50,15 @@ enum SignalWatcher {
     /// so a closed pipe on stdout or stderr makes a write fail instead of killing a recording.
     static func onStop(_ handler: @escaping @Sendable (Int32) -> Void) {
         launch()
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipe()
         state.withLock { $0.handler = handler }
     }
 
-    static func watchedSet() -> sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in watched { sigaddset(&set, s) }
-        return set
-    }
-
     private static func watch() {
-        var set = watchedSet()
         while true {
-            var info = siginfo_t()
-            let sig = sigwaitinfo(&set, &info)
-            guard sig > 0 else { continue }      // EINTR
-            let fromProcess = info.si_code == SI_USER || info.si_code == SI_QUEUE
-            let received = Received(signal: sig, sender: fromProcess ? info._sifields._kill.si_pid : nil,
-                                    atNanos: SystemClock.monotonicNanos())
+            guard let taken = Signals.wait(for: watched) else { continue }      // EINTR
+            let sig = taken.signal
+            let received = Received(signal: sig, sender: taken.sender, atNanos: SystemClock.monotonicNanos())
             switch decide(received) {
             case .dieByDefault: dieBy(sig)
             case .stop(let handler): handler(sig)
@@ -80,7 +66,7 @@ enum SignalWatcher {
             case .exitNow:
                 Console.error("second \(name(sig)): exiting without waiting for the clean stop (the next `motionlog record` or `daemon` in this folder recovers the files)")
                 Console.flush()
-                _exit(128 + sig)
+                CurrentProcess.exitImmediately(128 + sig)
             }
         }
     }
@@ -114,20 +100,14 @@ enum SignalWatcher {
     /// The signal's default effect (the process ends by it), as if it had never been blocked.
     private static func dieBy(_ sig: Int32) -> Never {
         Console.flush()
-        signal(sig, SIG_DFL)
-        var one = sigset_t()
-        sigemptyset(&one)
-        sigaddset(&one, sig)
-        raise(sig)
-        pthread_sigmask(SIG_UNBLOCK, &one, nil)
-        _exit(128 + sig)
+        Signals.dieBy(sig)
     }
 
     static func name(_ sig: Int32) -> String {
         switch sig {
-        case SIGINT: return "Ctrl-C (SIGINT)"
-        case SIGTERM: return "SIGTERM"
-        case SIGHUP: return "SIGHUP"
+        case Signals.interrupt: return "Ctrl-C (SIGINT)"
+        case Signals.terminate: return "SIGTERM"
+        case Signals.hangUp: return "SIGHUP"
         default: return "signal \(sig)"
         }
     }

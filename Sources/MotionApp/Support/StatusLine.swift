@@ -1,5 +1,6 @@
 import Foundation
 import MotionCore
+import MotionSystem
 
 /// The one-line live status on a terminal: elapsed, time left, rows/s per source, GPS fix,
 /// drops, overruns, current file. Redrawn once a second from its own thread; reads only
@@ -119,16 +120,5 @@ final class StatusLine: Sendable {
         }
         let line = joined()
         return line.count > limit ? String(line.prefix(limit)) : line
-    }
-}
-
-/// The terminal's size.
-enum Terminal {
-    /// Columns of the terminal on `fd` (TIOCGWINSZ), else `$COLUMNS`, else 80.
-    static func columns(fd: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        var size = winsize()
-        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if let c = environment["COLUMNS"].flatMap({ Int($0) }), c > 0 { return c }
-        return 80
     }
 }

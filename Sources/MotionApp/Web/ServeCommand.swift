@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MotionConfig
 import MotionCore
+import MotionSystem
 import MotionWeb
 
 /// `motionlog serve --out DIR [--listen HOST:PORT]`: the web page for a folder of
@@ -38,7 +39,7 @@ struct ServeCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
             throw CommandFailure("\(folder) is not a folder of recordings (give one with --out DIR)", code: 2)
         }
-        guard access(folder, R_OK | X_OK) == 0 else {
+        guard FileSystem.canReadFolder(folder) else {
             throw CommandFailure("cannot read \(folder): permission denied (run as a user who may read it)", code: 2)
         }
         var address = settings.web?.listen ?? ListenAddress(host: "127.0.0.1", port: ListenAddress.defaultPort)

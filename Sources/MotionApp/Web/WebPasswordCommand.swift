@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
 import MotionConfig
+import MotionSystem
 import MotionWeb
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `motionlog web-password`: asks for the web page's password and stores its bcrypt hash in
 /// the config file's `web:` section (every other line and comment kept).
@@ -29,7 +27,7 @@ struct WebPasswordCommand: ParsableCommand {
             throw CommandFailure("\(error) — fix the config file first; nothing written", code: 2)
         }
         let password: String
-        if isatty(0) == 1 {
+        if Terminal.isTerminal(0) {
             guard let first = Self.ask("New web password: "), let second = Self.ask("Again: ") else {
                 throw CommandFailure("no password entered; nothing written", code: 2)
             }
@@ -55,12 +53,7 @@ struct WebPasswordCommand: ParsableCommand {
     /// Reads a line from the terminal without echo.
     static func ask(_ prompt: String) -> String? {
         FileHandle.standardError.write(Data(prompt.utf8))
-        var old = termios()
-        tcgetattr(0, &old)
-        var quiet = old
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(0, TCSANOW, &quiet)
-        defer { tcsetattr(0, TCSANOW, &old); FileHandle.standardError.write(Data("\n".utf8)) }
-        return readLine(strippingNewline: true)
+        defer { FileHandle.standardError.write(Data("\n".utf8)) }
+        return Terminal.withoutEcho { readLine(strippingNewline: true) }
     }
 }

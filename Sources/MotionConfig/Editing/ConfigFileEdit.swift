@@ -1,9 +1,7 @@
 import Foundation
 import MotionCore
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Why the config file was not written: what, where, what to do.
 public struct ConfigWriteError: Error, Sendable, CustomStringConvertible {
@@ -52,28 +50,23 @@ public enum ConfigFileEdit {
         }
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty && !FileManager.default.fileExists(atPath: dir) {
-            var built = dir.hasPrefix("/") ? "" : "."
-            for part in dir.split(separator: "/") {
-                built += "/" + part
-                if mkdir(built, 0o755) != 0 && errno != EEXIST {
-                    throw ConfigWriteError(description: "cannot create the folder \(built): \(String(cString: strerror(errno))) — run with sudo or choose --config FILE")
-                }
+            do { try FileSystem.makeDirectories(dir) } catch {
+                throw ConfigWriteError(description: "cannot create the folder \(error.path): \(error.errno) — run with sudo or choose --config FILE")
             }
         }
-        var st = stat()
-        let existing = stat(path, &st) == 0 ? st : nil
+        let existing = try? FileSystem.status(path)
         let secret = settings.web?.passwordHash != nil
-        var bits = existing.map { $0.st_mode & 0o7777 } ?? (secret ? 0o640 : 0o644)
+        var bits: UInt32 = existing.map { $0.permissions } ?? (secret ? 0o640 : 0o644)
         if secret { bits &= ~0o007 }
         do {
-            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true, mode: FilePermissions(rawValue: bits))
+            let file = try SafeOutputFile(path: path, inputs: inputs, overwrite: true, mode: FilePermissions(rawValue: CInterop.Mode(bits)))
             try file.write(Array(text.utf8))
             try file.commit()
         } catch {
             throw ConfigWriteError(description: "\(error) (or run with sudo, or choose another file with --config FILE)")
         }
         // The umask may have narrowed the bits; the group stays the file's old group.
-        _ = chmod(path, bits)
-        if let existing, existing.st_gid != getegid() { _ = chown(path, UInt32.max, existing.st_gid) }
+        try? FileSystem.setPermissions(path, bits)
+        if let existing, existing.group != CurrentProcess.effectiveGroupID { try? FileSystem.setGroup(path, existing.group) }
     }
 }

@@ -28,10 +28,4 @@ public enum NumberText {
         var text = value.description
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
-
-    /// True when `text` is exactly how Swift prints the number it denotes.
-    public static func isCanonical(_ text: Substring) -> Bool {
-        guard let value = Double(text) else { return false }
-        return value.description == text
-    }
 }

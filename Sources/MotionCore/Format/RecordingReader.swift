@@ -1,3 +1,4 @@
+import MotionSystem
 import SystemPackage
 
 /// A defect or oddity found while reading a recording, with the line it is on.
@@ -78,8 +79,8 @@ public struct RecordingReader {
     public func read(progress: ((Int64) -> Void)? = nil,
                      _ handle: (RecordingItem) -> Void) throws(RecordingReadError) -> RecordingReadSummary {
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(FilePath(path), .readOnly) } catch {
-            throw RecordingReadError(path: path, errno: (error as? Errno) ?? .ioError)
+        do { fd = try FileSystem.open(path, .readOnly, options: [.closeOnExec]) } catch {
+            throw RecordingReadError(path: path, errno: error)
         }
         defer { try? fd.close() }
         var summary = RecordingReadSummary()
@@ -95,9 +96,8 @@ public struct RecordingReader {
         }
         reading: while true {
             let n: Int
-            do { n = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) } } catch {
-                if (error as? Errno) == .interrupted { continue }
-                throw RecordingReadError(path: path, errno: (error as? Errno) ?? .ioError)
+            do { n = try chunk.withMutableBytes { (raw) throws(Errno) -> Int in try fd.readSome(into: raw) } } catch {
+                throw RecordingReadError(path: path, errno: error)
             }
             if n == 0 { break }
             let base = summary.bytes

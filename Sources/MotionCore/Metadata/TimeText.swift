@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// Wall-clock times as text: file names (local time, `yyyyMMddHHmmss`) and ISO 8601.
 public enum TimeText {
@@ -31,11 +29,6 @@ public enum TimeText {
 
     static func format(_ epochSeconds: Double, _ pattern: String, utc: Bool) -> String {
         guard epochSeconds.isFinite, abs(epochSeconds) < 1e15 else { return "invalid-time" }
-        var t = time_t(epochSeconds.rounded(.down))
-        var parts = tm()
-        if utc { gmtime_r(&t, &parts) } else { localtime_r(&t, &parts) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        let n = strftime(&buffer, buffer.count, pattern, &parts)
-        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return CalendarTime.format(epochSeconds: Int64(epochSeconds.rounded(.down)), pattern: pattern, utc: utc)
     }
 }

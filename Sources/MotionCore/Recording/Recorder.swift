@@ -41,7 +41,7 @@ public struct RecordingSummary: Sendable {
 /// only the clock, sensor and location source differ.
 ///
 /// `run()` performs the sampling loop on the calling thread, which should be a dedicated
-/// thread (the CLI uses the main thread). `requestStop()` may be called from any thread;
+/// thread (the CLI uses the main thread). `stop.request()` may be called from any thread;
 /// `run()` returns once every row produced before the stop is written, fsynced and closed.
 public final class Recorder {
     public let configuration: RecorderConfiguration
@@ -74,15 +74,10 @@ public final class Recorder {
         self.estimator = estimator; self.directory = directory; self.log = log
     }
 
-    /// Asks the sampling loop to stop after the current tick. Safe from any thread.
-    public func requestStop() {
-        stop.request()
-    }
-
     /// The timeline once the recording has started (for status displays).
     public var timeline: TickTimeline? { started.withLock { $0 } }
 
-    /// Records until the duration is reached or `requestStop()` is called.
+    /// Records until the duration is reached or `stop` is raised.
     public func run() throws(RecorderError) -> RecordingSummary {
         let cfg = configuration
         guard RecorderConfiguration.rateRange.contains(cfg.rateHz) else {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// Reads back the local time a file name encodes (`yyyyMMddHHmmss`, see `TimeText.fileBase`).
 enum FileNameTime {
@@ -11,15 +9,7 @@ enum FileNameTime {
         func number(_ from: Int, _ count: Int) -> Int32 {
             digits[from..<(from + count)].reduce(0) { $0 * 10 + Int32($1 - 0x30) }
         }
-        var parts = tm()
-        parts.tm_year = number(0, 4) - 1900
-        parts.tm_mon = number(4, 2) - 1
-        parts.tm_mday = number(6, 2)
-        parts.tm_hour = number(8, 2)
-        parts.tm_min = number(10, 2)
-        parts.tm_sec = number(12, 2)
-        parts.tm_isdst = -1
-        let t = mktime(&parts)
-        return t == -1 ? nil : Double(t)
+        return CalendarTime.localEpoch(year: number(0, 4), month: number(4, 2), day: number(6, 2),
+                                       hour: number(8, 2), minute: number(10, 2), second: number(12, 2)).map(Double.init)
     }
 }

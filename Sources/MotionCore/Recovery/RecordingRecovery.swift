@@ -1,8 +1,6 @@
 import Foundation
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Power-loss recovery of an output folder, run when `record` or `daemon` starts.
 ///
@@ -77,27 +75,28 @@ public enum RecordingRecovery {
         let path = folder + "/" + name
         // Never through a symbolic link: one planted in a shared folder must not make a
         // root-run recovery cut or rewrite another file.
-        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        if fd < 0 {
-            let e = errno
-            throw RecoveryFailure(path: path, message: e == ELOOP ? "is a symbolic link, not a recording: left alone"
-                                                                  : "cannot open for repair: \(Errno(rawValue: e))")
+        let fd: FileDescriptor
+        do {
+            fd = try FileSystem.open(path, .readWrite, options: [.closeOnExec, .noFollow, .nonBlocking])
+        } catch {
+            throw RecoveryFailure(path: path, message: error == .tooManySymbolicLinkLevels ? "is a symbolic link, not a recording: left alone"
+                                                                                           : "cannot open for repair: \(error)")
         }
-        defer { Glibc.close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+        defer { try? fd.close() }
+        guard (try? fd.status())?.kind == .regular else {
             throw RecoveryFailure(path: path, message: "is not a regular file: left alone")
         }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            if errno == EWOULDBLOCK { return nil }
-            throw RecoveryFailure(path: path, message: "cannot lock: \(Errno(rawValue: errno))")
+        do {
+            if try !fd.tryLockExclusive() { return nil }
+        } catch {
+            throw RecoveryFailure(path: path, message: "cannot lock: \(error)")
         }
         let knownRate: Int? = { if case .valid(let m) = metadata, m.recording.rateHz > 0 { return m.recording.rateHz } else { return nil } }()
         var scan = try RecoveryScan.scan(fd: fd, path: path, rateHz: knownRate)
         if knownRate == nil, let busiest = scan.mainSource {
             // No metadata: count the missing ticks at the rate the rows show.
             let rate = estimatedRate(scan, busiest)
-            if rate > 0, lseek(fd, 0, SEEK_SET) == 0 { scan = try RecoveryScan.scan(fd: fd, path: path, rateHz: rate) }
+            if rate > 0, (try? fd.rewind()) != nil { scan = try RecoveryScan.scan(fd: fd, path: path, rateHz: rate) }
         }
         var headerRewritten = false
         if !scan.headerValid {
@@ -109,11 +108,11 @@ public enum RecordingRecovery {
             scan.fileBytes = 0
             scan.keepBytes = Int64(CSVFormat.headerBytes.count)
         } else if scan.bytesToCut > 0 {
-            if ftruncate(fd, off_t(scan.keepBytes)) != 0 {
-                throw RecoveryFailure(path: path, message: "cannot cut the torn end: \(Errno(rawValue: errno))")
+            do { try fd.truncate(to: scan.keepBytes) } catch {
+                throw RecoveryFailure(path: path, message: "cannot cut the torn end: \(error)")
             }
         }
-        if fsync(fd) != 0 { throw RecoveryFailure(path: path, message: "cannot fsync: \(Errno(rawValue: errno))") }
+        do { try fd.sync() } catch { throw RecoveryFailure(path: path, message: "cannot fsync: \(error)") }
 
         let rebuilt: Bool
         var doc: RecordingMetadata
@@ -133,16 +132,18 @@ public enum RecordingRecovery {
         } catch {
             throw RecoveryFailure(path: path, message: "repaired, but the metadata could not be written: \(error)")
         }
-        unlink(folder + "/" + base + ".json.tmp")
+        try? FileSystem.remove(folder + "/" + base + ".json.tmp")
         return RecoveredFile(name: name, bytesCut: headerRewritten ? 0 : scan.bytesToCut, rows: doc.file.rows,
                              metadataRebuilt: rebuilt, headerRewritten: headerRewritten)
     }
 
-    private static func rewriteHeader(fd: Int32, path: String) throws(RecoveryFailure) {
-        if ftruncate(fd, 0) != 0 { throw RecoveryFailure(path: path, message: "cannot reset the torn file: \(Errno(rawValue: errno))") }
-        let header = CSVFormat.headerBytes
-        let n = header.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        if n != header.count { throw RecoveryFailure(path: path, message: "cannot write the header: \(Errno(rawValue: errno))") }
+    private static func rewriteHeader(fd: FileDescriptor, path: String) throws(RecoveryFailure) {
+        do { try fd.truncate(to: 0) } catch { throw RecoveryFailure(path: path, message: "cannot reset the torn file: \(error)") }
+        do {
+            try CSVFormat.headerBytes.withBytes { (raw) throws(Errno) in try fd.writeAll(raw, at: 0) }
+        } catch {
+            throw RecoveryFailure(path: path, message: "cannot write the header: \(error)")
+        }
     }
 
     /// Fills the file section from the scan and marks the end as recovered.

@@ -1,7 +1,5 @@
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What a pass over a CSV found: where its last complete, valid row ends (everything after
 /// it is a torn line or debris of a power cut) and how many rows each source has before it.
@@ -40,10 +38,9 @@ struct RecoveryScan: Equatable {
     }
 
     var bytesToCut: Int64 { fileBytes - keepBytes }
-    var rowCount: Int { rows.values.reduce(0, +) }
 
     /// Reads the file behind `fd` from the start, with the shared format parser.
-    static func scan(fd: Int32, path: String, rateHz: Int? = nil) throws(RecoveryFailure) -> RecoveryScan {
+    static func scan(fd: FileDescriptor, path: String, rateHz: Int? = nil) throws(RecoveryFailure) -> RecoveryScan {
         var result = RecoveryScan()
         var lastWhen: [Source: Double] = [:]
         var absent: [Source: Int64] = [:]
@@ -101,10 +98,11 @@ struct RecoveryScan: Equatable {
         }
 
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RecoveryFailure(path: path, message: "cannot read: \(Errno(rawValue: errno))")
+            let n: Int
+            do {
+                n = try chunk.withMutableBytes { (raw) throws(Errno) -> Int in try fd.readSome(into: raw) }
+            } catch {
+                throw RecoveryFailure(path: path, message: "cannot read: \(error)")
             }
             if n == 0 { break }
             var start = 0

@@ -33,9 +33,6 @@ public struct Row: Sendable, Equatable {
         }
     }
 
-    /// The meaningful values as an array (for tests and tools, not the hot path).
-    public var valueArray: [Double] { (0..<source.valueCount).map { self[$0] } }
-
     public static func == (a: Row, b: Row) -> Bool {
         guard a.source == b.source, a.label == b.label, a.when.bitPattern == b.when.bitPattern else { return false }
         for i in 0..<a.source.valueCount where a[i].bitPattern != b[i].bitPattern {

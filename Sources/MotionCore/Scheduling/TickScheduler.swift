@@ -1,4 +1,4 @@
-/// Counters of the scheduler (sampling thread only; published through `RecorderStatus`).
+/// Counters of the scheduler (sampling thread only; published through `RecorderCounters`).
 public struct SchedulerStatistics: Sendable, Equatable, Codable {
     /// Ticks whose sample was taken.
     public var ticks: Int64 = 0
@@ -28,9 +28,6 @@ public struct TickScheduler {
         self.timeline = timeline
         self.tickLimit = tickLimit
     }
-
-    /// The index of the next tick to be taken (ticks before it were taken or skipped).
-    public var nextIndex: Int64 { next }
 
     /// True once `tickLimit` ticks have passed (taken or skipped).
     public var isFinished: Bool {

@@ -1,7 +1,5 @@
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Space on the file system that holds a folder.
 public struct FileSystemSpace: Sendable, Equatable {
@@ -41,10 +39,9 @@ public struct StatvfsFileSystemStats: FileSystemStats {
     public init() {}
 
     public func space(at path: String) throws(StorageError) -> FileSystemSpace {
-        var s = statvfs()
-        guard statvfs(path, &s) == 0 else { throw StorageError(path: path, errno: Errno(rawValue: errno)) }
-        let unit = Int64(s.f_frsize > 0 ? s.f_frsize : s.f_bsize)
-        return FileSystemSpace(availableBytes: Int64(s.f_bavail) * unit, totalBytes: Int64(s.f_blocks) * unit,
-                               availableInodes: Int64(s.f_favail), totalInodes: Int64(s.f_files))
+        let s: VolumeSpace
+        do { s = try FileSystem.space(at: path) } catch { throw StorageError(path: path, errno: error) }
+        return FileSystemSpace(availableBytes: s.availableBytes, totalBytes: s.totalBytes,
+                               availableInodes: s.availableInodes, totalInodes: s.totalInodes)
     }
 }

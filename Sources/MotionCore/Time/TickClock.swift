@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// The clock the scheduler runs on, injected: `SystemClock` in production, a
 /// `SimulatedClock` in tests and `--fast` runs. Used from the sampling thread only.
@@ -22,26 +20,18 @@ public final class SystemClock: TickClock {
 
     public var isRealTime: Bool { true }
 
-    public func monotonicNow() -> Int64 { Self.read(CLOCK_MONOTONIC) }
-    public func epochNow() -> Int64 { Self.read(CLOCK_REALTIME) }
+    public func monotonicNow() -> Int64 { SystemClocks.monotonicNanos() }
+    public func epochNow() -> Int64 { SystemClocks.realtimeNanos() }
 
+    /// Interrupted by a signal, it sleeps again toward the same absolute deadline.
     public func sleep(until deadline: Int64) -> Int64 {
-        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        // Interrupted by a signal: sleep again toward the same absolute deadline.
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-        return monotonicNow()
+        SystemClocks.sleep(untilMonotonic: deadline)
     }
 
     /// CLOCK_MONOTONIC now, ns (for measurements such as write latency).
-    public static func monotonicNanos() -> Int64 { read(CLOCK_MONOTONIC) }
+    public static func monotonicNanos() -> Int64 { SystemClocks.monotonicNanos() }
     /// CLOCK_REALTIME now, ns since 1970.
-    public static func realtimeNanos() -> Int64 { read(CLOCK_REALTIME) }
-
-    static func read(_ id: clockid_t) -> Int64 {
-        var ts = timespec()
-        clock_gettime(id, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
+    public static func realtimeNanos() -> Int64 { SystemClocks.realtimeNanos() }
 }
 
 /// A simulated clock: sleeping advances time instantly. Lateness can be scripted per

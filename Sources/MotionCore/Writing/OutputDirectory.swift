@@ -1,7 +1,5 @@
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A failed file-system operation of the writer: what, where, why, and what to do.
 public struct OutputError: Error, Sendable, CustomStringConvertible {
@@ -14,8 +12,6 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
     public init(operation: String, path: String, errno: Errno?, bytesWritten: Int = 0) {
         self.operation = operation; self.path = path; self.errno = errno; self.bytesWritten = bytesWritten
     }
-
-    public var isNoSpace: Bool { errno == .noSpace }
 
     public var description: String {
         var text = "cannot \(operation) \(path)"
@@ -85,34 +81,30 @@ public final class DiskDirectory: OutputDirectory {
     public init(path: String) throws(OutputError) {
         self.path = path
         try Self.makeDirectories(path)
-        var st = stat()
-        guard stat(path, &st) == 0 else {
-            throw OutputError(operation: "use output folder", path: path, errno: Errno(rawValue: Glibc.errno))
+        do {
+            let st = try FileSystem.status(path)
+            identity = (st.device, st.inode)
+        } catch {
+            throw OutputError(operation: "use output folder", path: path, errno: error)
         }
-        identity = (UInt64(st.st_dev), UInt64(st.st_ino))
     }
 
     public var missingReason: String? {
-        var st = stat()
-        if stat(path, &st) != 0 {
-            return "the output folder \(path) is gone (\(Errno(rawValue: Glibc.errno)))"
+        let st: FileStatus
+        do { st = try FileSystem.status(path) } catch {
+            return "the output folder \(path) is gone (\(error))"
         }
-        if UInt64(st.st_dev) != identity.dev || UInt64(st.st_ino) != identity.ino {
+        if st.device != identity.dev || st.inode != identity.ino {
             return "the output folder \(path) was replaced by another folder of that name (removed and created again, or its card unmounted)"
         }
         return nil
     }
 
     static func makeDirectories(_ path: String) throws(OutputError) {
-        var built = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o755) != 0 && Glibc.errno != EEXIST {
-                throw OutputError(operation: "create folder", path: built, errno: Errno(rawValue: Glibc.errno))
-            }
+        do { try FileSystem.makeDirectories(path) } catch {
+            throw OutputError(operation: "create folder", path: error.path, errno: error.errno)
         }
-        var st = stat()
-        if stat(path, &st) != 0 || (st.st_mode & S_IFMT) != S_IFDIR {
+        if (try? FileSystem.status(path))?.kind != .directory {
             throw OutputError(operation: "use output folder", path: path, errno: .notDirectory)
         }
     }
@@ -122,19 +114,31 @@ public final class DiskDirectory: OutputDirectory {
         while true {
             let name = suffix == 0 ? base : "\(base)-\(suffix)"
             let full = path + "/" + name + ext
+            let fd: FileDescriptor
             do {
-                let fd = try FileDescriptor.open(FilePath(full), .writeOnly,
-                                                 options: [.create, .exclusiveCreate, .noFollow, .append, .closeOnExec],
-                                                 permissions: [.ownerReadWrite, .groupRead, .otherRead])
-                // Held until close (or process death): tells power-loss recovery the file is live.
-                _ = flock(fd.rawValue, LOCK_EX | LOCK_NB)
-                return (name, DiskFile(fd: fd, path: full))
-            } catch let e as Errno where e == .fileExists {
+                fd = try FileSystem.open(full, .writeOnly,
+                                         options: [.create, .exclusiveCreate, .noFollow, .append, .closeOnExec],
+                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            } catch where error == .fileExists {
                 suffix += 1
-                if suffix > 10_000 { throw OutputError(operation: "find a free name for", path: full, errno: e) }
+                if suffix > 10_000 { throw OutputError(operation: "find a free name for", path: full, errno: error) }
+                continue
             } catch {
-                throw OutputError(operation: "create", path: full, errno: error as? Errno)
+                throw OutputError(operation: "create", path: full, errno: error)
             }
+            // Held until close (or process death): tells power-loss recovery the file is
+            // live. Without it recovery could cut the file while it is written, so a file
+            // that cannot be locked is not written: another process's recovery took the
+            // lock first (the name counts as taken), or the folder's file system has no locks.
+            let locked: Bool
+            do { locked = try fd.tryLockExclusive() } catch {
+                try? fd.close()
+                try? FileSystem.remove(full)
+                throw OutputError(operation: "lock", path: full, errno: error)
+            }
+            if locked { return (name, DiskFile(fd: fd, path: full)) }
+            try? fd.close()
+            suffix += 1
         }
     }
 
@@ -144,14 +148,13 @@ public final class DiskDirectory: OutputDirectory {
         while true {
             let name = suffix == 0 ? base : "\(base)-\(suffix)"
             let target = path + "/" + name + ext
-            var st = stat()
-            if lstat(target, &st) == 0 {
+            if FileSystem.exists(target) {
                 suffix += 1
                 if suffix > 10_000 { throw OutputError(operation: "find a free name for", path: target, errno: .fileExists) }
                 continue
             }
-            if Glibc.rename(source, target) != 0 {
-                throw OutputError(operation: "rename \(source) to", path: target, errno: Errno(rawValue: Glibc.errno))
+            do { try FileSystem.rename(source, to: target) } catch {
+                throw OutputError(operation: "rename \(source) to", path: target, errno: error)
             }
             return name
         }
@@ -159,8 +162,8 @@ public final class DiskDirectory: OutputDirectory {
 
     public func remove(name: String) throws(OutputError) {
         let full = path + "/" + name
-        if unlink(full) != 0 && Glibc.errno != ENOENT {
-            throw OutputError(operation: "remove", path: full, errno: Errno(rawValue: Glibc.errno))
+        do { try FileSystem.removeIfPresent(full) } catch {
+            throw OutputError(operation: "remove", path: full, errno: error)
         }
     }
 
@@ -169,17 +172,17 @@ public final class DiskDirectory: OutputDirectory {
         let temp = full + ".tmp"
         // A temporary left by a crash (or anything planted under its name, a symbolic link
         // included) is removed, never followed; the new one is created exclusively.
-        if unlink(temp) != 0 && Glibc.errno != ENOENT {
-            throw OutputError(operation: "remove the stale", path: temp, errno: Errno(rawValue: Glibc.errno))
+        do { try FileSystem.removeIfPresent(temp) } catch {
+            throw OutputError(operation: "remove the stale", path: temp, errno: error)
         }
         let fd: FileDescriptor
         do {
-            fd = try FileDescriptor.open(FilePath(temp), .writeOnly,
-                                         options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
-                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            fd = try FileSystem.open(temp, .writeOnly,
+                                     options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                     permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
-            let failure = OutputError(operation: "create", path: temp, errno: error as? Errno)
-            if failure.isNoSpace, overwriteInPlace(full, contents) { return }
+            let failure = OutputError(operation: "create", path: temp, errno: error)
+            if failure.errno == .noSpace, overwriteInPlace(full, contents) { return }
             throw failure
         }
         let file = DiskFile(fd: fd, path: temp)
@@ -195,14 +198,13 @@ public final class DiskDirectory: OutputDirectory {
         }
         if let failure {
             try? file.close()
-            unlink(temp)      // never leave an empty or partial temporary behind
-            if failure.isNoSpace, overwriteInPlace(full, contents) { return }
+            try? FileSystem.remove(temp)      // never leave an empty or partial temporary behind
+            if failure.errno == .noSpace, overwriteInPlace(full, contents) { return }
             throw failure
         }
-        if Glibc.rename(temp, full) != 0 {
-            let e = Errno(rawValue: Glibc.errno)
-            unlink(temp)
-            throw OutputError(operation: "rename \(temp) to", path: full, errno: e)
+        do { try FileSystem.rename(temp, to: full) } catch {
+            try? FileSystem.remove(temp)
+            throw OutputError(operation: "rename \(temp) to", path: full, errno: error)
         }
     }
 }
@@ -212,14 +214,17 @@ extension DiskDirectory {
     /// blocks can be rewritten: stale counters (no losses) would be worse than a rewrite
     /// that is not atomic (a torn one is rebuilt by recovery). True when it worked.
     func overwriteInPlace(_ full: String, _ contents: [UInt8]) -> Bool {
-        let fd = Glibc.open(full, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { Glibc.close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
-        let n = contents.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        guard n == contents.count, ftruncate(fd, off_t(contents.count)) == 0 else { return false }
-        return fsync(fd) == 0
+        guard let fd = try? FileSystem.open(full, .writeOnly, options: [.noFollow, .closeOnExec]) else { return false }
+        defer { try? fd.close() }
+        guard (try? fd.status())?.kind == .regular else { return false }
+        do {
+            try contents.withBytes { (raw) throws(Errno) in try fd.writeAll(raw, at: 0) }
+            try fd.truncate(to: Int64(contents.count))
+            try fd.sync()
+            return true
+        } catch {
+            return false
+        }
     }
 }
 
@@ -237,26 +242,25 @@ final class DiskFile: OutputFile {
         var done = 0
         while done < bytes.count {
             do {
-                done += try fd.write(UnsafeRawBufferPointer(rebasing: bytes[done...]), retryOnInterrupt: true)
+                done += try fd.writeSome(UnsafeRawBufferPointer(rebasing: bytes[done...]))
             } catch {
-                throw OutputError(operation: "write", path: path, errno: error as? Errno, bytesWritten: done)
+                throw OutputError(operation: "write", path: path, errno: error, bytesWritten: done)
             }
         }
     }
 
     func sync() throws(OutputError) {
-        if fsync(fd.rawValue) != 0 { throw OutputError(operation: "fsync", path: path, errno: Errno(rawValue: Glibc.errno)) }
+        do { try fd.sync() } catch { throw OutputError(operation: "fsync", path: path, errno: error) }
     }
 
     func truncate(to size: Int64) throws(OutputError) {
-        if ftruncate(fd.rawValue, off_t(size)) != 0 {
-            throw OutputError(operation: "truncate", path: path, errno: Errno(rawValue: Glibc.errno))
+        do { try fd.truncate(to: size) } catch {
+            throw OutputError(operation: "truncate", path: path, errno: error)
         }
     }
 
     var isDeleted: Bool {
-        var st = stat()
-        return fstat(fd.rawValue, &st) == 0 && st.st_nlink == 0
+        (try? fd.status())?.linkCount == 0
     }
 
     func close() throws(OutputError) {

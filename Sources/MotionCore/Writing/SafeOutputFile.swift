@@ -1,7 +1,5 @@
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Why a command will not write (or could not write) a file: what, where, what to do.
 public struct SafeOutputError: Error, Sendable, CustomStringConvertible {
@@ -69,16 +67,14 @@ public final class SafeOutputFile {
 
     /// The device and inode behind `path` (symlinks followed), nil when there is none.
     public static func identity(of path: String) -> Identity? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return Identity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        guard let st = try? FileSystem.status(path) else { return nil }
+        return Identity(device: st.device, inode: st.inode)
     }
 
     /// The device and inode behind an open descriptor (e.g. standard output).
     public static func identity(ofDescriptor fd: Int32) -> Identity? {
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Identity(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+        guard let st = try? FileDescriptor(rawValue: fd).status(), st.kind == .regular else { return nil }
+        return Identity(device: st.device, inode: st.inode)
     }
 
     /// Which of `inputs` is the same file as `path`, if any.
@@ -94,11 +90,8 @@ public final class SafeOutputFile {
         if let input = input(among: inputs, sameAs: path) {
             throw SafeOutputError(path: path, kind: .wouldReplaceInput(input: input))
         }
-        var st = stat()
-        if lstat(path, &st) == 0 {
-            let type = st.st_mode & S_IFMT
-            if type == S_IFDIR { throw SafeOutputError(path: path, kind: .notAFile) }
-            if type != S_IFREG && type != S_IFLNK { throw SafeOutputError(path: path, kind: .notAFile) }
+        if let st = try? FileSystem.status(path, followLinks: false) {
+            if st.kind != .regular && st.kind != .symbolicLink { throw SafeOutputError(path: path, kind: .notAFile) }
             if !overwrite { throw SafeOutputError(path: path, kind: .exists) }
         }
     }
@@ -117,16 +110,16 @@ public final class SafeOutputFile {
             let random = UInt32.random(in: 0...UInt32.max)
             let candidate = (folder.isEmpty ? "" : folder + "/") + ".\(name).\(String(random, radix: 16)).tmp"
             do {
-                let fd = try FileDescriptor.open(FilePath(candidate), .writeOnly,
-                                                 options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
-                                                 permissions: mode ?? [.ownerReadWrite, .groupRead, .otherRead])
+                let fd = try FileSystem.open(candidate, .writeOnly,
+                                             options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                                             permissions: mode ?? [.ownerReadWrite, .groupRead, .otherRead])
                 temporaryPath = candidate
                 file = DiskFile(fd: fd, path: candidate)
                 return
-            } catch let e as Errno where e == .fileExists && attempt < 100 {
+            } catch where error == .fileExists && attempt < 100 {
                 attempt += 1
             } catch {
-                throw SafeOutputError(path: path, kind: .system(operation: "create a file in the folder of", errno: error as? Errno))
+                throw SafeOutputError(path: path, kind: .system(operation: "create a file in the folder of", errno: error))
             }
         }
     }
@@ -155,21 +148,21 @@ public final class SafeOutputFile {
         }
         self.file = nil
         if overwrite {
-            if rename(temporaryPath, path) != 0 {
-                let e = Errno(rawValue: errno)
+            do { try FileSystem.rename(temporaryPath, to: path) } catch {
                 discard()
-                throw SafeOutputError(path: path, kind: .system(operation: "put in place", errno: e))
+                throw SafeOutputError(path: path, kind: .system(operation: "put in place", errno: error))
             }
         } else {
             // link(2) fails with EEXIST instead of replacing: no file is ever overwritten.
             // File systems without hard links (FAT) get a check, then rename.
-            if link(temporaryPath, path) == 0 {
-                unlink(temporaryPath)
+            var failure: Errno?
+            do { try FileSystem.link(temporaryPath, to: path) } catch { failure = error }
+            if failure == nil {
+                try? FileSystem.remove(temporaryPath)
             } else {
-                var e: Errno? = Errno(rawValue: errno)
-                var st = stat()
-                if e == .notPermitted || e == .notSupported || e == .tooManyLinks, lstat(path, &st) != 0 {
-                    e = rename(temporaryPath, path) == 0 ? nil : Errno(rawValue: errno)
+                var e = failure
+                if e == .notPermitted || e == .notSupported || e == .tooManyLinks, !FileSystem.exists(path) {
+                    do { try FileSystem.rename(temporaryPath, to: path); e = nil } catch { e = error }
                 }
                 if let e {
                     discard()
@@ -181,8 +174,10 @@ public final class SafeOutputFile {
         committed = true
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? "."
-        let dirFD = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirFD >= 0 { _ = fsync(dirFD); close(dirFD) }
+        if let dirFD = try? FileSystem.openDirectory(folder.isEmpty ? "/" : folder) {
+            try? dirFD.sync()
+            try? dirFD.close()
+        }
     }
 
     /// Removes the temporary file (nothing is put in place).
@@ -190,7 +185,7 @@ public final class SafeOutputFile {
         guard !committed else { return }
         if let file { try? file.close() }
         file = nil
-        if !temporaryPath.isEmpty { unlink(temporaryPath) }
+        if !temporaryPath.isEmpty { try? FileSystem.remove(temporaryPath) }
         temporaryPath = ""
     }
 }

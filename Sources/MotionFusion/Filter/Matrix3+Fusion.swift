@@ -5,8 +5,6 @@ extension Matrix3 {
     func fusionPlus(_ o: Matrix3) -> Matrix3 { filterAdding(o) }
     /// Element-wise difference.
     func fusionMinus(_ o: Matrix3) -> Matrix3 { filterAdding(o * -1) }
-    /// The diagonal matrix with `d` on its diagonal.
-    static func fusionDiagonal(_ d: Vector3) -> Matrix3 { .diagonal(d) }
     /// (M + Mᵀ) / 2: removes the asymmetry rounding adds to a covariance.
     var fusionSymmetrized: Matrix3 { fusionPlus(transposed) * 0.5 }
 }

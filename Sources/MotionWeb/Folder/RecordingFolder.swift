@@ -1,9 +1,8 @@
 import Foundation
 import MotionCore
+import MotionSystem
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// One file of the folder as `stat` saw it: enough to tell whether a cached entry is still
 /// true and to answer `ETag` / `Last-Modified`.
@@ -16,6 +15,14 @@ public struct FileStamp: Sendable, Equatable, Hashable {
     /// A strong validator for this version of the file.
     public var etag: String { "\"\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modifiedNanos, radix: 16))\"" }
     public var modifiedEpoch: Double { Double(modifiedNanos) / 1e9 }
+
+    init(_ st: FileStatus) {
+        self.init(size: st.size, modifiedNanos: st.modifiedNanos, inode: st.inode)
+    }
+
+    public init(size: Int64, modifiedNanos: Int64, inode: UInt64) {
+        self.size = size; self.modifiedNanos = modifiedNanos; self.inode = inode
+    }
 }
 
 /// The recordings folder, read only through its listing: a name a client sends is looked
@@ -43,44 +50,25 @@ public final class RecordingFolder: Sendable {
     /// Base names (without `.csv`) of the regular `.csv` files in the folder. Symlinks,
     /// folders and hidden files are not recordings.
     public func names() throws(WebError) -> [String] {
-        guard let dir = opendir(path) else {
-            throw WebError.folder("cannot read the recordings folder \(path): \(String(cString: strerror(errno)))")
+        let entries: [FileSystem.Entry]
+        do { entries = try FileSystem.entries(in: path) } catch {
+            throw WebError.folder("cannot read the recordings folder \(path): \(error)")
         }
-        defer { closedir(dir) }
-        let fd = dirfd(dir)
-        var result: [String] = []
-        while let e = readdir(dir) {
-            let name = withUnsafePointer(to: e.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            guard name.hasSuffix(".csv"), !name.hasPrefix("."), name.utf8.count > 4 else { continue }
-            var isRegular = e.pointee.d_type == UInt8(DT_REG)
-            if e.pointee.d_type == UInt8(DT_UNKNOWN) {
-                var st = stat()
-                isRegular = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (st.st_mode & S_IFMT) == S_IFREG
-            }
-            if isRegular { result.append(String(name.dropLast(4))) }
+        return entries.compactMap { e in
+            guard e.kind == .regular, e.name.hasSuffix(".csv"), !e.name.hasPrefix("."), e.name.utf8.count > 4 else { return nil }
+            return String(e.name.dropLast(4))
         }
-        return result
     }
 
     /// The `stat` of `name` in the folder (not following symlinks); nil when missing.
     public func stamp(_ fileName: String) -> FileStamp? {
-        var st = stat()
-        guard fstatat(AT_FDCWD, path + "/" + fileName, &st, AT_SYMLINK_NOFOLLOW) == 0,
-              (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return FileStamp(size: Int64(st.st_size),
-                         modifiedNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                         inode: UInt64(st.st_ino))
+        guard let st = try? FileSystem.status(path + "/" + fileName, followLinks: false), st.kind == .regular else { return nil }
+        return FileStamp(st)
     }
 
     /// The folder's own stamp (its entries change its modification time).
     private func folderStamp() -> FileStamp? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return FileStamp(size: Int64(st.st_size),
-                         modifiedNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                         inode: UInt64(st.st_ino))
+        (try? FileSystem.status(path)).map(FileStamp.init)
     }
 
     /// Every recording, newest first (by start time, then name).
@@ -149,23 +137,22 @@ public final class RecordingFolder: Sendable {
     }
 
     /// Opens a file of the folder for reading without following symlinks.
-    public func open(_ fileName: String) throws(WebError) -> Int32 {
-        let dir = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dir >= 0 else {
-            throw WebError.folder("cannot open \(path): \(String(cString: strerror(errno)))")
+    public func open(_ fileName: String) throws(WebError) -> FileDescriptor {
+        let dir: Directory
+        do { dir = try Directory(path: path) } catch { throw WebError.folder("cannot open \(path): \(error)") }
+        do { return try dir.open(fileName, .readOnly, options: [.noFollow, .closeOnExec]) } catch {
+            throw WebError.notFound(fileName)
         }
-        defer { close(dir) }
-        let fd = openat(dir, fileName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw WebError.notFound(fileName) }
-        return fd
     }
 
     /// Removes one file of the folder (the directory entry itself, never a symlink's target).
-    func unlink(_ fileName: String) -> Int32? {
-        let dir = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dir >= 0 else { return errno }
-        defer { close(dir) }
-        return unlinkat(dir, fileName, 0) == 0 ? nil : errno
+    func unlink(_ fileName: String) -> Errno? {
+        do {
+            try Directory(path: path).remove(fileName)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Files beside a recording that belong to it and go with it on delete (cached summaries).

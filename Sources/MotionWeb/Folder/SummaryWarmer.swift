@@ -1,9 +1,7 @@
 import Foundation
 import MotionAnalysis
+import MotionSystem
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Computes, in the background, the summary (MotionAnalysis) of every finished recording
 /// that has no fresh cached one, so the list can show distance and activity without the
@@ -61,9 +59,8 @@ final class SummaryWarmer: Sendable {
     }
 
     private func rounds() {
-        // Lowest priority for this thread only: on Linux a thread's nice value is its own,
-        // and PRIO_PROCESS with who 0 means the calling thread (setpriority(2), BUGS).
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+        // Lowest priority, for this thread only.
+        try? ThreadScheduling.setNice(19)
         while true {
             state.withLock { $0.again = false }
             var computed = 0

@@ -1,5 +1,6 @@
 import Foundation
 import MotionCore
+import MotionSystem
 
 /// Text for pages: HTML escaping and the way times, durations and sizes read.
 enum Text {
@@ -18,12 +19,7 @@ enum Text {
     }
 
     static func strftime(_ epoch: Double, _ format: String) -> String {
-        var t = time_t(epoch)
-        var parts = tm()
-        localtime_r(&t, &parts)
-        var buffer = [CChar](repeating: 0, count: 64)
-        let n = Glibc.strftime(&buffer, buffer.count, format, &parts)
-        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        CalendarTime.format(epochSeconds: Int64(epoch), pattern: format, utc: false)
     }
 
     /// `1 h 23 min`, `4 min 12 s`, `12 s`.
@@ -51,13 +47,11 @@ enum Text {
 
     /// The HTTP date form (RFC 9110 §5.6.7) for `Last-Modified`.
     static func httpDate(_ epoch: Double) -> String {
-        var t = time_t(epoch)
-        var parts = tm()
-        gmtime_r(&t, &parts)
+        let p = CalendarTime.parts(epochSeconds: Int64(epoch), utc: true)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", days[Int(parts.tm_wday)], parts.tm_mday,
-                      months[Int(parts.tm_mon)], parts.tm_year + 1900, parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", days[p.weekday], p.day,
+                      months[p.month - 1], p.year, p.hour, p.minute, p.second)
     }
 
     /// `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266).

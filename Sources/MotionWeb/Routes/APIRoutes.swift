@@ -150,7 +150,7 @@ extension WebApp {
         var failed: [String] = []
         for file in [entry.name + ".csv", RecordingFiles.metadataPath(for: entry.name)] + RecordingFolder.cacheSuffixes.map({ entry.name + $0 }) {
             guard folder.stamp(file) != nil else { continue }
-            if let e = folder.unlink(file) { failed.append("\(file): \(String(cString: strerror(e)))") } else { removed.append(file) }
+            if let e = folder.unlink(file) { failed.append("\(file): \(e)") } else { removed.append(file) }
         }
         folder.forget(entry.name)
         series.forget(entry.name)

@@ -3,9 +3,7 @@ import HTTPTypes
 import Hummingbird
 import MotionCore
 import NIOCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// Downloads: `/recordings/NAME.csv|.json|.gpx|.geojson|.timeline.json|.wide.csv` (the
 /// page is `/recordings/NAME`) and `/download.zip?name=A&name=B` or `?all=1`.
@@ -94,15 +92,13 @@ extension WebApp {
     /// no strong validator (a resumed download of it starts over).
     func serveFile(_ request: Request, _ context: WebContext, fileName: String, contentType: String, completeRows: Bool,
                    mutable: Bool, head: Bool) -> Response {
-        let fd: Int32
+        let fd: SystemPackage.FileDescriptor
         do { fd = try folder.open(fileName) } catch { return Self.failure(.notFound, "\(error)", api: false) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { close(fd); return Self.failure(.internalServerError, "cannot stat \(fileName)", api: false) }
-        let size = Int64(st.st_size)
+        guard let st = try? fd.status() else { try? fd.close(); return Self.failure(.internalServerError, "cannot stat \(fileName)", api: false) }
+        let size = st.size
         let length = completeRows && mutable ? FileChunks.completeLength(fd: fd, size: size) : size
-        close(fd)
-        let stamp = FileStamp(size: size, modifiedNanos: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-                              inode: UInt64(st.st_ino))
+        try? fd.close()
+        let stamp = FileStamp(st)
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.acceptRanges] = "bytes"
@@ -143,7 +139,7 @@ extension WebApp {
             defer { guarded.stall.end() }
             var out: any ResponseBodyWriter = guarded
             let fd = try folder.open(fileName)
-            defer { close(fd) }
+            defer { try? fd.close() }
             try await FileChunks.stream(fd: fd, offset: start, count: bytes, to: &out)
             try await out.finish(nil)
         })
@@ -176,15 +172,15 @@ extension WebApp {
         var entries: [ZipStream.Entry] = []
         for e in chosen {
             guard let fd = try? folder.open(e.name + ".csv") else { continue }
-            var st = stat()
-            let ok = fstat(fd, &st) == 0
-            let size = Int64(st.st_size)
+            let st = try? fd.status()
+            let size = st?.size ?? 0
             let length = isBeingWritten(e, writing: writing) ? FileChunks.completeLength(fd: fd, size: size) : size
-            close(fd)
-            guard ok else { continue }
-            entries.append(.init(archiveName: e.name + ".csv", fileName: e.name + ".csv", length: length, modifiedEpoch: Double(st.st_mtim.tv_sec)))
-            if let j = folder.stamp(RecordingFiles.metadataPath(for: e.name)) {
-                let json = RecordingFiles.metadataPath(for: e.name)
+            try? fd.close()
+            guard let st else { continue }
+            entries.append(.init(archiveName: e.name + ".csv", fileName: e.name + ".csv", length: length,
+                                 modifiedEpoch: Double(st.modifiedNanos / 1_000_000_000)))
+            let json = RecordingFiles.metadataPath(for: e.name)
+            if let j = folder.stamp(json) {
                 entries.append(.init(archiveName: json, fileName: json, length: j.size, modifiedEpoch: j.modifiedEpoch))
             }
         }

@@ -1,9 +1,8 @@
 import HummingbirdCore
+import MotionSystem
 import NIOCore
 import NIOPosix
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// Reads a byte range of an open file in chunks on NIO's blocking-I/O thread pool (never on
 /// an event loop or the sampling thread) and hands each chunk to the response writer, which
@@ -15,7 +14,7 @@ enum FileChunks {
 
     /// Streams `count` bytes from `offset`; `each` sees every chunk (for a CRC). Throws
     /// when the file ends early (it was truncated or replaced while streaming).
-    static func stream(fd: Int32, offset: Int64, count: Int64, to writer: inout any ResponseBodyWriter,
+    static func stream(fd: SystemPackage.FileDescriptor, offset: Int64, count: Int64, to writer: inout any ResponseBodyWriter,
                        each: ((UnsafeRawBufferPointer) -> Void)? = nil) async throws {
         var position = offset
         let end = offset + count
@@ -25,8 +24,8 @@ enum FileChunks {
             let buffer = try await NIOThreadPool.singleton.runIfActive { () throws -> ByteBuffer in
                 var b = ByteBufferAllocator().buffer(capacity: want)
                 let n = b.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { p in
-                    let r = pread(fd, p.baseAddress, want, off_t(at))
-                    return max(r, 0)
+                    let r = try? fd.readSome(into: UnsafeMutableRawBufferPointer(rebasing: p[0..<want]), at: at)
+                    return r ?? 0
                 }
                 guard n > 0 else { throw StreamError.fileShrank }
                 return b
@@ -39,11 +38,11 @@ enum FileChunks {
 
     /// The length of the file's complete rows: up to and including its last LF (a file
     /// being written may end in half a row). Looks back at most 64 KiB from `size`.
-    static func completeLength(fd: Int32, size: Int64) -> Int64 {
+    static func completeLength(fd: SystemPackage.FileDescriptor, size: Int64) -> Int64 {
         guard size > 0 else { return 0 }
         let window = Int(min(size, 64 * 1024))
         var bytes = [UInt8](repeating: 0, count: window)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, window, off_t(size - Int64(window))) }
+        let n = try? bytes.withMutableBytes { (raw) throws(Errno) -> Int in try fd.readSome(into: raw, at: size - Int64(window)) }
         guard n == window else { return 0 }
         guard let lastLF = bytes.lastIndex(of: 0x0A) else { return 0 }
         return size - Int64(window) + Int64(lastLF) + 1

@@ -1,6 +1,8 @@
 import Foundation
 import HummingbirdCore
+import MotionSystem
 import NIOCore
+import SystemPackage
 
 /// A ZIP archive written front to back while it streams to the client, with no temporary
 /// copy and no seeking: stored (uncompressed) entries with data descriptors (general
@@ -39,7 +41,7 @@ struct ZipStream {
     }
 
     /// Writes the archive; `open` opens a folder file by name (the caller's lookup).
-    func write(to writer: inout any ResponseBodyWriter, open: (String) throws -> Int32) async throws {
+    func write(to writer: inout any ResponseBodyWriter, open: (String) throws -> SystemPackage.FileDescriptor) async throws {
         var offset: Int64 = 0
         var offsets: [Int64] = []
         var crcs: [UInt32] = []
@@ -48,7 +50,7 @@ struct ZipStream {
             let header = Self.localHeader(e)
             try await writer.write(ByteBuffer(bytes: header))
             let fd = try open(e.fileName)
-            defer { close(fd) }
+            defer { try? fd.close() }
             var crc = CRC32()
             try await FileChunks.stream(fd: fd, offset: 0, count: e.length, to: &writer) { crc.update($0) }
             let d = Self.descriptor(e, crc: crc.value)
@@ -67,12 +69,10 @@ struct ZipStream {
 
     /// MS-DOS time and date (local time), the only timestamps every unzip understands.
     private static func dosTime(_ epoch: Double) -> (time: UInt16, date: UInt16) {
-        var t = time_t(max(epoch, 315_532_800))
-        var parts = tm()
-        localtime_r(&t, &parts)
-        let year = max(Int(parts.tm_year) + 1900, 1980)
-        let time = UInt16(parts.tm_hour) << 11 | UInt16(parts.tm_min) << 5 | UInt16(parts.tm_sec / 2)
-        let date = UInt16(year - 1980) << 9 | UInt16(parts.tm_mon + 1) << 5 | UInt16(parts.tm_mday)
+        let parts = CalendarTime.parts(epochSeconds: Int64(max(epoch, 315_532_800)), utc: false)
+        let year = max(parts.year, 1980)
+        let time = UInt16(parts.hour) << 11 | UInt16(parts.minute) << 5 | UInt16(parts.second / 2)
+        let date = UInt16(year - 1980) << 9 | UInt16(parts.month) << 5 | UInt16(parts.day)
         return (time, date)
     }
 

@@ -1,8 +1,6 @@
 import Foundation
+import MotionSystem
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Figure 1: wake-up lateness and overruns of the real recorder (all sources, writer thread
 /// writing files, real clock) next to the C floor (`bench/baselines/tick_loop.c`) at the
@@ -67,7 +65,7 @@ enum SchedulerFigure {
         }
         var oneCPU: [Rate] = []
         var oneCPUProblem: String?
-        let cpus = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        let cpus = SystemInfo.onlineProcessors
         if cpus < 2 {
             oneCPUProblem = "this machine has one CPU: the main figures are already single-core"
         } else {
@@ -174,9 +172,7 @@ enum RealtimeCheck {
         let result = Flag()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
-            var param = sched_param()
-            param.sched_priority = 50
-            result.value.store(pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param) == 0, ordering: .relaxed)
+            result.value.store((try? ThreadScheduling.setFIFO(priority: 50)) != nil, ordering: .relaxed)
             done.signal()
         }
         thread.start()

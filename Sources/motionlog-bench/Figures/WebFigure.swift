@@ -1,8 +1,6 @@
 import Foundation
 import MotionCore
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// Figure 7: the web page (issue 13, `motionlog serve` on Hummingbird), three questions in
 /// one run:
@@ -301,7 +299,7 @@ enum WebFigure {
             dropPages(files: jsonPaths + summaryPaths)
             // A folder changed in the last 2 s is rescanned on every request; past that,
             // warm requests may use the server's sorted snapshot.
-            usleep(2_500_000)
+            SystemClocks.sleep(nanos: 2_500_000_000)
             let url = server.base + path
             let first = try timedGet(url, ctx)
             var warm: [Double] = []
@@ -361,7 +359,7 @@ enum WebFigure {
     /// The list must hold every recording written (else the timing is of something else).
     private static func checkListed(_ url: String, expected: Int, _ ctx: BenchContext) throws(BenchError) {
         let body = ctx.work + "/web-list.json"
-        defer { unlink(body) }
+        defer { try? FileSystem.remove(body) }
         let r = try ChildProcess.run("curl", ["-s", "--noproxy", "*", "--max-time", "120", "-o", body, url], scratch: ctx.work)
         guard r.succeeded else { throw BenchError(r.failure) }
         guard let data = FileManager.default.contents(atPath: body),
@@ -380,8 +378,8 @@ enum WebFigure {
             do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
                 throw BenchError("cannot write \(temporary): \(error)")
             }
-            guard rename(temporary, p) == 0 else {
-                throw BenchError("cannot rename \(temporary) to \(p): \(String(cString: strerror(errno)))")
+            do { try FileSystem.rename(temporary, to: p) } catch {
+                throw BenchError("cannot rename \(temporary) to \(p): \(error)")
             }
         }
     }
@@ -390,12 +388,11 @@ enum WebFigure {
     /// disk as after a reboot. `sync` writes them back first (only clean pages can be
     /// dropped); the dropping itself is per file (`POSIX_FADV_DONTNEED`), nothing global.
     private static func dropPages(files: [String]) {
-        sync()
+        FileSystem.syncAll()
         for p in files {
-            let fd = open(p, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
-            close(fd)
+            guard let fd = try? FileSystem.open(p, .readOnly, options: [.closeOnExec]) else { continue }
+            fd.adviseDontNeed()
+            try? fd.close()
         }
     }
 
@@ -427,7 +424,7 @@ enum WebFigure {
                 let l = DownloadLoop(url: url, expectedBytes: bytes, scratch: ctx.work)
                 l.start()
                 loop = l
-                usleep(300_000)  // downloads flowing before the first tick
+                SystemClocks.sleep(nanos: 300_000_000)  // downloads flowing before the first tick
             }
             let rec: ChildResult
             do {
@@ -507,9 +504,14 @@ enum WebFigure {
         let base: String
         var version: String?
 
+        /// A loopback port that was free a moment ago.
+        static func freePort() throws(BenchError) -> Int {
+            do { return try Loopback.freePort() } catch { throw BenchError("\(error)") }
+        }
+
         /// `motionlog serve --out FOLDER --listen 127.0.0.1:PORT` on a free port, once it answers.
         static func serve(_ motionlog: String, folder: String, _ ctx: BenchContext) throws(BenchError) -> Server {
-            let port = try Loopback.freePort()
+            let port = try freePort()
             let p = try BackgroundProcess.start(motionlog, ["serve", "--out", folder, "--listen", "127.0.0.1:\(port)"], scratch: ctx.work)
             let base = "http://127.0.0.1:\(port)"
             do { try waitUntilAnswering(base + "/api/status", p, ctx) } catch {
@@ -526,7 +528,7 @@ enum WebFigure {
                 throw BenchError("nginx is not installed (Debian package nginx; make bench installs it when run as root)")
             }
             let dir = try ctx.folder("web-nginx")
-            let port = try Loopback.freePort()
+            let port = try freePort()
             let config = """
                 daemon off;
                 master_process off;
@@ -577,7 +579,7 @@ enum WebFigure {
             guard var last = process.cpuSecondsSoFar else { return nil }
             var quietSince = Date()
             while Date().timeIntervalSince(began) < limit {
-                usleep(250_000)
+                SystemClocks.sleep(nanos: 250_000_000)
                 guard let now = process.cpuSecondsSoFar else { return nil }
                 if now - last > 0.005 { quietSince = Date() }
                 last = now
@@ -596,7 +598,7 @@ enum WebFigure {
                    let code = Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), code > 0 {
                     return
                 }
-                usleep(100_000)
+                SystemClocks.sleep(nanos: 100_000_000)
             }
             throw BenchError("`\(p.command)` did not answer \(url) within 30 s")
         }

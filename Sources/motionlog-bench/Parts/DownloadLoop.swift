@@ -1,4 +1,5 @@
 import Foundation
+import MotionSystem
 import Synchronization
 
 /// Downloads one URL again and again with curl on a thread of its own until stopped: the
@@ -49,7 +50,7 @@ final class DownloadLoop: Sendable {
                         return t.failures
                     }
                     if n >= 20 { break }
-                    usleep(100_000)
+                    SystemClocks.sleep(nanos: 100_000_000)
                 }
             }
             totals.withLock { $0.seconds = Date().timeIntervalSince(began) }

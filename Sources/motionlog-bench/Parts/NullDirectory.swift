@@ -1,8 +1,6 @@
 import MotionCore
+import MotionSystem
 import SystemPackage
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// An `OutputDirectory` whose CSV files all go to `/dev/null` through write(2): the writer
 /// does all its real work (encoding, chunking, system calls) but nothing reaches a disk.
@@ -13,9 +11,11 @@ final class NullDirectory: OutputDirectory {
     private(set) var bytesWritten: Int64 = 0
 
     func createExclusive(base: String, ext: String) throws(OutputError) -> (base: String, file: OutputFile) {
-        let fd = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw OutputError(operation: "open", path: path, errno: Errno(rawValue: errno)) }
-        return (base, NullFile(fd: fd, directory: self))
+        do {
+            return (base, NullFile(fd: try FileSystem.open("/dev/null", .writeOnly, options: [.closeOnExec]), directory: self))
+        } catch {
+            throw OutputError(operation: "open", path: path, errno: error)
+        }
     }
 
     func replace(name: String, contents: [UInt8]) throws(OutputError) {}
@@ -28,22 +28,19 @@ final class NullDirectory: OutputDirectory {
 
 /// One file of a `NullDirectory`: an open descriptor on /dev/null.
 private final class NullFile: OutputFile {
-    private var fd: Int32
+    private var fd: FileDescriptor?
     private let directory: NullDirectory
 
-    init(fd: Int32, directory: NullDirectory) { self.fd = fd; self.directory = directory }
-    deinit { if fd >= 0 { Glibc.close(fd) } }
+    init(fd: FileDescriptor, directory: NullDirectory) { self.fd = fd; self.directory = directory }
+    deinit { try? fd?.close() }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        guard let base = bytes.baseAddress else { return }
+        guard let fd, bytes.baseAddress != nil else { return }
         var done = 0
         while done < bytes.count {
-            let n = Glibc.write(fd, base + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw OutputError(operation: "write", path: "/dev/null", errno: Errno(rawValue: errno), bytesWritten: done)
+            do { done += try fd.writeSome(UnsafeRawBufferPointer(rebasing: bytes[done...])) } catch {
+                throw OutputError(operation: "write", path: "/dev/null", errno: error, bytesWritten: done)
             }
-            done += n
         }
         directory.count(done)
     }
@@ -52,7 +49,7 @@ private final class NullFile: OutputFile {
     func truncate(to size: Int64) throws(OutputError) {}
 
     func close() throws(OutputError) {
-        if fd >= 0 { Glibc.close(fd) }
-        fd = -1
+        try? fd?.close()
+        fd = nil
     }
 }

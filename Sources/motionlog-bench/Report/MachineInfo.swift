@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// The machine a run was measured on, and how busy it was (these machines are shared).
 struct MachineInfo: Codable, Sendable {
@@ -14,13 +12,6 @@ struct MachineInfo: Codable, Sendable {
     var loadAverageAtEnd: [Double]?
 
     static func current() -> MachineInfo {
-        var u = utsname()
-        uname(&u)
-        func text<T>(_ field: T) -> String {
-            withUnsafeBytes(of: field) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-        }
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") || $0.hasPrefix("Model") }
             .flatMap { $0.split(separator: ":", maxSplits: 1).last }
@@ -28,8 +19,9 @@ struct MachineInfo: Codable, Sendable {
         let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
         let memKB = meminfo.split(separator: "\n").first { $0.hasPrefix("MemTotal:") }
             .flatMap { Int($0.filter(\.isNumber)) }
-        return MachineInfo(processors: Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), cpuModel: model,
-                           kernel: "\(text(u.sysname)) \(text(u.release)) \(text(u.machine))",
+        let kernel = [SystemInfo.kernelName(), SystemInfo.kernelRelease(), SystemInfo.machine()].map { $0 ?? "" }
+        return MachineInfo(processors: SystemInfo.onlineProcessors, cpuModel: model,
+                           kernel: kernel.joined(separator: " "),
                            memoryMB: memKB.map { $0 / 1024 }, loadAverageAtStart: loadAverage(),
                            loadAverageAtEnd: nil)
     }

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import MotionSystem
 
 /// How a child process ended and what it cost: exit status, output, and CPU time from
 /// `wait4`'s rusage. (Not its peak memory: posix_spawn's child shares this process's memory
@@ -34,55 +32,33 @@ enum ChildProcess {
     /// Starts `program` (searched in PATH) with its output in two files and, when
     /// `nullInput`, /dev/null as its input; returns its pid.
     static func spawn(_ program: String, _ arguments: [String], stdout outPath: String, stderr errPath: String,
-                      nullInput: Bool = false) throws(BenchError) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if nullInput { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = ProcessInfo.processInfo.environment
-            .map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
+                      nullInput: Bool = false) throws(BenchError) -> Int32 {
+        do {
+            return try ChildProcesses.spawn(program, arguments, environment: ProcessInfo.processInfo.environment,
+                                            stdout: outPath, stderr: errPath, nullInput: nullInput)
+        } catch {
+            throw BenchError("cannot start `\(program)`: \(error) — is it installed and in PATH?")
         }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, program, &actions, nil, argv, envp)
-        guard rc == 0 else {
-            throw BenchError("cannot start `\(program)`: \(String(cString: strerror(rc))) — is it installed and in PATH?")
-        }
-        return pid
     }
 
     static func run(_ program: String, _ arguments: [String], scratch: String) throws(BenchError) -> ChildResult {
         let command = ([program] + arguments).joined(separator: " ")
-        let outPath = scratch + "/child-\(getpid())-stdout.txt"
-        let errPath = scratch + "/child-\(getpid())-stderr.txt"
+        let outPath = scratch + "/child-\(CurrentProcess.id)-stdout.txt"
+        let errPath = scratch + "/child-\(CurrentProcess.id)-stderr.txt"
         let started = Date()
         let pid = try spawn(program, arguments, stdout: outPath, stderr: errPath)
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else {
-                throw BenchError("waiting for `\(command)` failed: \(String(cString: strerror(errno)))")
-            }
+        let exit: ChildProcesses.Exit
+        do { exit = try ChildProcesses.wait(pid) } catch {
+            throw BenchError("waiting for `\(command)` failed: \(error)")
         }
         let wall = Date().timeIntervalSince(started)
         let out = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
         let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
-        unlink(outPath)
-        unlink(errPath)
-        let termSignal = status & 0x7F
+        try? FileSystem.remove(outPath)
+        try? FileSystem.remove(errPath)
         return ChildResult(
-            command: command,
-            exitCode: termSignal == 0 ? (status >> 8) & 0xFF : nil,
-            signal: termSignal == 0 ? nil : termSignal,
-            stdout: out, stderr: err,
-            userSeconds: Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6,
-            systemSeconds: Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6,
-            wallSeconds: wall)
+            command: command, exitCode: exit.exitCode, signal: exit.signal, stdout: out, stderr: err,
+            userSeconds: exit.userSeconds, systemSeconds: exit.systemSeconds, wallSeconds: wall)
     }
 
     /// Runs a child that prints one JSON object on stdout and decodes it.
