@@ -43,8 +43,6 @@ public final class RotatingWriter {
     /// Bytes of the current file known to be on disk (a row boundary).
     private var fileBytes: Int64 = 0
     private var chunk: [UInt8] = []
-    /// The last When's text: the rows of one tick share it, so it is formatted once.
-    private var whenText = WhenText()
     /// Rows per source in `chunk`, not yet written.
     private var chunkRows = [Int](repeating: 0, count: 5)
     private var chunkFirstWhen: Double?
@@ -80,11 +78,11 @@ public final class RotatingWriter {
     /// metadata then does not claim a clean end.
     private var fileLostRows = 0
     private var fileHadWriteErrors = false
-    /// The rows of the tick being encoded (a unit that is never split across files).
-    private var unit: [UInt8] = []
-    private var unitRows = [Int](repeating: 0, count: 5)
-    private var unitFirstWhen: Double?
-    private var unitLastWhen: Double?
+    /// The text of the tick being encoded (a unit that is never split across files), and
+    /// the last When's text (the rows of one tick share it, so it is formatted once).
+    private let unit = UnitBytes()
+    /// One row's text from `Double.description` (the reference maker, for benchmarks).
+    private var descriptionText: [UInt8] = []
 
     public init(directory: OutputDirectory, description: RecordingDescription, configuration: Configuration,
                 counters: RecorderCounters, whenOffset: Double, log: Logger,
@@ -130,19 +128,32 @@ public final class RotatingWriter {
             recordingFirstWhen = first.when
             if let s = configuration.rotation.maxSeconds { nextTimeBoundary = first.when + s }
         }
-        unit.removeAll(keepingCapacity: true)
-        for i in unitRows.indices { unitRows[i] = 0 }
-        unitFirstWhen = nil
-        unitLastWhen = nil
-        for row in rows {
-            if configuration.numberText == .ownFormatter {
-                RowEncoder.append(row, to: &unit, when: &whenText)
-            } else {
-                RowEncoder.appendWithDescriptions(row, to: &unit)
+        // Encoded into the unit's raw memory with local counters: the writer's stored
+        // properties are read and written once per tick, not once per row.
+        unit.reserve(rows: rows.count)
+        let out = unit.base
+        var unitCount = 0
+        var unitRows = SIMD8<Int>()
+        let unitFirstWhen = first.when
+        var unitLastWhen = first.when
+        if configuration.numberText == .ownFormatter {
+            let when = unit.when
+            for row in rows {
+                unitCount &+= RowEncoder.encode(row, into: out + unitCount, when: &when.pointee)
+                unitRows[row.source.order] &+= 1
+                unitLastWhen = max(unitLastWhen, row.when)
             }
-            unitRows[row.source.order] += 1
-            if unitFirstWhen == nil { unitFirstWhen = row.when }
-            unitLastWhen = max(unitLastWhen ?? row.when, row.when)
+        } else {
+            for row in rows {
+                descriptionText.removeAll(keepingCapacity: true)
+                RowEncoder.appendWithDescriptions(row, to: &descriptionText)
+                descriptionText.withUnsafeBufferPointer { text in
+                    if let b = text.baseAddress { (out + unitCount).update(from: b, count: text.count) }
+                }
+                unitCount &+= descriptionText.count
+                unitRows[row.source.order] &+= 1
+                unitLastWhen = max(unitLastWhen, row.when)
+            }
         }
         if provisionalFile, let timeBase, !timeBase.isProvisional { renameProvisionalFile(timeBase, firstRow: first.when) }
         if file == nil {
@@ -155,14 +166,16 @@ public final class RotatingWriter {
         } else if let boundary = nextTimeBoundary, first.when >= boundary - 1e-6 {
             rotate(startingWhen: first.when)
         } else if let limit = configuration.rotation.maxBytes,
-                  fileBytes + Int64(chunk.count + unit.count) > limit, fileHasRows {
+                  fileBytes + Int64(chunk.count + unitCount) > limit, fileHasRows {
             // This tick would overflow the file: it starts the next one.
             rotate(startingWhen: first.when)
         }
-        chunk.append(contentsOf: unit)
-        for i in unitRows.indices { chunkRows[i] += unitRows[i] }
+        chunk.append(contentsOf: UnsafeBufferPointer(start: out, count: unitCount))
+        chunkRows.withUnsafeMutableBufferPointer { counts in
+            for i in counts.indices { counts[i] &+= unitRows[i] }
+        }
         if chunkFirstWhen == nil { chunkFirstWhen = unitFirstWhen }
-        if let last = unitLastWhen { chunkLastWhen = max(chunkLastWhen ?? last, last) }
+        chunkLastWhen = max(chunkLastWhen ?? unitLastWhen, unitLastWhen)
         if chunk.count >= configuration.chunkBytes { flushChunk() }
     }
 
