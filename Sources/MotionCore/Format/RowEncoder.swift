@@ -90,16 +90,26 @@ public struct WhenText: Sendable {
     public init() {}
 
     /// Writes the text of `value` at `out` (room for `DoubleText.maxBytes`), returns its length.
+    /// The text is kept and copied as three 8-byte words (the whole `maxBytes` of room, of
+    /// which the first `count` bytes are the text): no `memcpy` call per row.
     @inlinable
     public mutating func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let raw = UnsafeMutableRawPointer(out)
         if count > 0 && value.bitPattern == bits {
-            withUnsafeBytes(of: text) { out.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: count) }
+            raw.storeBytes(of: text.0, as: UInt64.self)
+            (raw + 8).storeBytes(of: text.1, as: UInt64.self)
+            (raw + 16).storeBytes(of: text.2, as: UInt64.self)
             return count
         }
+        // The bytes after the text are cleared first, so that what is kept is defined.
+        raw.storeBytes(of: 0, as: UInt64.self)
+        (raw + 8).storeBytes(of: 0, as: UInt64.self)
+        (raw + 16).storeBytes(of: 0, as: UInt64.self)
         let n = DoubleText.write(value, to: out)
         bits = value.bitPattern
         count = n
-        withUnsafeMutableBytes(of: &text) { UnsafeMutableRawPointer($0.baseAddress!).copyMemory(from: out, byteCount: n) }
+        text = (raw.loadUnaligned(as: UInt64.self), (raw + 8).loadUnaligned(as: UInt64.self),
+                (raw + 16).loadUnaligned(as: UInt64.self))
         return n
     }
 }

@@ -28,7 +28,9 @@ public struct Pedalling: Sendable, Equatable {
     func motion(at time: Double, effort: Double) -> (rock: Double, rockRate: Double, surgeSpeed: Double) {
         let w = 2 * Double.pi * cadenceHz
         let a = rockDegrees * Double.pi / 180 * effort
-        // Surge acceleration s·sin(2wt) integrates to a speed of −s/(2w)·cos(2wt).
-        return (a * sin(w * time), a * w * cos(w * time), -surge * effort / (2 * w) * cos(2 * w * time))
+        // Surge acceleration s·sin(2wt) integrates to a speed of −s/(2w)·cos(2wt), and
+        // cos(2wt) = 1 − 2·sin²(wt).
+        let s = sin(w * time), c = cos(w * time)
+        return (a * s, a * w * c, -surge * effort / (2 * w) * (1 - 2 * s * s))
     }
 }

@@ -25,16 +25,23 @@ public struct IMUImperfections: Sendable, Equatable {
 }
 
 /// The simulator board's IMU: samples the scripted ride at each tick's time. Deterministic:
-/// the value for a tick depends only on the tick's time since the start.
+/// the value for a tick depends only on the tick's time since the start (it remembers the
+/// last ride states it computed, which are pure functions of their times, so consecutive
+/// ticks share them; like any sensor it is read by one thread at a time).
 public final class SimulatedIMU: MotionSensor {
     public let ride: BikeRide
     public let field: EarthField
     public let imperfections: IMUImperfections
     /// Never changes (the simulated IMU has no bus to fail); a `let`, so reading it per tick needs no exclusivity check.
     public let health = SensorHealth()
+    /// `field.enu`, computed once (four trigonometric calls).
+    private let fieldENU: Vector3
+    /// The ride states of the last ticks' central differences.
+    private let states = RideStateCache()
 
     public init(ride: BikeRide = .standard, field: EarthField = EarthField(), imperfections: IMUImperfections = IMUImperfections()) {
         self.ride = ride; self.field = field; self.imperfections = imperfections
+        fieldENU = field.enu
     }
 
     public var info: SensorInfo {
@@ -51,43 +58,44 @@ public final class SimulatedIMU: MotionSensor {
     /// The reading at `t` seconds and the ride's truth it was made from (attitude, gravity),
     /// computed once for both.
     public func readingAndTruth(at t: Double) -> (reading: MotionReading, truth: MotionTruth) {
-        let (truth, state) = ride.truthAndState(at: t, field: field)
-        return (MotionReading(accel: accel(truth, state, t), gyro: gyro(truth, state, t), mag: mag(truth, t)), truth)
+        let (truth, state) = ride.truthAndState(at: t, fieldENU: fieldENU, states: states)
+        let ns = DeterministicNoise.nanos(t)
+        return (MotionReading(accel: accel(truth, state, t, ns), gyro: gyro(truth, state, ns), mag: mag(truth, ns)), truth)
     }
 
-    func accel(_ truth: MotionTruth, _ state: RideState, _ t: Double) -> Vector3 {
+    func accel(_ truth: MotionTruth, _ state: RideState, _ t: Double, _ ns: UInt64) -> Vector3 {
         let p = imperfections
         if state.style != .cycling {
             return truth.accel + CarriedMotion.accel(state.style, t: t, segmentTime: state.segmentTime, scale: p.vibration / 0.06)
-                + noise(t, p.accelNoise, base: 0)
+                + noise(ns, p.accelNoise, base: 0)
         }
         let amp = p.vibration * state.roughness * min(1.5, state.speed / 6)
         // Road vibration: a few wheel/frame resonances plus broadband roughness, mostly vertical.
         let vib = amp * (0.6 * sin(2 * Double.pi * 11.3 * t) + 0.3 * sin(2 * Double.pi * 17.9 * t + 1.1)
-                         + 0.5 * DeterministicNoise.gaussian(time: t, channel: 10))
-        let lateral = amp * 0.3 * DeterministicNoise.gaussian(time: t, channel: 11)
+                         + 0.5 * DeterministicNoise.gaussian(nanos: ns, channel: 10))
+        let lateral = amp * 0.3 * DeterministicNoise.gaussian(nanos: ns, channel: 11)
         return truth.accel + Vector3(lateral, 0.2 * vib, vib)
-            + noise(t, p.accelNoise, base: 0)
+            + noise(ns, p.accelNoise, base: 0)
     }
 
-    func gyro(_ truth: MotionTruth, _ state: RideState, _ t: Double) -> Vector3 {
+    func gyro(_ truth: MotionTruth, _ state: RideState, _ ns: UInt64) -> Vector3 {
         let p = imperfections
         let amp = p.vibration * state.roughness * min(1.5, state.speed / 6) * 0.5
-        let shake = Vector3(DeterministicNoise.gaussian(time: t, channel: 20),
-                            DeterministicNoise.gaussian(time: t, channel: 21),
-                            DeterministicNoise.gaussian(time: t, channel: 22)) * amp
-        return truth.gyro + p.gyroBias + shake + noise(t, p.gyroNoise, base: 3)
+        let shake = Vector3(DeterministicNoise.gaussian(nanos: ns, channel: 20),
+                            DeterministicNoise.gaussian(nanos: ns, channel: 21),
+                            DeterministicNoise.gaussian(nanos: ns, channel: 22)) * amp
+        return truth.gyro + p.gyroBias + shake + noise(ns, p.gyroNoise, base: 3)
     }
 
-    func mag(_ truth: MotionTruth, _ t: Double) -> Vector3 {
+    func mag(_ truth: MotionTruth, _ ns: UInt64) -> Vector3 {
         let p = imperfections
-        return p.magSoftIron * truth.mag + p.magHardIron + noise(t, p.magNoise, base: 6)
+        return p.magSoftIron * truth.mag + p.magHardIron + noise(ns, p.magNoise, base: 6)
     }
 
-    private func noise(_ t: Double, _ sigma: Double, base: UInt64) -> Vector3 {
+    private func noise(_ ns: UInt64, _ sigma: Double, base: UInt64) -> Vector3 {
         guard sigma > 0 else { return .zero }
-        return Vector3(DeterministicNoise.gaussian(time: t, channel: base),
-                       DeterministicNoise.gaussian(time: t, channel: base + 1),
-                       DeterministicNoise.gaussian(time: t, channel: base + 2)) * sigma
+        return Vector3(DeterministicNoise.gaussian(nanos: ns, channel: base),
+                       DeterministicNoise.gaussian(nanos: ns, channel: base + 1),
+                       DeterministicNoise.gaussian(nanos: ns, channel: base + 2)) * sigma
     }
 }

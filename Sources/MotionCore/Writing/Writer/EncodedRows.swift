@@ -1,6 +1,5 @@
-/// Rows as file text with what the metadata needs of them: their count per source and
-/// their When range. One tick's rows (a unit, never split across files) and the chunk that
-/// collects units until it is written are both this.
+/// Encoded ticks on their way to the file: the chunk's text with what the metadata needs
+/// of it (rows per source, When range).
 struct EncodedRows {
     private(set) var bytes: [UInt8] = []
     /// Rows per source, by `Source.order`.
@@ -13,24 +12,14 @@ struct EncodedRows {
     var isEmpty: Bool { bytes.isEmpty }
     var rowCount: Int { rowsBySource.reduce(0, +) }
 
-    /// Encodes one row after the others; `when` carries the last When's text.
-    mutating func append(_ row: Row, numberText: NumberText.Maker, when: inout WhenText) {
-        if numberText == .ownFormatter {
-            RowEncoder.append(row, to: &bytes, when: &when)
-        } else {
-            RowEncoder.appendWithDescriptions(row, to: &bytes)
+    /// Takes a tick's rows after these.
+    mutating func append(_ tick: EncodedTick) {
+        bytes.append(contentsOf: tick.bytes)
+        rowsBySource.withUnsafeMutableBufferPointer { counts in
+            for i in counts.indices { counts[i] &+= tick.rowsBySource[i] }
         }
-        rowsBySource[row.source.order] += 1
-        if firstWhen == nil { firstWhen = row.when }
-        lastWhen = max(lastWhen ?? row.when, row.when)
-    }
-
-    /// Takes another batch's rows after these.
-    mutating func append(_ other: EncodedRows) {
-        bytes.append(contentsOf: other.bytes)
-        for i in rowsBySource.indices { rowsBySource[i] += other.rowsBySource[i] }
-        if firstWhen == nil { firstWhen = other.firstWhen }
-        if let last = other.lastWhen { lastWhen = max(lastWhen ?? last, last) }
+        if firstWhen == nil { firstWhen = tick.firstWhen }
+        lastWhen = max(lastWhen ?? tick.lastWhen, tick.lastWhen)
     }
 
     mutating func removeAll() {

@@ -4,18 +4,11 @@ import Logging
 /// the current file, rotates by size and/or time at row boundaries, fsyncs, and keeps the
 /// metadata JSON beside each CSV up to date. Used from the writer thread only.
 ///
-/// It coordinates parts with one job each: `TickUnits` (a batch into ticks), `EncodedRows`
-/// (text and per-source counts of a tick and of the chunk), `RotationClock` (when a file
-/// ends), `RecordingFileNamer` (names, provisional until GPS time), `FileMetadataWriter`
-/// (the JSON beside the CSV) and `WriteFailures` (episodes, first failure, halting). It
-/// alone writes the writer thread's counters (`RecorderCounters`).
-///
-/// A failed write is cut back to the last complete row (`ftruncate`), its rows are counted
-/// as lost, the error is logged once per episode, and writing resumes with the next rows.
-/// Failures that no later write can overcome — a read-only file system, the output folder
-/// or the open file removed — halt the writer: `onFatal` asks the recording to stop, and
-/// every later row is counted as lost. Rotation happens between ticks, never inside one:
-/// a tick's rows (A, G, M, D and the L rows polled with them) always share a file.
+/// It coordinates parts with one job each: `TickUnits` (a batch into ticks), `TickEncoder`
+/// (a tick's text in raw memory), `EncodedRows` (the chunk's text and per-source counts),
+/// `RotationClock` (when a file ends), `RecordingFileNamer` (names, provisional until GPS
+/// time), `FileMetadataWriter` (the JSON beside the CSV) and `WriteFailures` (episodes,
+/// first failure, halting). It alone writes the writer thread's counters (`RecorderCounters`).
 public final class RotatingWriter {
     public struct Configuration: Sendable {
         public var rotation: RotationPolicy
@@ -63,10 +56,8 @@ public final class RotatingWriter {
     // Text on its way to the file.
     /// Encoded ticks not yet written.
     private var chunk: EncodedRows
-    /// The tick being encoded (a unit that is never split across files).
-    private var unit = EncodedRows(capacity: CSVFormat.maxRowBytes * 8)
-    /// The last When's text: the rows of one tick share it, so it is formatted once.
-    private var whenText = WhenText()
+    /// Encodes one tick at a time (a unit that is never split across files).
+    private let encoder: TickEncoder
 
     /// How often the open file's metadata is refreshed, so a power cut keeps recent counters.
     public var metadataRefreshNanos: Int64 {
@@ -102,6 +93,7 @@ public final class RotatingWriter {
                                       softwareVersion: configuration.softwareVersion, counters: counters, timeBase: timeBase)
         failures = WriteFailures(log: log)
         chunk = EncodedRows(capacity: configuration.chunkBytes + CSVFormat.maxRowBytes)
+        encoder = TickEncoder(numberText: configuration.numberText)
     }
 
     /// Opens the recording's first file (named by the first tick's When) before the first
@@ -120,8 +112,7 @@ public final class RotatingWriter {
     private func writeUnit(_ rows: UnsafeBufferPointer<Row>) {
         guard let first = rows.first else { return }
         rotation.start(at: first.when)
-        unit.removeAll()
-        for row in rows { unit.append(row, numberText: configuration.numberText, when: &whenText) }
+        let tick = encoder.encode(rows, first: first)
         if provisionalFile, let timeBase = namer.timeBase, !timeBase.isProvisional { renameProvisionalFile(firstRow: first.when) }
         if file == nil {
             if failures.halted == nil && nowNanos() >= nextOpenAttempt {
@@ -132,11 +123,11 @@ public final class RotatingWriter {
             }
         } else if rotation.isTimeBoundary(first.when) {
             rotate(startingWhen: first.when)
-        } else if rotation.wouldOverflow(fileBytes: fileBytes, adding: chunk.bytes.count + unit.bytes.count), fileHasRows {
+        } else if rotation.wouldOverflow(fileBytes: fileBytes, adding: chunk.bytes.count + tick.bytes.count), fileHasRows {
             // This tick would overflow the file: it starts the next one.
             rotate(startingWhen: first.when)
         }
-        chunk.append(unit)
+        chunk.append(tick)
         if chunk.bytes.count >= configuration.chunkBytes { flushChunk() }
     }
 
