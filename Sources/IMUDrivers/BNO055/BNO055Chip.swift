@@ -8,12 +8,9 @@
 final class BNO055Chip: IMUChip {
     let model = "BNO055"
     let maxRateHz = BNO055Conversion.maxRateHz
-    private let bus: I2CBus
     let failures = FailureCounter()
-    private let io: ChipIO
     private let options: IMUOptions
-    private var candidates: [UInt8]
-    private var address: UInt8
+    private var link: ChipLink
     private let buffer = RegisterBuffer(capacity: 48)
     /// NDOF (the chip's own fusion) instead of AMG.
     private let fusion: Bool
@@ -24,20 +21,17 @@ final class BNO055Chip: IMUChip {
     private var magRaw: (Int16, Int16, Int16) = (0, 0, 0)
     private var magDelivered: (Int16, Int16, Int16)?
     private var written: (unitSel: UInt8, mode: UInt8) = (0, 0)
-    private(set) var settings = ChipSettings(accelRangeG: 0, gyroRangeDegPerSec: 0, magRangeMicroTesla: 0,
-                                             accelRateHz: 0, gyroRateHz: 0, magRateHz: 0, notes: [])
+    private(set) var settings = ChipSettings.unset()
 
     init(bus: I2CBus, options: IMUOptions) {
-        self.bus = bus
         self.options = options
-        io = ChipIO(bus: bus, chip: "BNO055", failures: failures)
-        candidates = options.address.map { [$0] } ?? BNO055Register.addresses
-        address = candidates[0]
+        link = ChipLink(bus: bus, chip: "BNO055", failures: failures,
+                        configured: options.address, defaults: BNO055Register.addresses)
         fusion = options.chipFusion
     }
 
     var placement: String {
-        (fusion ? "BNO055 (NDOF mode, its own fusion)" : "BNO055 (AMG mode, raw sensors)") + " at \(Hex.byte(address)) on \(bus.name)"
+        (fusion ? "BNO055 (NDOF mode, its own fusion)" : "BNO055 (AMG mode, raw sensors)") + " at \(Hex.byte(link.address)) on \(link.bus.name)"
     }
 
     var fusionInfo: [String: String]? {
@@ -58,27 +52,17 @@ final class BNO055Chip: IMUChip {
         typealias R = BNO055Register
         switch phase {
         case 0:
-            let bus = self.bus
-            address = try io.locate(candidates: candidates, identityRegister: R.chipID, expected: [R.identity]) {
-                (a: UInt8) throws(I2CError) in try bus.writeByte(address: a, register: R.pageID, 0x00)
-            }
-            candidates = [address]
-            try io.write(address, R.sysTrigger, R.resetSystem)
+            try link.locate(identityRegister: R.chipID, expected: [R.identity], select: (R.pageID, 0x00))
+            try link.write(R.sysTrigger, R.resetSystem)
             return .next(afterSeconds: 0.65)   // power-on reset time (Table 0-2: 650 ms)
         case 1:
-            try io.writeVerified(address, R.pageID, 0x00)
-            try io.writeVerified(address, R.oprMode, R.configMode)
+            try link.writeVerified(R.pageID, 0x00)
+            try link.writeVerified(R.oprMode, R.configMode)
             return .next(afterSeconds: 0.02)   // any mode → CONFIGMODE: 19 ms (Table 3-6)
         case 2 where fusion:
             // The fusion sets the sensors itself (Table 3-4, 3-14); only units, axes and mode here.
-            try io.writeVerified(address, R.pwrMode, 0x00)
-            try io.writeVerified(address, R.pageID, 0x00)
-            try io.writeVerified(address, R.unitSel, R.unitsMilliGDegrees)
-            try io.writeVerified(address, R.axisMapConfig, R.defaultAxisMap.config)
-            try io.writeVerified(address, R.axisMapConfig + 1, R.defaultAxisMap.sign)
-            try io.writeVerified(address, R.oprMode, R.ndofMode)
-            written = (R.unitsMilliGDegrees, R.ndofMode)
-            magDelivered = nil
+            try link.writeVerified(R.pwrMode, 0x00)
+            try enterMode(R.ndofMode)
             let f = BNO055Conversion.Fusion.self
             let rate = min(Double(rateHz), f.inertialRateHz)
             settings = ChipSettings(
@@ -97,7 +81,7 @@ final class BNO055Chip: IMUChip {
             // read is counted and leaves it unknown; it does not stop the start).
             if !calibrationRead {
                 calibrationRead = true
-                calibrationAtStart = try? io.read(address, R.calibStat)
+                calibrationAtStart = try? link.read(R.calibStat)
             }
             return .done
         case 2:
@@ -106,19 +90,13 @@ final class BNO055Chip: IMUChip {
             let accelBW = BNO055Conversion.bandwidth(BNO055Conversion.accelBandwidths, rateHz: rateHz)
             let gyroBW = BNO055Conversion.bandwidth(BNO055Conversion.gyroBandwidths, rateHz: rateHz)
             let mag = RateChoice.pick(rateHz, from: BNO055Conversion.magRates)
-            try io.writeVerified(address, R.pwrMode, 0x00)
-            try io.writeVerified(address, R.pageID, 0x01)
-            try io.writeVerified(address, R.accConfig, accelBW.code << 2 | accel.value)
-            try io.writeVerified(address, R.magConfig, 0x18 | mag.value)   // normal power, high accuracy
-            try io.writeVerified(address, R.gyrConfig0, gyroBW.code << 3 | gyro.value)
-            try io.writeVerified(address, R.gyrConfig1, 0x00)
-            try io.writeVerified(address, R.pageID, 0x00)
-            try io.writeVerified(address, R.unitSel, R.unitsMilliGDegrees)
-            try io.writeVerified(address, R.axisMapConfig, R.defaultAxisMap.config)
-            try io.writeVerified(address, R.axisMapConfig + 1, R.defaultAxisMap.sign)
-            try io.writeVerified(address, R.oprMode, R.amgMode)
-            written = (R.unitsMilliGDegrees, R.amgMode)
-            magDelivered = nil
+            try link.writeVerified(R.pwrMode, 0x00)
+            try link.writeVerified(R.pageID, 0x01)
+            try link.writeVerified(R.accConfig, accelBW.code << 2 | accel.value)
+            try link.writeVerified(R.magConfig, 0x18 | mag.value)   // normal power, high accuracy
+            try link.writeVerified(R.gyrConfig0, gyroBW.code << 3 | gyro.value)
+            try link.writeVerified(R.gyrConfig1, 0x00)
+            try enterMode(R.amgMode)
             settings = ChipSettings(
                 accelRangeG: accel.range, gyroRangeDegPerSec: gyro.range,
                 magRangeMicroTesla: BNO055Conversion.magRangeMicroTesla,
@@ -132,6 +110,19 @@ final class BNO055Chip: IMUChip {
         }
     }
 
+    /// Page 0, units (mg, °/s, µT), the default axis map, then `mode` (AMG or NDOF), each
+    /// read back; the last phase of both bring-ups. Forgets the magnetometer words delivered.
+    private func enterMode(_ mode: UInt8) throws(IMUError) {
+        typealias R = BNO055Register
+        try link.writeVerified(R.pageID, 0x00)
+        try link.writeVerified(R.unitSel, R.unitsMilliGDegrees)
+        try link.writeVerified(R.axisMapConfig, R.defaultAxisMap.config)
+        try link.writeVerified(R.axisMapConfig + 1, R.defaultAxisMap.sign)
+        try link.writeVerified(R.oprMode, mode)
+        written = (R.unitsMilliGDegrees, mode)
+        magDelivered = nil
+    }
+
     func bringUpMagnetometer(phase: Int) throws(IMUError) -> PhaseResult { .done }
 
     /// One 18-byte burst ACC_DATA, MAG_DATA, GYR_DATA (0x08–0x19); in NDOF one 44-byte
@@ -139,18 +130,19 @@ final class BNO055Chip: IMUChip {
     /// same instant. The magnetometer words are kept for `readMagnetometer`.
     func readInertial() throws(I2CError) -> InertialRead {
         typealias R = BNO055Register
-        try bus.read(address: address, register: R.accDataXLSB, into: buffer.prefix(fusion ? R.fusionBurstLength : 18))
+        try link.burst(R.accDataXLSB, count: fusion ? R.fusionBurstLength : 18, into: buffer)
         let b = buffer
-        magRaw = (b.littleEndianInt16(at: 6), b.littleEndianInt16(at: 8), b.littleEndianInt16(at: 10))
-        var sample = BNO055Conversion.inertial(
-            accel: (b.littleEndianInt16(at: 0), b.littleEndianInt16(at: 2), b.littleEndianInt16(at: 4)),
-            gyro: (b.littleEndianInt16(at: 12), b.littleEndianInt16(at: 14), b.littleEndianInt16(at: 16)))
+        // Offsets in the burst, which starts at ACC_DATA_X_LSB.
+        let at = { (register: UInt8) in Int(register - R.accDataXLSB) }
+        magRaw = b.littleEndianVector(at: at(R.magDataXLSB))
+        var sample = BNO055Conversion.inertial(accel: b.littleEndianVector(at: at(R.accDataXLSB)),
+                                               gyro: b.littleEndianVector(at: at(R.gyrDataXLSB)))
         if fusion {
-            let word = { (register: UInt8) in b.littleEndianInt16(at: Int(register - R.accDataXLSB)) }
+            let w = b.littleEndianInt16(at: at(R.quaDataWLSB)), xyz = b.littleEndianVector(at: at(R.quaDataWLSB) + 2)
             sample.fusion = BNO055Conversion.fusion(
-                quaternion: (word(R.quaDataWLSB), word(R.quaDataWLSB + 2), word(R.quaDataWLSB + 4), word(R.quaDataWLSB + 6)),
-                linear: (word(R.liaDataXLSB), word(R.liaDataXLSB + 2), word(R.liaDataXLSB + 4)),
-                gravity: (word(R.grvDataXLSB), word(R.grvDataXLSB + 2), word(R.grvDataXLSB + 4)))
+                quaternion: (w, xyz.0, xyz.1, xyz.2),
+                linear: b.littleEndianVector(at: at(R.liaDataXLSB)),
+                gravity: b.littleEndianVector(at: at(R.grvDataXLSB)))
         }
         return .sample(sample)
     }
@@ -173,7 +165,7 @@ final class BNO055Chip: IMUChip {
     /// UNIT_SEL, OPR_MODE and PWR_MODE (0x3B–0x3E): a reset returns to 0x80 and
     /// CONFIGMODE, a suspended chip (PWR_MODE 2) holds its data.
     func inertialConfigurationIntact() throws(I2CError) -> Bool {
-        try bus.read(address: address, register: BNO055Register.unitSel, into: buffer.prefix(4))
+        try link.burst(BNO055Register.unitSel, count: 4, into: buffer)
         return buffer[0] == written.unitSel && buffer[2] & 0x0F == written.mode && buffer[3] & 0x03 == 0
     }
 

@@ -12,6 +12,8 @@ enum BNO055Register {
     /// §4.3.8–4.3.25 ACC_DATA (0x08–0x0D), MAG_DATA (0x0E–0x13), GYR_DATA (0x14–0x19):
     /// little-endian two's complement, in the units UNIT_SEL selects.
     static let accDataXLSB: UInt8 = 0x08
+    static let magDataXLSB: UInt8 = 0x0E
+    static let gyrDataXLSB: UInt8 = 0x14
     /// §4.3.26–4.3.31 EUL_DATA (0x1A–0x1F): heading, roll, pitch (fusion modes; not used:
     /// the quaternion carries the same attitude without the Euler conventions of Table 3-13).
     static let eulDataHeadingLSB: UInt8 = 0x1A

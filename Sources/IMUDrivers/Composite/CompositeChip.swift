@@ -32,8 +32,7 @@ final class CompositeChip: IMUChip {
     var magnetometerIndependent: Bool { true }
 
     /// Both chips' settings, merged once after each bring-up (the driver reads them every tick).
-    private(set) var settings = ChipSettings(accelRangeG: 0, gyroRangeDegPerSec: 0, magRangeMicroTesla: 0,
-                                             accelRateHz: 0, gyroRateHz: 0, magRateHz: 0, notes: [])
+    private(set) var settings = ChipSettings.unset()
 
     private func mergeSettings() {
         var s = inertial.settings

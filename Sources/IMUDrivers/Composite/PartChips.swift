@@ -22,6 +22,9 @@ struct MagnetometerSettings {
     var rangeMicroTesla: Double
     var rateHz: Double
     var notes: [String]
+
+    /// Nothing configured yet (before bring-up).
+    static let unset = MagnetometerSettings(rangeMicroTesla: 0, rateHz: 0, notes: [])
 }
 
 /// A magnetometer chip on its own (HMC5883L, QMC5883L, LIS3MDL): the other half.

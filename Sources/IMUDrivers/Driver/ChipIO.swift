@@ -7,10 +7,10 @@ struct ChipIO {
     let failures: FailureCounter
 
     /// Finds the device among `candidates`: the first address that acknowledges must hold an
-    /// identity in `expected`. A transient failure is retried once per address. `prepare`
-    /// runs first at each address (e.g. selecting register bank 0).
+    /// identity in `expected`. A transient failure is retried once per address. `select`
+    /// is written first at each address (a register bank or page select, e.g. bank 0).
     func locate(candidates: [UInt8], identityRegister: UInt8, expected: [UInt8],
-                prepare: ((UInt8) throws(I2CError) -> Void)? = nil) throws(IMUError) -> UInt8 {
+                select: (register: UInt8, value: UInt8)? = nil) throws(IMUError) -> UInt8 {
         var lastError = I2CError(kind: .noAcknowledge, bus: bus.name, operation: .read(count: 1),
                                  address: candidates.first, register: identityRegister)
         // A NACK at a candidate that is not there is discovery, not a bus error; it counts
@@ -20,7 +20,7 @@ struct ChipIO {
             var value: UInt8?
             for _ in 0..<2 where value == nil {
                 do {
-                    try prepare?(address)
+                    if let select { try bus.writeByte(address: address, register: select.register, select.value) }
                     value = try bus.readByte(address: address, register: identityRegister)
                 } catch {
                     lastError = error

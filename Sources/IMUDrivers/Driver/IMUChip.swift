@@ -54,6 +54,12 @@ struct ChipSettings {
     var gyroRateHz: Double
     var magRateHz: Double
     var notes: [String]
+
+    /// Nothing configured yet (before bring-up); `magRateHz` where a chip states it up front.
+    static func unset(magRateHz: Double = 0) -> ChipSettings {
+        ChipSettings(accelRangeG: 0, gyroRangeDegPerSec: 0, magRangeMicroTesla: 0,
+                     accelRateHz: 0, gyroRateHz: 0, magRateHz: magRateHz, notes: [])
+    }
 }
 
 /// A chip family behind the generic `IMUDriver`: register-level bring-up, burst reads and

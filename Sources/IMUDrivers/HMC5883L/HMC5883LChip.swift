@@ -7,47 +7,44 @@
 /// a measurement that hangs without a reset (the data then repeats).
 final class HMC5883LChip: MagnetometerChip {
     let model = "HMC5883L"
-    private let bus: I2CBus
-    private let io: ChipIO
     private let options: IMUOptions
-    private let address: UInt8
+    private var link: ChipLink
     private let buffer = RegisterBuffer(capacity: 8)
     private var lsbPerGauss = 440.0
     private var written: (UInt8, UInt8) = (0, 0)   // configuration A, B
     /// The trigger written after each read, kept so the per-sample write does not allocate.
     private let trigger: [UInt8] = [HMC5883LRegister.single]
-    private(set) var magSettings = MagnetometerSettings(rangeMicroTesla: 0, rateHz: 0, notes: [])
+    private(set) var magSettings = MagnetometerSettings.unset
 
     init(bus: I2CBus, options: IMUOptions, failures: FailureCounter) {
-        self.bus = bus
         self.options = options
-        io = ChipIO(bus: bus, chip: "HMC5883L magnetometer", failures: failures)
-        address = options.magAddress ?? HMC5883LRegister.address
+        link = ChipLink(bus: bus, chip: "HMC5883L magnetometer", failures: failures,
+                        configured: options.magAddress, defaults: [HMC5883LRegister.address])
     }
 
-    var placement: String { "HMC5883L at \(Hex.byte(address))" }
+    var placement: String { "HMC5883L at \(Hex.byte(link.address))" }
 
     func bringUpMagnetometer(phase: Int, rateHz: Int) throws(IMUError) -> PhaseResult {
         typealias R = HMC5883LRegister
         switch phase {
         case 0:
             do throws(IMUError) {
-                _ = try io.locate(candidates: [address], identityRegister: R.identityA, expected: [R.identity[0]])
-                let id = try io.read(address, R.identityA, count: 3)
+                try link.locate(identityRegister: R.identityA, expected: [R.identity[0]])
+                let id = try link.read(R.identityA, count: 3)
                 guard id == R.identity else {
-                    throw IMUError.wrongIdentity(chip: "HMC5883L magnetometer", bus: bus.name, address: address,
+                    throw IMUError.wrongIdentity(chip: "HMC5883L magnetometer", bus: link.bus.name, address: link.address,
                                                  register: R.identityA + 1, expected: [R.identity[1]], found: id[1])
                 }
             } catch {
-                throw MagnetometerLookAlike.check(error, bus: bus, instead: .hmc5883l)
+                throw MagnetometerLookAlike.check(error, bus: link.bus, instead: .hmc5883l)
             }
             // No reset command: configuration A and B are written anew, then the first measurement triggered.
             let scale = RangeChoice.pick(options.magRangeMicroTesla, from: HMC5883LConversion.scales)
             let plan = HMC5883LConversion.plan(tickHz: rateHz)
             written = (plan.configA, scale.value.code << 5)
-            try io.writeVerified(address, R.configA, written.0)
-            try io.writeVerified(address, R.configB, written.1)
-            try io.write(address, R.mode, R.single)
+            try link.writeVerified(R.configA, written.0)
+            try link.writeVerified(R.configB, written.1)
+            try link.write(R.mode, R.single)
             lsbPerGauss = scale.value.lsbPerGauss
             magSettings = MagnetometerSettings(
                 rangeMicroTesla: scale.range, rateHz: plan.rateHz,
@@ -63,8 +60,8 @@ final class HMC5883LChip: MagnetometerChip {
     /// measurement.
     func readMagnetometer() throws(I2CError) -> MagneticRead {
         typealias R = HMC5883LRegister
-        try bus.read(address: address, register: R.dataXMSB, into: buffer.prefix(6))
-        try bus.write(address: address, register: R.mode, bytes: trigger)
+        try link.burst(R.dataXMSB, count: 6, into: buffer)
+        try link.bus.write(address: link.address, register: R.mode, bytes: trigger)
         let b = buffer
         let raw = (b.bigEndianInt16(at: 0), b.bigEndianInt16(at: 4), b.bigEndianInt16(at: 2))
         let o = R.overflowValue
@@ -74,7 +71,7 @@ final class HMC5883LChip: MagnetometerChip {
 
     /// Configuration A and B return to 0x10 and 0x20 on a power cycle.
     func magnetometerConfigurationIntact() throws(I2CError) -> Bool {
-        try bus.read(address: address, register: HMC5883LRegister.configA, into: buffer.prefix(2))
+        try link.burst(HMC5883LRegister.configA, count: 2, into: buffer)
         return buffer[0] == written.0 && buffer[1] == written.1
     }
 }

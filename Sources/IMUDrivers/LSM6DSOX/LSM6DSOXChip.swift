@@ -3,37 +3,30 @@
 final class LSM6DSOXChip: InertialChip {
     private(set) var model = "LSM6DSOX"
     let maxRateHz = LSM6DSOXConversion.maxRateHz
-    private let bus: I2CBus
-    private let io: ChipIO
     private let options: IMUOptions
-    private var candidates: [UInt8]
-    private var address: UInt8
+    private var link: ChipLink
     private let buffer = RegisterBuffer(capacity: 16)
     private var mgPerLSB = 0.488
     private var mdpsPerLSB = 70.0
     private var written: [UInt8] = []   // CTRL1_XL, CTRL2_G, CTRL3_C
-    private(set) var settings = ChipSettings(accelRangeG: 0, gyroRangeDegPerSec: 0, magRangeMicroTesla: 0,
-                                             accelRateHz: 0, gyroRateHz: 0, magRateHz: 0, notes: [])
+    private(set) var settings = ChipSettings.unset()
 
     init(bus: I2CBus, options: IMUOptions, failures: FailureCounter) {
-        self.bus = bus
         self.options = options
-        io = ChipIO(bus: bus, chip: "LSM6DSOX", failures: failures)
-        candidates = options.address.map { [$0] } ?? LSM6DSOXRegister.addresses
-        address = candidates[0]
+        link = ChipLink(bus: bus, chip: "LSM6DSOX", failures: failures,
+                        configured: options.address, defaults: LSM6DSOXRegister.addresses)
     }
 
-    var placement: String { "\(model) at \(Hex.byte(address)) on \(bus.name)" }
+    var placement: String { "\(model) at \(Hex.byte(link.address)) on \(link.bus.name)" }
 
     func bringUpInertial(phase: Int, rateHz: Int) throws(IMUError) -> PhaseResult {
         typealias R = LSM6DSOXRegister
         switch phase {
         case 0:
-            address = try io.locate(candidates: candidates, identityRegister: R.whoAmI,
-                                    expected: [R.identityLSM6DSOX, R.identityLSM6DS3TRC, R.identityISM330DHCX])
-            candidates = [address]
-            model = LSM6DSOXConversion.name(identity: try io.read(address, R.whoAmI))
-            try io.write(address, R.ctrl3C, R.softwareReset)
+            try link.locate(identityRegister: R.whoAmI,
+                             expected: [R.identityLSM6DSOX, R.identityLSM6DS3TRC, R.identityISM330DHCX])
+            model = LSM6DSOXConversion.name(identity: try link.read(R.whoAmI))
+            try link.write(R.ctrl3C, R.softwareReset)
             return .next(afterSeconds: 0.01)
         case 1:
             let rate = RateChoice.pick(rateHz, from: LSM6DSOXConversion.rates)
@@ -44,9 +37,9 @@ final class LSM6DSOXChip: InertialChip {
             let gyroOptions = LSM6DSOXConversion.gyroScales + (model == "ISM330DHCX" ? [LSM6DSOXConversion.gyro4000] : [])
             let gyro = RangeChoice.pick(options.gyroRangeDegPerSec, from: gyroOptions)
             written = [rate.value << 4 | accel.value.code << 2, rate.value << 4 | gyro.value.code, R.blockUpdateAutoIncrement]
-            try io.writeVerified(address, R.ctrl3C, written[2])
-            try io.writeVerified(address, R.ctrl1XL, written[0])
-            try io.writeVerified(address, R.ctrl2G, written[1])
+            try link.writeVerified(R.ctrl3C, written[2])
+            try link.writeVerified(R.ctrl1XL, written[0])
+            try link.writeVerified(R.ctrl2G, written[1])
             mgPerLSB = accel.value.mgPerLSB
             mdpsPerLSB = gyro.value.mdpsPerLSB
             settings = ChipSettings(
@@ -63,18 +56,14 @@ final class LSM6DSOXChip: InertialChip {
 
     /// One 12-byte burst: gyroscope (0x22–0x27), then accelerometer (0x28–0x2D).
     func readInertial() throws(I2CError) -> InertialRead {
-        try bus.read(address: address, register: LSM6DSOXRegister.outXLG, into: buffer.prefix(12))
-        let b = buffer
+        try link.burst(LSM6DSOXRegister.outXLG, count: 12, into: buffer)
         return .sample(LSM6DSOXConversion.inertial(
-            accel: (b.littleEndianInt16(at: 6), b.littleEndianInt16(at: 8), b.littleEndianInt16(at: 10)),
-            gyro: (b.littleEndianInt16(at: 0), b.littleEndianInt16(at: 2), b.littleEndianInt16(at: 4)),
+            accel: buffer.littleEndianVector(at: 6), gyro: buffer.littleEndianVector(at: 0),
             mgPerLSB: mgPerLSB, mdpsPerLSB: mdpsPerLSB))
     }
 
     /// CTRL1_XL and CTRL2_G return to 0 (power-down) on a reset.
     func inertialConfigurationIntact() throws(I2CError) -> Bool {
-        guard written.count == 3 else { return false }
-        try bus.read(address: address, register: LSM6DSOXRegister.ctrl1XL, into: buffer.prefix(3))
-        return buffer[0] == written[0] && buffer[1] == written[1] && buffer[2] == written[2]
+        try link.stillHolds(written, count: 3, from: LSM6DSOXRegister.ctrl1XL, buffer: buffer)
     }
 }

@@ -5,39 +5,32 @@
 final class MPU6050Chip: InertialChip {
     let model = "MPU-6050"
     let maxRateHz = MPU6050Conversion.internalRateHz
-    private let bus: I2CBus
-    private let io: ChipIO
     private let options: IMUOptions
-    private var candidates: [UInt8]
-    private var address: UInt8
+    private var link: ChipLink
     private let buffer = RegisterBuffer(capacity: 32)
     private var lsbPerG = 2048.0
     private var lsbPerDps = 16.4
     private var written: [UInt8] = []   // SMPLRT_DIV, CONFIG, GYRO_CONFIG, ACCEL_CONFIG
-    private(set) var settings = ChipSettings(accelRangeG: 0, gyroRangeDegPerSec: 0, magRangeMicroTesla: 0,
-                                             accelRateHz: 0, gyroRateHz: 0, magRateHz: 0, notes: [])
+    private(set) var settings = ChipSettings.unset()
 
     init(bus: I2CBus, options: IMUOptions, failures: FailureCounter) {
-        self.bus = bus
         self.options = options
-        io = ChipIO(bus: bus, chip: "MPU-6050", failures: failures)
-        candidates = options.address.map { [$0] } ?? MPU6050Register.addresses
-        address = candidates[0]
+        link = ChipLink(bus: bus, chip: "MPU-6050", failures: failures,
+                        configured: options.address, defaults: MPU6050Register.addresses)
     }
 
-    var placement: String { "MPU-6050 at \(Hex.byte(address)) on \(bus.name)" }
+    var placement: String { "MPU-6050 at \(Hex.byte(link.address)) on \(link.bus.name)" }
 
     func bringUpInertial(phase: Int, rateHz: Int) throws(IMUError) -> PhaseResult {
         typealias R = MPU6050Register
         switch phase {
         case 0:
-            address = try io.locate(candidates: candidates, identityRegister: R.whoAmI, expected: [R.identity])
-            candidates = [address]
-            try io.write(address, R.pwrMgmt1, R.deviceReset)
+            try link.locate(identityRegister: R.whoAmI, expected: [R.identity])
+            try link.write(R.pwrMgmt1, R.deviceReset)
             return .next(afterSeconds: 0.1)
         case 1:
-            try io.writeVerified(address, R.pwrMgmt1, R.clockPLLX)
-            try io.writeVerified(address, R.pwrMgmt2, 0x00)
+            try link.writeVerified(R.pwrMgmt1, R.clockPLLX)
+            try link.writeVerified(R.pwrMgmt2, 0x00)
             let accel = RangeChoice.pick(options.accelRangeG, from: MPU6050Conversion.accelScales)
             let gyro = RangeChoice.pick(options.gyroRangeDegPerSec, from: MPU6050Conversion.gyroScales)
             let divider = MPU6050Conversion.sampleRateDivider(rateHz: rateHz)
@@ -45,10 +38,10 @@ final class MPU6050Chip: InertialChip {
             let filter = MPU6050Conversion.filter(outputRateHz: odr)
             written = [divider, filter.config, gyro.value.code << 3, accel.value.code << 3]
             for (i, value) in written.enumerated() {
-                try io.writeVerified(address, R.smplrtDiv + UInt8(i), value)
+                try link.writeVerified(R.smplrtDiv + UInt8(i), value)
             }
-            try io.writeVerified(address, R.userCtrl, 0x00)
-            try io.writeVerified(address, R.intPinCfg, R.bypassEnable)
+            try link.writeVerified(R.userCtrl, 0x00)
+            try link.writeVerified(R.intPinCfg, R.bypassEnable)
             lsbPerG = accel.value.lsbPerG
             lsbPerDps = gyro.value.lsbPerDps
             settings = ChipSettings(
@@ -65,11 +58,10 @@ final class MPU6050Chip: InertialChip {
 
     /// One 18-byte burst from INT_PIN_CFG (0x37) through GYRO_ZOUT_L (0x48).
     func readInertial() throws(I2CError) -> InertialRead {
-        try MPUFamilyRead.inertial(bus: bus, address: address, buffer: buffer, lsbPerG: lsbPerG, lsbPerDps: lsbPerDps)
+        try MPUFamilyRead.inertial(link: link, buffer: buffer, lsbPerG: lsbPerG, lsbPerDps: lsbPerDps)
     }
 
     func inertialConfigurationIntact() throws(I2CError) -> Bool {
-        guard written.count == 4 else { return false }
-        return try MPUFamilyRead.configurationIntact(bus: bus, address: address, buffer: buffer, written: written)
+        try MPUFamilyRead.configurationIntact(link: link, buffer: buffer, written: written, count: 4)
     }
 }

@@ -2,41 +2,38 @@
 /// included): status, then the six data bytes when DRDY is set.
 final class QMC5883LChip: MagnetometerChip {
     let model = "QMC5883L"
-    private let bus: I2CBus
-    private let io: ChipIO
     private let options: IMUOptions
-    private let address: UInt8
+    private var link: ChipLink
     private let buffer = RegisterBuffer(capacity: 8)
     private var lsbPerGauss = 3000.0
     private var control1: UInt8 = 0
-    private(set) var magSettings = MagnetometerSettings(rangeMicroTesla: 0, rateHz: 0, notes: [])
+    private(set) var magSettings = MagnetometerSettings.unset
 
     init(bus: I2CBus, options: IMUOptions, failures: FailureCounter) {
-        self.bus = bus
         self.options = options
-        io = ChipIO(bus: bus, chip: "QMC5883L magnetometer", failures: failures)
-        address = options.magAddress ?? QMC5883LRegister.address
+        link = ChipLink(bus: bus, chip: "QMC5883L magnetometer", failures: failures,
+                        configured: options.magAddress, defaults: [QMC5883LRegister.address])
     }
 
-    var placement: String { "QMC5883L at \(Hex.byte(address))" }
+    var placement: String { "QMC5883L at \(Hex.byte(link.address))" }
 
     func bringUpMagnetometer(phase: Int, rateHz: Int) throws(IMUError) -> PhaseResult {
         typealias R = QMC5883LRegister
         switch phase {
         case 0:
             do {
-                _ = try io.locate(candidates: [address], identityRegister: R.chipID, expected: [R.identity])
+                try link.locate(identityRegister: R.chipID, expected: [R.identity])
             } catch {
-                throw MagnetometerLookAlike.check(error, bus: bus, instead: .qmc5883l)
+                throw MagnetometerLookAlike.check(error, bus: link.bus, instead: .qmc5883l)
             }
-            try io.write(address, R.control2, R.softReset)
+            try link.write(R.control2, R.softReset)
             return .next(afterSeconds: 0.01)
         case 1:
             let scale = RangeChoice.pick(options.magRangeMicroTesla, from: QMC5883LConversion.scales)
             let rate = RateChoice.pick(rateHz, from: QMC5883LConversion.rates)
             control1 = QMC5883LConversion.control1(rateCode: rate.value, rangeCode: scale.value.code)
-            try io.writeVerified(address, R.setResetPeriod, R.setResetRecommended)
-            try io.writeVerified(address, R.control1, control1)
+            try link.writeVerified(R.setResetPeriod, R.setResetRecommended)
+            try link.writeVerified(R.control1, control1)
             lsbPerGauss = scale.value.lsbPerGauss
             magSettings = MagnetometerSettings(
                 rangeMicroTesla: scale.range, rateHz: rate.hz,
@@ -50,19 +47,16 @@ final class QMC5883LChip: MagnetometerChip {
     /// STATUS (one byte); when DRDY is set, X/Y/Z (six bytes, which clears DRDY).
     func readMagnetometer() throws(I2CError) -> MagneticRead {
         typealias R = QMC5883LRegister
-        let status = try bus.readByte(address: address, register: R.status)
+        let status = try link.byte(R.status)
         guard status & R.dataReady != 0 else { return .notReady }
-        try bus.read(address: address, register: R.dataXL, into: buffer.prefix(6))
+        try link.burst(R.dataXL, count: 6, into: buffer)
         guard status & R.overflow == 0 else { return .overflow }
-        let b = buffer
-        return .sample(QMC5883LConversion.magnetic(
-            raw: (b.littleEndianInt16(at: 0), b.littleEndianInt16(at: 2), b.littleEndianInt16(at: 4)),
-            lsbPerGauss: lsbPerGauss))
+        return .sample(QMC5883LConversion.magnetic(raw: buffer.littleEndianVector(at: 0), lsbPerGauss: lsbPerGauss))
     }
 
     /// Control 1 returns to 0 (standby) on a reset.
     func magnetometerConfigurationIntact() throws(I2CError) -> Bool {
-        try bus.readByte(address: address, register: QMC5883LRegister.control1) == control1
+        try link.byte(QMC5883LRegister.control1) == control1
     }
 }
 

@@ -26,4 +26,14 @@ final class RegisterBuffer {
     func littleEndianInt16(at i: Int) -> Int16 {
         Int16(bitPattern: UInt16(bytes[i + 1]) << 8 | UInt16(bytes[i]))
     }
+
+    /// Three signed words X, Y, Z from `i` on, each high byte first.
+    func bigEndianVector(at i: Int) -> (Int16, Int16, Int16) {
+        (bigEndianInt16(at: i), bigEndianInt16(at: i + 2), bigEndianInt16(at: i + 4))
+    }
+
+    /// Three signed words X, Y, Z from `i` on, each low byte first.
+    func littleEndianVector(at i: Int) -> (Int16, Int16, Int16) {
+        (littleEndianInt16(at: i), littleEndianInt16(at: i + 2), littleEndianInt16(at: i + 4))
+    }
 }

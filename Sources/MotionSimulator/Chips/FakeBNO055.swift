@@ -100,7 +100,7 @@ public final class FakeBNO055: FakeInertialChip {
         pages[0][0x00] = identity
         pages[0][Self.calibStat] = fusionMode ? calibrationStatus : 0
         if (mode == 0x07 || fusionMode) && pages[0][Self.pwrMode] & 0x03 != 0x02 { sample(at: time) }
-        return (0..<count).map { i in Int(register) + i < 128 ? pages[page][Int(register) + i] : 0 }
+        return FakeRegisterCoding.burst(pages[page], from: register, count: count)
     }
 
     /// The remap as a matrix: output axis i is chip axis (AXIS_MAP_CONFIG bits [2i+1:2i]),

@@ -75,22 +75,16 @@ public final class FakeICM20948: FakeI2CDevice {
         banks[0][Self.whoAmI] = identity
         banks[bank][Self.bankSel] = UInt8(bank << 4)
         if banks[0][Self.pwrMgmt1] & 0x40 == 0 { sample(truth(time)) }
-        return (0..<count).map { i in
-            let r = Int(register) + i
-            return r < 128 ? banks[bank][r] : 0
-        }
+        return FakeRegisterCoding.burst(banks[bank], from: register, count: count)
     }
 
     private func sample(_ state: PhysicalState) {
         let accelScale = Self.accelLSBPerG[Int(banks[2][Self.accelConfig] >> 1 & 0x03)]
         let gyroScale = Self.gyroLSBPerDps[Int(banks[2][Self.gyroConfig1] >> 1 & 0x03)]
         let dps = state.angularRate * FakeRegisterCoding.degreesPerRadian
-        for axis in 0..<3 {
-            FakeRegisterCoding.storeBigEndian(FakeRegisterCoding.counts(state.specificForce[axis], perCount: 1 / accelScale),
-                                              into: &banks[0], at: Self.accelOut + 2 * axis)
-            FakeRegisterCoding.storeBigEndian(FakeRegisterCoding.counts(dps[axis], perCount: 1 / gyroScale),
-                                              into: &banks[0], at: Self.gyroOut + 2 * axis)
-        }
+        FakeRegisterCoding.storeAxes(state.specificForce, perCount: 1 / accelScale, order: .bigEndian,
+                                     into: &banks[0], at: Self.accelOut)
+        FakeRegisterCoding.storeAxes(dps, perCount: 1 / gyroScale, order: .bigEndian, into: &banks[0], at: Self.gyroOut)
     }
 
     func truthForMagnetometer(at time: Double) -> PhysicalState { truth(time) }
@@ -150,10 +144,8 @@ public final class FakeAK09916: FakeI2CDevice {
 
     private func latch(_ field: Vector3) {
         let die = Vector3(field.x, -field.y, -field.z)
-        for axis in 0..<3 {
-            let c = FakeRegisterCoding.counts(die[axis], perCount: 0.15, limit: 32752, floor: -32752)
-            FakeRegisterCoding.storeLittleEndian(c, into: &registers, at: Self.hxl + 2 * axis)
-        }
+        FakeRegisterCoding.storeAxes(die, perCount: 0.15, limit: 32752, floor: -32752, order: .littleEndian,
+                                     into: &registers, at: Self.hxl)
         registers[0x17] = 0  // TMPS (dummy)
         registers[Self.st2] = abs(die.x) + abs(die.y) + abs(die.z) > 4912 ? 0x08 : 0
     }

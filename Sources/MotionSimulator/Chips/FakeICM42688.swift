@@ -52,7 +52,7 @@ public final class FakeICM42688: FakeInertialChip {
         banks[0][Self.whoAmI] = identity
         banks[bank][Self.bankSel] = UInt8(bank)
         sample(truth(time))
-        return (0..<count).map { i in Int(register) + i < 128 ? banks[bank][Int(register) + i] : 0 }
+        return FakeRegisterCoding.burst(banks[bank], from: register, count: count)
     }
 
     private func sample(_ state: PhysicalState) {

@@ -56,10 +56,9 @@ public final class FakeLIS3MDL: FakeMagnetometerChip {
             registers[Self.status] |= 0x08
             let perGauss = Self.lsbPerGauss[Int(registers[Self.ctrl2] >> 5 & 0x03)]
             let field = truth(sample.time).magneticField
-            for axis in 0..<3 {
-                FakeRegisterCoding.storeLittleEndian(FakeRegisterCoding.counts(field[axis] / 100, perCount: 1 / perGauss),
-                                                     into: &registers, at: Self.outX + 2 * axis)
-            }
+            // µT → gauss: 1 gauss = 100 µT.
+            FakeRegisterCoding.storeAxes(field / 100, perCount: 1 / perGauss, order: .littleEndian,
+                                         into: &registers, at: Self.outX)
         }
         let start = Int(register & 0x7F), increment = register & 0x80 != 0
         var touchedData = false

@@ -47,10 +47,7 @@ public final class FakeLSM6DSOX: FakeInertialChip {
     public func read(register: UInt8, count: Int, at time: Double) -> [UInt8] {
         registers[Self.whoAmI] = identity
         sample(truth(time))
-        return (0..<count).map { i in
-            let r = Int(register) + (autoIncrement ? i : 0)
-            return r < 128 ? registers[r] : 0
-        }
+        return FakeRegisterCoding.burst(registers, from: register, count: count, autoIncrement: autoIncrement)
     }
 
     private func sample(_ state: PhysicalState) {
@@ -58,10 +55,8 @@ public final class FakeLSM6DSOX: FakeInertialChip {
         var status: UInt8 = 0
         if xl >> 4 != 0 {
             let perCount = Self.accelMgPerCount[Int(xl >> 2 & 0x03)] / 1000
-            for axis in 0..<3 {
-                FakeRegisterCoding.storeLittleEndian(FakeRegisterCoding.counts(state.specificForce[axis], perCount: perCount),
-                                                     into: &registers, at: Self.outA + 2 * axis)
-            }
+            FakeRegisterCoding.storeAxes(state.specificForce, perCount: perCount, order: .littleEndian,
+                                         into: &registers, at: Self.outA)
             status |= 0x01
         }
         if g >> 4 != 0 {
@@ -69,10 +64,7 @@ public final class FakeLSM6DSOX: FakeInertialChip {
             if g & 0x02 != 0 { mdps = 4.375 }
             if identity == 0x6B, g & 0x01 != 0 { mdps = 140 }
             let dps = state.angularRate * FakeRegisterCoding.degreesPerRadian
-            for axis in 0..<3 {
-                FakeRegisterCoding.storeLittleEndian(FakeRegisterCoding.counts(dps[axis], perCount: mdps / 1000),
-                                                     into: &registers, at: Self.outG + 2 * axis)
-            }
+            FakeRegisterCoding.storeAxes(dps, perCount: mdps / 1000, order: .littleEndian, into: &registers, at: Self.outG)
             status |= 0x02
         }
         registers[Self.status] = status

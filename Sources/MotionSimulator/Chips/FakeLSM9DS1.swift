@@ -65,23 +65,17 @@ public final class FakeLSM9DS1: FakeI2CDevice {
         let accelOn = gyroOn || registers[Self.ctrlReg6XL] >> 5 != 0
         if gyroOn || accelOn { sample(truth(time), gyro: gyroOn) }
         let increment = registers[Self.ctrlReg8] & 0x04 != 0
-        return (0..<count).map { i in
-            let r = Int(register) + (increment ? i : 0)
-            return r < 128 ? registers[r] : 0
-        }
+        return FakeRegisterCoding.burst(registers, from: register, count: count, autoIncrement: increment)
     }
 
     private func sample(_ state: PhysicalState, gyro: Bool) {
         let mg = Self.accelMgPerCount[Int(registers[Self.ctrlReg6XL] >> 3 & 0x03)]
         let mdps = Self.gyroMdpsPerCount[Int(registers[Self.ctrlReg1G] >> 3 & 0x03)]
         let dps = state.angularRate * FakeRegisterCoding.degreesPerRadian
-        for axis in 0..<3 {
-            FakeRegisterCoding.storeLittleEndian(FakeRegisterCoding.counts(state.specificForce[axis] * 1000, perCount: mg),
-                                                 into: &registers, at: Self.outXL + 2 * axis)
-            if gyro {
-                FakeRegisterCoding.storeLittleEndian(FakeRegisterCoding.counts(dps[axis] * 1000, perCount: mdps),
-                                                     into: &registers, at: Self.outG + 2 * axis)
-            }
+        FakeRegisterCoding.storeAxes(state.specificForce * 1000, perCount: mg, order: .littleEndian,
+                                     into: &registers, at: Self.outXL)
+        if gyro {
+            FakeRegisterCoding.storeAxes(dps * 1000, perCount: mdps, order: .littleEndian, into: &registers, at: Self.outG)
         }
     }
 
@@ -163,10 +157,7 @@ public final class FakeLSM9DS1Magnetometer: FakeI2CDevice {
     private func latch(_ field: Vector3) {
         let die = Vector3(-field.x, field.y, field.z)
         let perCount = Self.mgaussPerCount[Int(registers[Self.ctrl2] >> 5 & 0x03)]
-        for axis in 0..<3 {
-            // µT → mgauss: 1 µT = 10 mgauss.
-            let c = FakeRegisterCoding.counts(die[axis] * 10, perCount: perCount)
-            FakeRegisterCoding.storeLittleEndian(c, into: &registers, at: Self.outX + 2 * axis)
-        }
+        // µT → mgauss: 1 µT = 10 mgauss.
+        FakeRegisterCoding.storeAxes(die * 10, perCount: perCount, order: .littleEndian, into: &registers, at: Self.outX)
     }
 }

@@ -47,19 +47,16 @@ public final class FakeMPU6050: FakeInertialChip {
     public func read(register: UInt8, count: Int, at time: Double) -> [UInt8] {
         registers[Self.whoAmI] = identity
         if registers[Self.pwrMgmt1] & 0x40 == 0 { sample(truth(time)) }
-        return (0..<count).map { i in Int(register) + i < 128 ? registers[Int(register) + i] : 0 }
+        return FakeRegisterCoding.burst(registers, from: register, count: count)
     }
 
     private func sample(_ state: PhysicalState) {
         let perG = Self.accelLSBPerG[Int(registers[Self.accelConfig] >> 3 & 0x03)]
         let perDps = Self.gyroLSBPerDps[Int(registers[Self.gyroConfig] >> 3 & 0x03)]
         let dps = state.angularRate * FakeRegisterCoding.degreesPerRadian
-        for axis in 0..<3 {
-            FakeRegisterCoding.storeBigEndian(FakeRegisterCoding.counts(state.specificForce[axis], perCount: 1 / perG),
-                                              into: &registers, at: Self.accelOut + 2 * axis)
-            FakeRegisterCoding.storeBigEndian(FakeRegisterCoding.counts(dps[axis], perCount: 1 / perDps),
-                                              into: &registers, at: Self.gyroOut + 2 * axis)
-        }
+        FakeRegisterCoding.storeAxes(state.specificForce, perCount: 1 / perG, order: .bigEndian,
+                                     into: &registers, at: Self.accelOut)
+        FakeRegisterCoding.storeAxes(dps, perCount: 1 / perDps, order: .bigEndian, into: &registers, at: Self.gyroOut)
         // Temperature in °C = TEMP_OUT / 340 + 36.53 (register 65–66): 21 °C.
         FakeRegisterCoding.storeBigEndian(Int(((21 - 36.53) * 340).rounded()), into: &registers, at: Self.tempOut)
     }

@@ -69,22 +69,16 @@ public final class FakeMPU9250: FakeI2CDevice {
     public func read(register: UInt8, count: Int, at time: Double) -> [UInt8] {
         registers[Self.whoAmI] = identity
         if registers[Self.pwrMgmt1] & 0x40 == 0 { sample(truth(time)) }   // asleep: data registers hold
-        return (0..<count).map { i in
-            let r = Int(register) + i
-            return r < 128 ? registers[r] : 0
-        }
+        return FakeRegisterCoding.burst(registers, from: register, count: count)
     }
 
     private func sample(_ state: PhysicalState) {
         let accelScale = Self.accelLSBPerG[Int(registers[Self.accelConfig] >> 3 & 0x03)]
         let gyroScale = Self.gyroLSBPerDps[Int(registers[Self.gyroConfig] >> 3 & 0x03)]
         let dps = state.angularRate * FakeRegisterCoding.degreesPerRadian
-        for axis in 0..<3 {
-            FakeRegisterCoding.storeBigEndian(FakeRegisterCoding.counts(state.specificForce[axis], perCount: 1 / accelScale),
-                                              into: &registers, at: Self.accelOut + 2 * axis)
-            FakeRegisterCoding.storeBigEndian(FakeRegisterCoding.counts(dps[axis], perCount: 1 / gyroScale),
-                                              into: &registers, at: Self.gyroOut + 2 * axis)
-        }
+        FakeRegisterCoding.storeAxes(state.specificForce, perCount: 1 / accelScale, order: .bigEndian,
+                                     into: &registers, at: Self.accelOut)
+        FakeRegisterCoding.storeAxes(dps, perCount: 1 / gyroScale, order: .bigEndian, into: &registers, at: Self.gyroOut)
         // TEMP_OUT: 21 °C reads 0.
         registers[0x41] = 0; registers[0x42] = 0
     }

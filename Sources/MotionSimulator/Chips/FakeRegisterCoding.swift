@@ -1,3 +1,5 @@
+import MotionMath
+
 /// How the fakes turn a physical value into register bytes, the way the datasheets
 /// describe the output: count = value ÷ (value per LSB), rounded to the nearest integer,
 /// saturated at the output's limits, stored as 16-bit two's complement in the chip's byte
@@ -29,6 +31,36 @@ enum FakeRegisterCoding {
         let b = twosComplement(count)
         registers[index] = b.low
         registers[index + 1] = b.high
+    }
+
+    /// What a burst read of `count` bytes from `register` returns: the next register for each
+    /// byte (the same one again without auto-increment); past the end of the file, 0.
+    static func burst(_ registers: [UInt8], from register: UInt8, count: Int, autoIncrement: Bool = true) -> [UInt8] {
+        (0..<count).map { i in
+            let r = Int(register) + (autoIncrement ? i : 0)
+            return r < registers.count ? registers[r] : 0
+        }
+    }
+
+    /// The byte order of a chip's data words.
+    enum ByteOrder {
+        /// High byte first (InvenSense).
+        case bigEndian
+        /// Low byte first (AKM, ST, Bosch).
+        case littleEndian
+    }
+
+    /// X, Y and Z of `value` as three consecutive words from `index` on, each encoded as
+    /// `counts` says, in the chip's byte order.
+    static func storeAxes(_ value: Vector3, perCount: Double, limit: Int = 32767, floor: Int = -32768,
+                          order: ByteOrder, into registers: inout [UInt8], at index: Int) {
+        for axis in 0..<3 {
+            let count = counts(value[axis], perCount: perCount, limit: limit, floor: floor)
+            switch order {
+            case .bigEndian: storeBigEndian(count, into: &registers, at: index + 2 * axis)
+            case .littleEndian: storeLittleEndian(count, into: &registers, at: index + 2 * axis)
+            }
+        }
     }
 
     static let degreesPerRadian = 57.29577951308232
