@@ -20,9 +20,7 @@ struct GPSDIntegrationTests {
         let daemon = try GPSDDaemon()
         try daemon.start()
         defer { daemon.stop() }
-        let client = GPSDClient(address: daemon.address, log: Logger(label: "test"))
-        client.start()
-        try waitUntil("the client's watch on gpsd") { client.statistics.watching }
+        let client = try daemon.watchingClient()
         try daemon.send(try GPSDFixtures.sentences(log + ".log"))
         try waitUntil("all \(tpvCount) TPV reports of \(log)") { client.statistics.tpvReports >= tpvCount }
         var fixes: [LocationFix] = []
@@ -50,11 +48,9 @@ struct GPSDIntegrationTests {
         let daemon = try GPSDDaemon()
         try daemon.start()
         defer { daemon.stop() }
-        let client = GPSDClient(address: daemon.address, log: Logger(label: "test"))
-        client.start()
+        let client = try daemon.watchingClient()
         var fixes: [LocationFix] = []
         let tick = Tick(index: 0, monotonicNanos: 0, when: 0, elapsed: 0)
-        try waitUntil("the client's watch on gpsd") { client.statistics.watching }
         try daemon.send(firstHalf)
         try waitUntil("fixes from the first half") {
             client.poll(at: tick) { fixes.append($0) }

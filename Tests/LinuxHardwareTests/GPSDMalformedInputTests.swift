@@ -117,9 +117,7 @@ struct GPSDMalformedInputTests {
         let daemon = try GPSDDaemon()
         try daemon.start()
         defer { daemon.stop() }
-        let client = GPSDClient(address: daemon.address, log: Logger(label: "test"))
-        client.start()
-        try waitUntil("the client's watch on gpsd") { client.statistics.watching }
+        let client = try daemon.watchingClient()
         var junk: [String] = [
             "$GPGGA,,,,,,,,,,,,,,*00", "$GPRMC,999999.000,A,9999.9999,N,99999.9999,W,abc,def,999999,,,D*00",
             "$GPRMC,202640.000,A,4404.1306,N,12118.8515,W,0.03,225.97,130415,,,D*FF",  // bad checksum

@@ -1,5 +1,7 @@
 import Foundation
 import LinuxHardware
+import Logging
+import MotionSystem
 import MotionCore
 #if canImport(Glibc)
 import Glibc
@@ -112,6 +114,14 @@ final class GPSDDaemon {
 
     var address: GPSDAddress { GPSDAddress(host: "127.0.0.1", port: tcpPort) }
 
+    /// A client of this gpsd, started and watching it (the opening the tests share).
+    func watchingClient() throws -> GPSDClient {
+        let client = GPSDClient(address: address, log: Logger(label: "test"))
+        client.start()
+        try waitUntil("the client's watch on gpsd") { client.statistics.watching }
+        return client
+    }
+
     /// Starts gpsd and waits (at most 10 s) until it lists the UDP device.
     func start() throws {
         pid = try Self.spawn([Self.executable, "-N", "-n", "-b", "-S", "\(tcpPort)", "udp://127.0.0.1:\(udpPort)"])
@@ -134,29 +144,16 @@ final class GPSDDaemon {
         return waitpid(p, &status, WNOHANG) == 0
     }
 
-    /// posix_spawn with an empty signal mask and default handlers: the test runner's
-    /// threads block signals, and a child inheriting that mask would ignore SIGTERM.
+    /// Started as a shell starts a program (MotionSystem's `ChildProcesses`: an empty signal
+    /// mask and default handlers — the test runner's threads block signals, and a child
+    /// inheriting that mask would ignore SIGTERM), output discarded.
     private static func spawn(_ argv: [String]) throws -> pid_t {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { for a in cArgs { free(a) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
-        guard result == 0 else { throw GPSDHarnessError("cannot start \(argv[0]): \(String(cString: strerror(result)))") }
-        return pid
+        do {
+            return try ChildProcesses.spawn(argv[0], Array(argv.dropFirst()), environment: ProcessInfo.processInfo.environment,
+                                            stdout: "/dev/null", stderr: "/dev/null")
+        } catch {
+            throw GPSDHarnessError("cannot start \(argv[0]): \(error)")
+        }
     }
 
     deinit { stop() }

@@ -5,7 +5,7 @@ import MotionMath
 /// DEVICE_RESET (power-on state is asleep), full-scale bits in bank 2, the I2C bypass to
 /// its AK09916. Data registers (bank 0, 0x2D–0x38) hold the physical truth at each read
 /// while awake, big-endian two's complement at the sensitivity of the written full scale.
-public final class FakeICM20948: FakeI2CDevice {
+public final class FakeICM20948: FakeMagnetometerPackage {
     public let magnetometer: FakeAK09916
     public var truth: PhysicalTruth
     public var identity: UInt8
@@ -29,22 +29,13 @@ public final class FakeICM20948: FakeI2CDevice {
     }
 
     /// Attaches the chip at `address` (0x68 or 0x69) and its magnetometer at 0x0C.
-    public func install(on bus: FakeI2CBus, address: UInt8 = 0x69) {
-        bus.attach(self, at: address)
-        bus.attach(magnetometer, at: 0x0C)
-    }
-
-    /// A power glitch: both dies return to their power-on state.
-    public func powerCycle() {
-        powerOnRegisters()
-        magnetometer.powerOn()
-    }
+    public func install(on bus: FakeI2CBus, address: UInt8 = 0x69) { attachDies(on: bus, address: address) }
 
     var bypassOpen: Bool {
         banks[0][Self.intPinCfg] & 0x02 != 0 && banks[0][Self.userCtrl] & 0x20 == 0
     }
 
-    private func powerOnRegisters() {
+    public func powerOnRegisters() {
         banks = [[UInt8]](repeating: [UInt8](repeating: 0, count: 128), count: 4)
         bank = 0
         banks[0][Self.whoAmI] = identity
@@ -94,7 +85,7 @@ public final class FakeICM20948: FakeI2CDevice {
 /// CNTL3 soft reset, ST1 DRDY/DOR, ST2 HOFL; reading ST2 ends the read cycle.
 /// Encoding from its datasheet: die axes are the ICM's (X, −Y, −Z); 0.15 µT per count,
 /// little-endian, saturating at ±32752; HOFL when |X|+|Y|+|Z| exceeds 4912 µT.
-public final class FakeAK09916: FakeI2CDevice {
+public final class FakeAK09916: FakePackagedMagnetometer {
     weak var host: FakeICM20948?
     public var dataReadyNeverSet = false
     private var registers = [UInt8](repeating: 0, count: 0x33)
@@ -108,7 +99,7 @@ public final class FakeAK09916: FakeI2CDevice {
 
     public var acknowledges: Bool { host?.bypassOpen ?? false }
 
-    func powerOn() {
+    public func powerOn() {
         registers = [UInt8](repeating: 0, count: 0x33)
         registers[0x00] = 0x48
         registers[0x01] = 0x09

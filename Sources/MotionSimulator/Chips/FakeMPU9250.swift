@@ -6,7 +6,7 @@ import MotionMath
 /// hold the physical truth at the time of each read, encoded as the register map says:
 /// big-endian two's complement, `count = value × sensitivity` with the sensitivity of the
 /// full scale currently written (so a driver that assumes another scale reads wrong values).
-public final class FakeMPU9250: FakeI2CDevice {
+public final class FakeMPU9250: FakeMagnetometerPackage {
     /// The AK8963 in the same package, attached at 0x0C by `install(on:)`.
     public let magnetometer: FakeAK8963
     public var truth: PhysicalTruth
@@ -32,23 +32,14 @@ public final class FakeMPU9250: FakeI2CDevice {
     }
 
     /// Attaches the chip at `address` (0x68 or 0x69) and its magnetometer at 0x0C.
-    public func install(on bus: FakeI2CBus, address: UInt8 = 0x68) {
-        bus.attach(self, at: address)
-        bus.attach(magnetometer, at: 0x0C)
-    }
-
-    /// A power glitch: both dies return to their power-on state mid-run.
-    public func powerCycle() {
-        powerOnRegisters()
-        magnetometer.powerOn()
-    }
+    public func install(on bus: FakeI2CBus, address: UInt8 = 0x68) { attachDies(on: bus, address: address) }
 
     /// True while the AK8963 is reachable from the host bus (bypass on, I2C master off).
     var bypassOpen: Bool {
         registers[Self.intPinCfg] & 0x02 != 0 && registers[Self.userCtrl] & 0x20 == 0
     }
 
-    private func powerOnRegisters() {
+    public func powerOnRegisters() {
         registers = [UInt8](repeating: 0, count: 128)
         registers[Self.pwrMgmt1] = 0x01
         registers[Self.whoAmI] = identity
@@ -95,7 +86,7 @@ public final class FakeMPU9250: FakeI2CDevice {
 /// the field before sensitivity adjustment, `H = H_adj / (1 + (ASA − 128) / 256)`, in
 /// 0.15 µT (16-bit) or 0.6 µT (14-bit) counts, little-endian; HOFL when |X|+|Y|+|Z|
 /// exceeds 4912 µT.
-public final class FakeAK8963: FakeI2CDevice {
+public final class FakeAK8963: FakePackagedMagnetometer {
     weak var host: FakeMPU9250?
     /// Fault: data-ready never sets (no new samples), as with a hung measurement.
     public var dataReadyNeverSet = false
@@ -112,7 +103,7 @@ public final class FakeAK8963: FakeI2CDevice {
 
     public var acknowledges: Bool { host?.bypassOpen ?? false }
 
-    func powerOn() {
+    public func powerOn() {
         registers = [UInt8](repeating: 0, count: 0x13)
         registers[Self.wia] = 0x48
         registers[Self.info] = 0x9A

@@ -3,8 +3,9 @@ import SystemPackage
 import Glibc
 #endif
 
-/// Child processes started by hand: `posix_spawnp` (searched in PATH) with standard
-/// output and error sent to files, and `wait4` for how they ended and what CPU they used.
+/// Child processes started by hand: `posix_spawnp` (searched in PATH) as a shell starts
+/// them (empty signal mask, default signal actions) with standard output and error sent to
+/// files, and `wait4` for how they ended and what CPU they used.
 public enum ChildProcesses {
     /// How a child ended.
     public struct Exit: Sendable, Equatable {
@@ -47,8 +48,27 @@ public enum ChildProcesses {
             for p in envp { free(p) }
         }
         var pid: pid_t = 0
-        try Syscall.checking(posix_spawnp(&pid, program, &actions, nil, argv, envp))
+        try withShellLikeAttributes { (attributes: UnsafePointer<posix_spawnattr_t>) throws(Errno) -> Void in
+            try Syscall.checking(posix_spawnp(&pid, program, &actions, attributes, argv, envp))
+        }
         return pid
+    }
+
+    /// Spawn attributes that start a child as a shell does: no signal blocked and every
+    /// signal at its default action (the caller's threads may block signals, and a child
+    /// inheriting that would ignore SIGTERM), plus `flags` (e.g. glibc's POSIX_SPAWN_SETSID).
+    public static func withShellLikeAttributes<R, E: Error>(flags: Int32 = 0,
+                                                            _ body: (UnsafePointer<posix_spawnattr_t>) throws(E) -> R) throws(E) -> R {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | flags))
+        return try body(&attributes)
     }
 
     /// Waits for the child to end.

@@ -20,21 +20,12 @@ enum SchedulerFigure {
         var cpuSeconds: Double?
     }
 
-    struct MotionlogCost: Codable, Sendable {
-        var samplingThreadCPUSeconds: Double
-        var processCPUSeconds: Double
-        var wallSeconds: Double
-        var rowsProduced: Int64
-        var rowsWritten: Int64
-        var droppedRows: Int64
-    }
-
     struct Rate: Codable, Sendable {
         var rateHz: Int
         /// The one CPU both sides were pinned to (`taskset`), as on a single-core board; nil: all CPUs.
         var pinnedCPU: Int?
         var motionlog: Side
-        var cost: MotionlogCost
+        var cost: PipelineCost
         var cFloor: Side?
         /// motionlog p99 / C floor p99.
         var p99Ratio: Double?
@@ -95,8 +86,7 @@ enum SchedulerFigure {
         var swiftSamples: [Int64] = [], cSamples: [Int64] = []
         var swift = Side(policy: "", seconds: 0, ticks: 0, overruns: 0, missedTicks: 0)
         var c = Side(policy: "", seconds: 0, ticks: 0, overruns: 0, missedTicks: 0)
-        var cost = MotionlogCost(samplingThreadCPUSeconds: 0, processCPUSeconds: 0, wallSeconds: 0,
-                                 rowsProduced: 0, rowsWritten: 0, droppedRows: 0)
+        var cost = PipelineCost()
         var threads: [ThreadCensus.Entry] = []
         let label = "\(rate) Hz" + (cpu.map { " on CPU \($0) only" } ?? "")
         for segment in 0..<segments {
@@ -123,12 +113,7 @@ enum SchedulerFigure {
                     swift.policy = r.samplingPolicy
                     swift.seconds += segmentSeconds
                     swift.ticks += r.ticks; swift.overruns += r.overruns; swift.missedTicks += r.missedTicks
-                    cost.samplingThreadCPUSeconds += r.samplingThreadCPUSeconds
-                    cost.processCPUSeconds += r.processCPUSeconds
-                    cost.wallSeconds += r.wallSeconds
-                    cost.rowsProduced += r.rowsProduced
-                    cost.rowsWritten += r.rowsWritten
-                    cost.droppedRows += r.droppedRows
+                    cost.add(r.cost)
                     if threads.isEmpty { threads = r.threads }
                 }
             }

@@ -10,13 +10,28 @@ struct SchedulerProbeResult: Codable, Sendable {
     var samplingPolicy: String
     /// All threads of the probe half a second into the run.
     var threads: [ThreadCensus.Entry]
-    /// CPU time from the first tick to the end of `run()`: sampling thread and whole process.
-    var samplingThreadCPUSeconds: Double
-    var processCPUSeconds: Double
-    var wallSeconds: Double
-    var rowsProduced: Int64
-    var rowsWritten: Int64
-    var droppedRows: Int64
+    /// CPU time from the first tick to the end of `run()`, and the rows it moved.
+    var cost: PipelineCost
+}
+
+/// What the recorder spent and moved in a run: CPU time of the sampling thread and of the
+/// whole process from the first tick on, wall time, rows. Segments add up.
+struct PipelineCost: Codable, Sendable {
+    var samplingThreadCPUSeconds: Double = 0
+    var processCPUSeconds: Double = 0
+    var wallSeconds: Double = 0
+    var rowsProduced: Int64 = 0
+    var rowsWritten: Int64 = 0
+    var droppedRows: Int64 = 0
+
+    mutating func add(_ other: PipelineCost) {
+        samplingThreadCPUSeconds += other.samplingThreadCPUSeconds
+        processCPUSeconds += other.processCPUSeconds
+        wallSeconds += other.wallSeconds
+        rowsProduced += other.rowsProduced
+        rowsWritten += other.rowsWritten
+        droppedRows += other.droppedRows
+    }
 }
 
 /// What `tick-loop` prints: N ticks of the full pipeline on the simulated clock into /dev/null.

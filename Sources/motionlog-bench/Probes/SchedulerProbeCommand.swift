@@ -37,11 +37,11 @@ struct SchedulerProbeCommand: ParsableCommand {
             rateHz: rate, ticks: summary.ticks, overruns: summary.counters.overruns,
             missedTicks: summary.counters.missedTicks, samples: probe.count,
             samplingPolicy: probe.policyAtFirstTick, threads: census.result(),
-            samplingThreadCPUSeconds: Double(endThread - first.thread) / 1e9,
-            processCPUSeconds: Double(endProcess - first.process) / 1e9,
-            wallSeconds: Double(endMono - first.monotonic) / 1e9,
-            rowsProduced: produced, rowsWritten: summary.rowsWritten.values.reduce(0, +),
-            droppedRows: summary.counters.droppedRows)
+            cost: PipelineCost(samplingThreadCPUSeconds: Double(endThread - first.thread) / 1e9,
+                               processCPUSeconds: Double(endProcess - first.process) / 1e9,
+                               wallSeconds: Double(endMono - first.monotonic) / 1e9,
+                               rowsProduced: produced, rowsWritten: summary.rowsWritten.values.reduce(0, +),
+                               droppedRows: summary.counters.droppedRows))
         try printJSON(result)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MotionSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,15 +24,7 @@ final class ShellChild {
     /// Starts `argv` (an absolute path first). Without a terminal, stdout and stderr go to
     /// the files given; with one, both go to the terminal (read with `terminalOutput`).
     init(_ argv: [String], stdout: String = "/dev/null", stderr: String = "/dev/null", terminal: Bool = false) throws {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        var flags: Int32 = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -59,11 +52,13 @@ final class ShellChild {
             posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
         var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { for a in cArgs { free(a) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, argv[0], &actions, &attributes, &cArgs, environ)
+        // As a shell starts a program: empty signal mask, default signal actions.
+        let rc = ChildProcesses.withShellLikeAttributes(flags: flags) { (attributes: UnsafePointer<posix_spawnattr_t>) -> Int32 in
+            posix_spawn(&pid, argv[0], &actions, attributes, &cArgs, environ)
+        }
         guard rc == 0 else {
             if let masterFD { close(masterFD) }
             throw SpawnError(description: "cannot start \(argv[0]): \(String(cString: strerror(rc)))")
