@@ -92,7 +92,7 @@ public struct RecordingAnalyzer: RowSink {
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
         for path in csvPaths {
-            let meta = RecordingInputs.metadata(for: path)
+            let meta = RecordingFiles.readMetadata(besides: path)
             if let meta {
                 metadata.append((path, meta))
                 if let g = meta.recording.sensor.accelRangeG, g > 0 { analyzer.accelLimit = g * 0.999 }

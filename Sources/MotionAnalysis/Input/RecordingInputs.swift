@@ -42,11 +42,6 @@ public enum RecordingInputs {
                                                mtimeNs: Int64((date.timeIntervalSince1970 * 1e9).rounded()))
         }
     }
-
-    /// The metadata beside `csvPath` (`NAME.json`), nil when missing or unreadable.
-    public static func metadata(for csvPath: String) -> RecordingMetadata? {
-        RecordingFiles.readMetadata(besides: csvPath)
-    }
 }
 
 /// Local calendar days (for `--day YYYY-MM-DD`) without C calls: the local offset comes
