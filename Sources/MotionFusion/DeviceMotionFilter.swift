@@ -11,6 +11,9 @@ import MotionMath
 /// - user acceleration: calibrated accelerometer minus gravity, g (≈ 0 at rest);
 /// - attitude: device → East-North-Up, and pitch/roll/yaw as `AttitudeAngles` defines.
 ///
+/// With GPS fixes (`observe(_:age:)`), the vehicle's own acceleration is taken out of the
+/// inclination (`FusionParameters.groundVelocityAiding`).
+///
 /// Not thread-safe: one instance per stream of samples, called from one thread.
 public final class DeviceMotionFilter: DeviceMotionEstimator {
     public let calibration: FusionCalibration
@@ -41,10 +44,11 @@ public final class DeviceMotionFilter: DeviceMotionEstimator {
             "source": "motionlog",
             "algorithm": "motionlog orientation filter (VQF structure: Laidig & Seel 2023): gyro strapdown, "
                 + "inclination from low-pass filtered accelerometer in an almost-inertial frame, "
-                + "magnetometer heading with disturbance rejection, Kalman-filter gyro bias at rest and in motion",
+                + "magnetometer heading with disturbance rejection, Kalman-filter gyro bias at rest and in motion; "
+                + "with GPS fixes, the vehicle's acceleration (GPS velocity change between fixes) taken out of the inclination",
             "parameters": "accelTimeConstant \(p.accelTimeConstant) s, magTimeConstant \(p.magTimeConstant) s, "
                 + "motionBiasEstimation \(p.motionBiasEstimation), restBiasEstimation \(p.restBiasEstimation), "
-                + "magDisturbanceRejection \(p.magDisturbanceRejection)",
+                + "magDisturbanceRejection \(p.magDisturbanceRejection), groundVelocityAiding \(p.groundVelocityAiding)",
             "frames": "attitude device->ENU; pitch about X, roll about Y, yaw about Z, R = Rz(yaw)Rx(pitch)Ry(roll); "
                 + "yaw 0 with the top edge north, counter-clockwise positive (docs/FUSION.md)",
             "calibration": calibration.isIdentity ? "none: raw accelerometer and magnetometer, gyro bias estimated from 0"
@@ -58,6 +62,21 @@ public final class DeviceMotionFilter: DeviceMotionEstimator {
             info["yawReference"] = "magnetic north; yaw starts at 0 until a magnetometer sample arrives"
         }
         return info
+    }
+
+    /// The fix's ground velocity (speed along the course over ground, true north) turned
+    /// into the filter's frame (magnetic north) for the velocity-aided inclination. A fix
+    /// without a speed ends the aid's interval; below 0.3 m/s a missing course counts as
+    /// standing still (receivers report no course at rest).
+    public func observe(_ fix: LocationFix, age: Double) {
+        let standing = fix.speed.isFinite && fix.speed < 0.3
+        guard fix.speed.isFinite, fix.course.isFinite || standing else {
+            filter.observe(groundVelocity: Vector3(.nan, .nan, .nan), age: age)
+            return
+        }
+        let course = fix.course.isFinite ? fix.course * Double.pi / 180 : 0
+        let trueNorth = Vector3(fix.speed * sin(course), fix.speed * cos(course), 0)
+        filter.observe(groundVelocity: reference.inverseRotate(trueNorth), age: age)
     }
 
     public func update(accel: Vector3, gyro: Vector3, mag: Vector3?, dt: Double) -> DeviceMotion {

@@ -88,6 +88,15 @@ public struct FusionParameters: Sendable, Equatable {
     /// provisional reference to confirm it.
     public var magProvisionalConfirmAngle: Double = 90 * deg
 
+    /// Velocity-aided inclination: when GPS fixes with ground speed and course are given
+    /// (`L` rows), the vehicle's own acceleration — the change of its GPS velocity between
+    /// two fixes — is taken out of the accelerometer's mean over the same interval, and that
+    /// mean steers the inclination instead of every raw sample (docs/FUSION.md). A bike's
+    /// braking, pulling away and leaning turns then no longer tilt the estimate. Needs the
+    /// magnetometer's heading (to turn GPS directions into the filter's frame); without
+    /// fixes or heading the filter works as without it.
+    public var groundVelocityAiding = true
+
     /// A gap between samples longer than this (seconds) restarts the attitude from the
     /// accelerometer and magnetometer (the bias estimate and field reference are kept).
     public var maxGap: Double = 1.0
@@ -115,6 +124,7 @@ public struct FusionParameters: Sendable, Equatable {
     public static var flagNames: [String: WritableKeyPath<FusionParameters, Bool>] { [
         "motionBiasEstimation": \.motionBiasEstimation, "restBiasEstimation": \.restBiasEstimation,
         "magDisturbanceRejection": \.magDisturbanceRejection, "useMagnetometer": \.useMagnetometer,
+        "groundVelocityAiding": \.groundVelocityAiding,
     ] }
 
     /// Sets one parameter from `NAME=VALUE` text (angles and rates in SI units: radians,

@@ -16,6 +16,8 @@ public struct OrientationEstimate: Sendable, Equatable {
     public var magneticDisturbance: Bool
     /// True once a magnetometer sample has set the heading.
     public var headingFromMagnetometer: Bool
+    /// True while GPS velocity steers the inclination (`FusionParameters.groundVelocityAiding`).
+    public var groundVelocityAided: Bool = false
 }
 
 /// Attitude from a gyroscope, an accelerometer and (optionally) a magnetometer: a
@@ -51,6 +53,7 @@ public struct OrientationFilter: Sendable {
     private var rest: RestDetector
     private var bias: GyroBiasEstimator
     private var magnetic: MagneticDisturbanceDetector
+    private var ground = GroundVelocityAid()
     private var headingInitialGain = 1.0
     private var sinceMagnetometer = 0.0
     private var started = false
@@ -82,7 +85,7 @@ public struct OrientationFilter: Sendable {
     public var estimate: OrientationEstimate {
         OrientationEstimate(attitude: attitude, gyroBias: gyroBias, atRest: rest.atRest,
                             accelerationRejected: accelClipped, magneticDisturbance: magnetic.disturbed || !headingFromMagnetometer,
-                            headingFromMagnetometer: headingFromMagnetometer)
+                            headingFromMagnetometer: headingFromMagnetometer, groundVelocityAided: ground.active)
     }
 
     /// The gyroscope bias estimate, rad/s.
@@ -107,10 +110,49 @@ public struct OrientationFilter: Sendable {
         let rate = gyro - bias.bias
         gyroQuaternion = (gyroQuaternion * Quaternion(rotationVector: rate * dt)).normalized
 
-        // 2. Inclination correction from the filtered specific force, with the part that
-        //    differs from the estimated gravity by more than the threshold clipped off.
-        var inertial = gyroQuaternion.rotate(f)
+        // 2. Inclination: while GPS fixes steer it (`observe(groundVelocity:age:)`), the
+        //    specific force is only integrated here; otherwise each sample is filtered.
+        let inertial = gyroQuaternion.rotate(f)
         accelClipped = false
+        if parameters.groundVelocityAiding { ground.add(inertial, dt: dt) }
+        if !ground.active {
+            let upEstimate = correctInclination(filtering: inertial, dt: dt)
+            // 3. Gyroscope bias.
+            estimateBias(upEstimate: upEstimate, dt: dt)
+        }
+
+        // 4. Heading from the magnetometer.
+        sinceMagnetometer += dt
+        if let m { correctHeading(mag: m, rotationRate: rate.norm) }
+    }
+
+    /// A GPS fix's horizontal ground velocity (m/s, East-North-Up in the filter's frame:
+    /// magnetic north), taken `age` seconds before the last sample given to `update`. Two
+    /// fixes give the vehicle's acceleration between them; the specific force's mean over
+    /// that interval without it is gravity, which then steers the inclination (see
+    /// `GroundVelocityAid`). Ignored before the heading is known from the magnetometer (GPS
+    /// directions cannot be turned into the filter's frame without it) and when
+    /// `groundVelocityAiding` is off. A non-finite velocity ends the interval.
+    public mutating func observe(groundVelocity velocity: Vector3, age: Double) {
+        guard parameters.groundVelocityAiding, started else { return }
+        guard headingFromMagnetometer else { ground.forgetFix(); return }
+        let inertialToEarth = Quaternion(w: cos(heading / 2), x: 0, y: 0, z: sin(heading / 2)) * inclinationQuaternion
+        let wasActive = ground.active
+        guard let observation = ground.observe(velocity: velocity, age: age, inertialToEarth: inertialToEarth) else { return }
+        // When the aid (re)starts, the low-pass restarts from the observations: what it holds
+        // then is the raw samples' mean, accelerations included.
+        if !wasActive { accelLowPass.reset() }
+        let filtered = accelLowPass.filter(observation.gravity, dt: observation.interval)
+        let upEstimate = inclinationQuaternion.rotate(filtered).normalized
+        correctInclination(upEstimate)
+        estimateBias(upEstimate: upEstimate, dt: observation.interval)
+    }
+
+    /// One sample's inclination correction: the specific force in I (`inertial`), with the
+    /// part that differs from the estimated gravity by more than the threshold clipped off,
+    /// through the low-pass; returns the filtered up direction that was applied.
+    private mutating func correctInclination(filtering sample: Vector3, dt: Double) -> Vector3 {
+        var inertial = sample
         if parameters.accelRejectionThreshold > 0 {
             let up = inclinationQuaternion.inverseRotate(Vector3(0, 0, 1))
             let deviation = inertial - up
@@ -123,13 +165,7 @@ public struct OrientationFilter: Sendable {
         let filtered = accelLowPass.filter(inertial, dt: dt)
         let upEstimate = inclinationQuaternion.rotate(filtered).normalized
         correctInclination(upEstimate)
-
-        // 3. Gyroscope bias.
-        estimateBias(upEstimate: upEstimate, dt: dt)
-
-        // 4. Heading from the magnetometer.
-        sinceMagnetometer += dt
-        if let m { correctHeading(mag: m, rotationRate: rate.norm) }
+        return upEstimate
     }
 
     /// Sets the attitude from one sample: upright from the specific force; heading from the
@@ -141,6 +177,7 @@ public struct OrientationFilter: Sendable {
         accelLowPass.reset()
         rotationLowPass.reset()
         biasLowPass.reset()
+        ground.reset()
         rest = RestDetector(parameters)
         // The first sample defines the inclination (the filter's output is the sample).
         let up = accelLowPass.filter(f, dt: 0).normalized

@@ -111,4 +111,40 @@ struct FuseCLITests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("both A and G"))
     }
+
+    /// Pitch, roll and yaw of every D row, in file order.
+    func angles(_ path: String) throws -> [[Double]] {
+        try lines(path).filter { $0.hasPrefix("D,") }.map { line in
+            line.split(separator: ",").suffix(3).compactMap { Double($0) }
+        }
+    }
+
+    @Test("with L rows, fuse uses the GPS as the recorder did: the same D rows (to the When rounding), not the IMU-only ones")
+    func groundVelocityAsRecorded() throws {
+        // 60 s of the ride: pulling away, a climb, a leaning turn at 28–34 s, a descent.
+        let input = try record("AGMDL", seconds: 60)
+        let dir = Binary.temporaryDirectory()
+        #expect(try Binary.run(["fuse", input, "-o", dir + "/aided.csv", "--no-calibration"]).status == 0)
+        #expect(try Binary.run(["fuse", input, "-o", dir + "/alone.csv", "--no-calibration",
+                                "--parameter", "groundVelocityAiding=false"]).status == 0)
+        // A recording that lost rows (a loaded machine) is not the stream the recorder fused.
+        let meta = try RecordingMetadata.decode(Array(try #require(FileManager.default.contents(
+            atPath: input.replacingOccurrences(of: ".csv", with: ".json")))))
+        #expect(meta.counters.droppedRows == 0 && meta.counters.missedTicks == 0, "\(meta.counters)")
+        let recorded = try angles(input), aided = try angles(dir + "/aided.csv"), alone = try angles(dir + "/alone.csv")
+        #expect(recorded.count == 6000 && aided.count == 6000 && alone.count == 6000)
+        func largestDifference(_ a: [[Double]], _ b: [[Double]], axes: Range<Int>) -> Double {
+            var worst = 0.0
+            for (x, y) in zip(a, b) where x.count == 3 && y.count == 3 {
+                for k in axes { worst = max(worst, abs(x[k] - y[k])) }
+            }
+            return worst
+        }
+        // The recorder's periods are exact, fuse's are When differences (off by ~1e-7 s): the
+        // filters agree to far below a degree, and differ by degrees without the GPS.
+        let same = largestDifference(recorded, aided, axes: 0..<2)
+        #expect(same < 1e-4, "recorded vs fused with GPS: \(same) rad (\(input))")
+        let without = largestDifference(recorded, alone, axes: 0..<2)
+        #expect(without > 0.03, "recorded vs fused without GPS: \(without) rad")
+    }
 }

@@ -18,6 +18,8 @@ struct SamplingLoop {
     private var rows: UnsafeMutableBufferPointer<Row>
     private var count = 0
     private var lastMotionNanos: Int64?
+    /// When of the last tick given to the D-row estimator (fix ages are measured from it).
+    private var lastMotionWhen: Double?
     private var lastLocationWhen = -Double.infinity
     private var lastHealth = SensorHealth()
     private var lastLocationHealth: LocationHealth?
@@ -57,6 +59,7 @@ struct SamplingLoop {
         if wantD, let estimator, reading.accel != nil && reading.gyro != nil || reading.chipFusion != nil {
             let dt = lastMotionNanos.map { Double(tick.monotonicNanos - $0) / 1e9 } ?? 1 / Double(timeline.rateHz)
             lastMotionNanos = tick.monotonicNanos
+            lastMotionWhen = tick.when
             if let motion = estimator.deviceMotion(for: reading, dt: dt) {
                 add(Row(deviceMotion: motion, label: label, when: tick.when))
             }
@@ -77,6 +80,9 @@ struct SamplingLoop {
         }
         lastLocationWhen = row.when
         add(row)
+        // The fusion takes the vehicle's acceleration from the fixes (after this tick's D row,
+        // as `motionlog fuse` sees them in the file).
+        if wantD, let estimator, let last = lastMotionWhen { estimator.observe(fix, age: last - row.when) }
     }
 
     /// Subtracted from fix times: 0 in epoch mode; in relative mode the first tick's epoch,

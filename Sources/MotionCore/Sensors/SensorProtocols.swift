@@ -143,6 +143,10 @@ public protocol DeviceMotionProvider: AnyObject {
     /// gyroscope sample, or no valid chip fusion output): a D row is never invented.
     /// `dt`: seconds since the previous tick that had one.
     func deviceMotion(for reading: MotionReading, dt: Double) -> DeviceMotion?
+    /// A GPS fix was recorded, taken `age` seconds before the reading of the last
+    /// `deviceMotion(for:dt:)` call (both times on the recording's When clock). Estimators
+    /// that take the vehicle's own acceleration out use its ground velocity; others ignore it.
+    func observe(_ fix: LocationFix, age: Double)
 }
 
 /// Computes device motion (`D` rows) from one tick's accelerometer, gyroscope and
@@ -155,6 +159,7 @@ public protocol DeviceMotionEstimator: DeviceMotionProvider {
 
 extension DeviceMotionProvider {
     public var calibrationRecord: CalibrationRecord? { nil }
+    public func observe(_ fix: LocationFix, age: Double) {}
 }
 
 extension DeviceMotionEstimator {

@@ -21,16 +21,21 @@ struct ButterworthLowPass<Value: FilterValue>: Sendable {
 
     init(tau: Double) { self.tau = tau }
 
+    /// The warm-up ends after `tau` seconds of samples, give or take a rounding: periods
+    /// that add up to `tau` (three 1 s GPS intervals for 3 s) end it whether their sum
+    /// rounds to 2.9999999999999996 or 3.0, so the same samples give the same filter.
+    private var warmupEnd: Double { tau * (1 - 1e-9) }
+
     /// Filters one sample taken `dt` seconds after the previous one.
     @discardableResult
     mutating func filter(_ x: Value, dt: Double) -> Value {
         started = true
-        if warmupTime < tau {
+        if warmupTime < warmupEnd {
             warmupSum = warmupSum.filterAdding(x)
             warmupCount += 1
             warmupTime += dt
             output = warmupSum.filterScaled(1 / Double(warmupCount))
-            if warmupTime >= tau {
+            if warmupTime >= warmupEnd {
                 _ = updateCoefficients(dt)
                 // Steady state for a constant input m: s1 = (b2 − a2)·m, s0 = (b1 + b2 − a1 − a2)·m.
                 s1 = output.filterScaled(b2 - a2)

@@ -9,7 +9,9 @@ import MotionMath
 /// A tick is the run of `A`/`G`/`M` rows sharing one When; `L` rows carry the fix time,
 /// not the tick's, so they stay where they are, after the tick they follow. The sample
 /// period given to the estimator is the measured one: the When difference between
-/// consecutive ticks with `A` and `G`.
+/// consecutive ticks with `A` and `G`. Each `L` row's fix is given to the estimator after
+/// the D row of the tick it follows, as the recorder gives it (so the GPS-aided inclination
+/// is the same in both).
 public struct DeviceMotionRewriter: RowRewriting {
     private let estimator: DeviceMotionEstimator
     private let firstPeriod: Double
@@ -45,7 +47,7 @@ public struct DeviceMotionRewriter: RowRewriting {
         case .deviceMotion:
             replacedRows += 1
         case .location:
-            if tick != nil { tick?.trailing.append(row) } else { emit(row) }
+            if tick != nil { tick?.trailing.append(row) } else { emit(row); observe(row) }
         case .accelerometer, .gyroscope, .magnetometer:
             if let t = tick, t.when != row.when || !t.trailing.isEmpty || t.has(row.source) {
                 flush(emit)
@@ -74,7 +76,17 @@ public struct DeviceMotionRewriter: RowRewriting {
         } else if t.accel != nil || t.gyro != nil {
             incompleteTicks += 1
         }
-        for r in t.trailing { emit(r) }
+        for r in t.trailing { emit(r); observe(r) }
+    }
+
+    /// An `L` row's fix, after the D row of the tick it follows (as the recorder gives it).
+    private func observe(_ row: Row) {
+        // The recorder writes only 2-D and 3-D fixes; anything else is not a fix to use.
+        guard let last = lastFusedWhen, row[8] == 2 || row[8] == 3 else { return }
+        let fix = LocationFix(when: row.when, latitude: row[0], longitude: row[1], altitudeMSL: row[2],
+                              speed: row[3], course: row[4], climb: row[5], eph: row[6], epv: row[7],
+                              mode: row[8] == 2 ? 2 : 3)
+        estimator.observe(fix, age: last - row.when)
     }
 }
 

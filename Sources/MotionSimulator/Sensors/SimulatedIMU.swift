@@ -81,10 +81,25 @@ public final class SimulatedIMU: MotionSensor {
     func gyro(_ truth: MotionTruth, _ state: RideState, _ ns: UInt64) -> Vector3 {
         let p = imperfections
         let amp = p.vibration * state.roughness * min(1.5, state.speed / 6) * 0.5
-        let shake = Vector3(DeterministicNoise.gaussian(nanos: ns, channel: 20),
-                            DeterministicNoise.gaussian(nanos: ns, channel: 21),
-                            DeterministicNoise.gaussian(nanos: ns, channel: 22)) * amp
-        return truth.gyro + p.gyroBias + shake + noise(ns, p.gyroNoise, base: 3)
+        return truth.gyro + p.gyroBias + Self.shake(ns) * amp + noise(ns, p.gyroNoise, base: 3)
+    }
+
+    /// Knots of the frame's angular vibration, nanoseconds apart (40 per second).
+    static let shakeKnotNanos: UInt64 = 25_000_000
+
+    /// The frame's angular vibration on a rough road, as a rate with standard deviation 1
+    /// per axis: the derivative of an angle that moves linearly between Gaussian knots
+    /// (`shakeKnotNanos` apart). Its integral is that bounded angle (standard deviation
+    /// Δ/√2 per unit of rate: 0.07° at the cobbles' 0.07 rad/s), as a shaking frame turns
+    /// back and forth; independent draws per sample, as before, would be a gyroscope
+    /// reporting rotations that never happen — an angle random walk 80 times a MEMS
+    /// gyroscope's, and larger the lower the sample rate.
+    static func shake(_ ns: UInt64) -> Vector3 {
+        let k = ns / shakeKnotNanos * shakeKnotNanos, next = k + shakeKnotNanos
+        func axis(_ channel: UInt64) -> Double {
+            DeterministicNoise.gaussian(nanos: next, channel: channel) - DeterministicNoise.gaussian(nanos: k, channel: channel)
+        }
+        return Vector3(axis(20), axis(21), axis(22)) * (1 / 2.0.squareRoot())
     }
 
     func mag(_ truth: MotionTruth, _ ns: UInt64) -> Vector3 {
