@@ -82,11 +82,11 @@ public final class DeviceMotionFilter: DeviceMotionEstimator {
     public func update(accel: Vector3, gyro: Vector3, mag: Vector3?, dt: Double) -> DeviceMotion {
         let a = calibration.accelerometer(accel)
         let m = mag.map(calibration.magnetometer)
-        filter.update(specificForce: -a, gyro: gyro, mag: parameters.useMagnetometer ? m : nil, dt: dt)
-        let q = reference * filter.attitude
+        let state = filter.update(specificForce: -a, gyro: gyro, mag: parameters.useMagnetometer ? m : nil, dt: dt)
+        let q = reference * state.attitude
         let gravity = q.inverseRotate(Vector3(0, 0, -1))
         let angles = AttitudeAngles(q)
-        return DeviceMotion(rotationRate: gyro - filter.gyroBias, userAcceleration: a - gravity, gravity: gravity,
+        return DeviceMotion(rotationRate: gyro - state.gyroBias, userAcceleration: a - gravity, gravity: gravity,
                             attitude: q, pitch: angles.pitch, roll: angles.roll, yaw: angles.yaw)
     }
 }

@@ -39,6 +39,11 @@ public struct OrientationEstimate: Sendable, Equatable {
 /// accelerometer and magnetometer samples define, refined by averaging, never converging
 /// from an arbitrary guess. Without a magnetometer, yaw starts at 0.
 ///
+/// With GPS fixes (`observe(groundVelocity:age:)`), the inclination is steered by the
+/// specific force's mean over each fix interval minus the vehicle's velocity change over it
+/// (`GroundVelocityAid`) instead of by every sample: sustained accelerations of a vehicle
+/// (braking, leaning turns) then no longer tilt the estimate.
+///
 /// The gyroscope bias is estimated by a Kalman filter (`GyroBiasEstimator`) at rest and in
 /// motion. Units: specific force in g (+1 up at rest), rates in rad/s, field in µT (any
 /// unit works: only directions, ratios and the dip angle are used).
@@ -95,7 +100,16 @@ public struct OrientationFilter: Sendable {
     /// (raw, bias included), `mag` µT or nil, `dt` seconds since the previous sample.
     /// Samples with a non-finite value, or a non-positive `dt` after the first, leave the
     /// state unchanged. A `dt` above `maxGap` restarts the attitude.
-    public mutating func update(specificForce f: Vector3, gyro rawGyro: Vector3, mag: Vector3?, dt: Double) {
+    /// Returns the attitude and the bias estimate after the sample, read in place (a caller
+    /// that keeps the filter in a class would copy the whole filter for each property read).
+    @discardableResult
+    public mutating func update(specificForce f: Vector3, gyro rawGyro: Vector3, mag: Vector3?, dt: Double)
+        -> (attitude: Quaternion, gyroBias: Vector3) {
+        step(specificForce: f, gyro: rawGyro, mag: mag, dt: dt)
+        return (attitude, gyroBias)
+    }
+
+    private mutating func step(specificForce f: Vector3, gyro rawGyro: Vector3, mag: Vector3?, dt: Double) {
         guard isFinite(f), isFinite(rawGyro), f.norm > 0 else { return }
         let gyro = rawGyro - baselineBias
         let m = mag.flatMap { isFinite($0) && $0.norm > 0 ? $0 : nil }

@@ -10,9 +10,14 @@ enum BenchParts {
 
     static func makeSensor() -> MotionSensor { SimulatedIMU() }
     static func makeLocation() -> LocationSource { SimulatedGPS() }
-    /// The estimator behind `D` rows: the real fusion filter, as `motionlog record` uses it.
-    static func makeEstimator() throws(BenchError) -> DeviceMotionEstimator {
-        do { return try DeviceMotionFilter() } catch { throw BenchError("the fusion filter did not start: \(error)") }
+    /// The estimator behind `D` rows: the real fusion filter, as `motionlog record` uses it
+    /// (`groundVelocityAiding` false: without the GPS aid, for comparison).
+    static func makeEstimator(groundVelocityAiding: Bool = true) throws(BenchError) -> DeviceMotionEstimator {
+        var parameters = FusionParameters()
+        parameters.groundVelocityAiding = groundVelocityAiding
+        do { return try DeviceMotionFilter(parameters: parameters) } catch {
+            throw BenchError("the fusion filter did not start: \(error)")
+        }
     }
     static let estimatorName = "MotionFusion DeviceMotionFilter (the recorder's D rows)"
 

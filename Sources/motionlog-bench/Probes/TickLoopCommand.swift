@@ -19,6 +19,7 @@ struct TickLoopCommand: ParsableCommand {
     @Option(help: "Who makes the number text: own (DoubleText, as shipped) or description (Double.description, the reference).")
     var numberText = "own"
     @Flag(help: "Record A, G, M and L only: no D rows, so no fusion filter.") var noFusion = false
+    @Flag(help: "The fusion filter without its GPS velocity aid (the IMU-only filter).") var noGroundVelocityAiding = false
 
     func run() throws {
         guard ticks > 0, rate > 0 else { throw ValidationError("--ticks and --rate must be positive") }
@@ -43,7 +44,7 @@ struct TickLoopCommand: ParsableCommand {
         if noFusion { configuration.sources.remove(.deviceMotion) }
         let recorder = Recorder(configuration: configuration,
                                 clock: clock, sensor: imu, location: BenchParts.makeLocation(),
-                                estimator: noFusion ? nil : try BenchParts.makeEstimator(), directory: directory,
+                                estimator: noFusion ? nil : try BenchParts.makeEstimator(groundVelocityAiding: !noGroundVelocityAiding), directory: directory,
                                 log: BenchParts.logger())
         let cpu0 = CPUTime.processNanos(), wall0 = SystemClock.monotonicNanos()
         let summary: RecordingSummary
