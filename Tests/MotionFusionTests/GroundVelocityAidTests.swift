@@ -86,12 +86,15 @@ struct GroundVelocityAidTests {
         #expect(aided.worst < 0.5, "\(aided.worst)°")
     }
 
-    @Test("the fix's latency does not matter: its time, not its arrival, places the interval")
+    @Test("the fix's latency does not matter up to 2.5 s: its time, not its arrival, places the interval")
     func latency() throws {
         for latency in [0.0, 0.45, 0.9] {
             let aided = try Self.run(seconds: 40, latency: latency, motion: Self.pullAway, fixes: { $0 })
             #expect(aided.worst < 0.5, "latency \(latency) s: \(aided.worst)°")
         }
+        // Reported 3 s after its time: the clocks disagree, the fix is not used.
+        let late = try Self.run(seconds: 40, latency: 3, motion: Self.pullAway, fixes: { $0 })
+        #expect(!late.aided)
     }
 
     @Test("missing fixes (one in three lost): the aid bridges them; a long outage falls back to the IMU")
@@ -113,6 +116,7 @@ struct GroundVelocityAidTests {
             ("no course at speed", { var f = $0; f.speed = 5; f.course = .nan; return f }),
             ("a jump", { var f = $0; if Int(f.when) % 7 == 3 { f.speed = 100 }; return f }),
             ("future", { var f = $0; f.when += 30; return f }),
+            ("a clock 3 s off", { var f = $0; f.when -= 3; return f }),
             ("infinite", { var f = $0; f.speed = .infinity; return f }),
         ]
         for (name, transform) in cases {

@@ -51,7 +51,10 @@ struct GroundVelocityAid: Sendable {
     /// length) over the interval since the previous fix and the interval's length, or nil
     /// when there is no usable interval. `inertialToEarth` turns I into the earth frame.
     mutating func observe(velocity: Vector3, age: Double, inertialToEarth: Quaternion) -> (gravity: Vector3, interval: Double)? {
-        guard age.isFinite, velocity.x.isFinite, velocity.y.isFinite, velocity.z.isFinite else {
+        // A fix reported more than an interval after its time (or before it) says the two
+        // clocks disagree (a system clock that is off): its interval would be the wrong one.
+        guard age.isFinite, age >= 0, age <= Self.maximumInterval,
+              velocity.x.isFinite, velocity.y.isFinite, velocity.z.isFinite else {
             lastFix = nil
             return nil
         }
