@@ -67,15 +67,15 @@ public final class DeviceMotionFilter: DeviceMotionEstimator {
     /// The fix's ground velocity (speed along the course over ground, true north) turned
     /// into the filter's frame (magnetic north) for the velocity-aided inclination. A fix
     /// without a speed ends the aid's interval; below 0.3 m/s a missing course counts as
-    /// standing still (receivers report no course at rest).
+    /// standing still, velocity zero (receivers report no course at rest).
     public func observe(_ fix: LocationFix, age: Double) {
         let standing = fix.speed.isFinite && fix.speed < 0.3
         guard fix.speed.isFinite, fix.course.isFinite || standing else {
             filter.observe(groundVelocity: Vector3(.nan, .nan, .nan), age: age)
             return
         }
-        let course = fix.course.isFinite ? fix.course * Double.pi / 180 : 0
-        let trueNorth = Vector3(fix.speed * sin(course), fix.speed * cos(course), 0)
+        let course = fix.course * Double.pi / 180
+        let trueNorth = fix.course.isFinite ? Vector3(fix.speed * sin(course), fix.speed * cos(course), 0) : .zero
         filter.observe(groundVelocity: reference.inverseRotate(trueNorth), age: age)
     }
 
