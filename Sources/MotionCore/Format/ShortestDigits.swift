@@ -34,7 +34,7 @@ public enum ShortestDigits {
         decimal(significandBits: value.significandBitPattern, exponentBits: Int(value.exponentBitPattern))
     }
 
-    @usableFromInline
+    @usableFromInline @inline(__always)
     static func decimal(significandBits: UInt64, exponentBits: Int) -> Decimal {
         // Step 1 (paper 2.1): value = m2 · 2^e2, two more bits of room for the midpoints.
         let e2: Int
@@ -131,12 +131,14 @@ public enum ShortestDigits {
             // steps of 16, 8, 4, 2 and 1 digits. The last removed digit is the top digit of
             // the last step taken.
             var roundUp = false
+            // vp / scale > vm / scale exactly when the largest multiple of `scale` not
+            // above vp is above vm: one division for a step not taken (most are not).
             @inline(__always) func step(_ scale: UInt64, _ half: UInt64, _ digits: Int) {
-                let vpq = vp / scale, vmq = vm / scale
-                guard vpq > vmq else { return }
+                let vpq = vp / scale
+                guard vpq &* scale > vm else { return }
                 let vrq = vr / scale
                 roundUp = vr &- vrq &* scale >= half
-                vr = vrq; vp = vpq; vm = vmq
+                vr = vrq; vp = vpq; vm = vm / scale
                 removed &+= digits
             }
             step(10_000_000_000_000_000, 5_000_000_000_000_000, 16)
