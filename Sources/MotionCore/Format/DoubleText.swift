@@ -61,65 +61,7 @@ public enum DoubleText {
         if point < -3 || magnitude > 0x4340_0000_0000_0000 {
             p += writeExponential(digits, count: count, point: point, to: p)
         } else {
-            // Plain (inlined by hand: the compiler keeps it out of line otherwise).
-            // `123.456`, `0.00123`, `1200.0` (1 ≤ count ≤ 17, −3 ≤ point ≤ 16), writing up to 34
-            // bytes: the digits are made left-aligned as 17 ASCII bytes (the first digit, then two
-            // 8-byte words, `eightDigits`), padded with zeros, and stored whole; the layout then
-            // only places them and the point.
-            let here = p
-            p += {
-                let raw = UnsafeMutableRawPointer(here)
-                // d₁ (a byte) and d₂…d₉, d₁₀…d₁₇ (words, first digit in the lowest byte).
-                let first: UInt64, high: UInt64, low: UInt64
-                if count <= 9 {
-                    let n9 = digits &* powerOfTen(9 &- count)
-                    let q = n9 / 100_000_000
-                    first = q; high = eightDigits(UInt32(truncatingIfNeeded: n9 &- q &* 100_000_000))
-                    low = 0x3030_3030_3030_3030
-                } else {
-                    let n17 = digits &* powerOfTen(17 &- count)
-                    let q = n17 / 10_000_000_000_000_000
-                    let rest = n17 &- q &* 10_000_000_000_000_000
-                    let h = rest / 100_000_000
-                    first = q
-                    high = eightDigits(UInt32(truncatingIfNeeded: h))
-                    low = eightDigits(UInt32(truncatingIfNeeded: rest &- h &* 100_000_000))
-                }
-                let firstByte = UInt8(truncatingIfNeeded: first) &+ 0x30
-                if point <= 0 {
-                    // 0.000ddd (at most three zeros after the point): "0.000000" then the digits.
-                    raw.storeBytes(of: UInt64(0x3030_3030_3030_2E30).littleEndian, as: UInt64.self)  // "0.000000"
-                    let start = 2 &- point
-                    (raw + start).storeBytes(of: firstByte, as: UInt8.self)
-                    (raw + (start &+ 1)).storeBytes(of: high.littleEndian, as: UInt64.self)
-                    (raw + (start &+ 9)).storeBytes(of: low.littleEndian, as: UInt64.self)
-                    return start &+ count
-                }
-                if point == 1 && count > 1 {
-                    // d.ddd
-                    raw.storeBytes(of: firstByte, as: UInt8.self)
-                    (raw + 1).storeBytes(of: 0x2E, as: UInt8.self)
-                    (raw + 2).storeBytes(of: high.littleEndian, as: UInt64.self)
-                    (raw + 10).storeBytes(of: low.littleEndian, as: UInt64.self)
-                    return count &+ 1
-                }
-                // The 17 digits (zeros past `count`), then the point.
-                raw.storeBytes(of: firstByte, as: UInt8.self)
-                (raw + 1).storeBytes(of: high.littleEndian, as: UInt64.self)
-                (raw + 9).storeBytes(of: low.littleEndian, as: UInt64.self)
-                if point >= count {
-                    // ddd000.0: the zeros up to the point are the padding (point ≤ 16).
-                    (raw + point).storeBytes(of: UInt16(0x302E).littleEndian, as: UInt16.self)  // ".0"
-                    return point &+ 2
-                }
-                // ddd.ddd: the fraction (at most 15 digits here) moves one byte right.
-                let fraction0 = (raw + point).loadUnaligned(as: UInt64.self)
-                let fraction1 = (raw + (point &+ 8)).loadUnaligned(as: UInt64.self)
-                (raw + (point &+ 1)).storeBytes(of: fraction0, as: UInt64.self)
-                (raw + (point &+ 9)).storeBytes(of: fraction1, as: UInt64.self)
-                (raw + point).storeBytes(of: 0x2E, as: UInt8.self)
-                return count &+ 1
-            }()
+            p += writePlain(digits, count: count, point: point, to: p)
         }
         return p - out
     }
@@ -153,6 +95,64 @@ public enum DoubleText {
         return n &+ 2
     }
 
+
+    /// `123.456`, `0.00123`, `1200.0` (1 ≤ count ≤ 17, −3 ≤ point ≤ 16), writing up to 34
+    /// bytes: the digits are made left-aligned as 17 ASCII bytes (the first digit, then two
+    /// 8-byte words, `eightDigits`), padded with zeros, and stored whole; the layout then
+    /// only places them and the point.
+    static func writePlain(_ digits: UInt64, count: Int, point: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let raw = UnsafeMutableRawPointer(out)
+        // d₁ (a byte) and d₂…d₉, d₁₀…d₁₇ (words, first digit in the lowest byte).
+        let first: UInt64, high: UInt64, low: UInt64
+        if count <= 9 {
+            let n9 = digits &* powerOfTen(9 &- count)
+            let q = n9 / 100_000_000
+            first = q; high = eightDigits(UInt32(truncatingIfNeeded: n9 &- q &* 100_000_000))
+            low = 0x3030_3030_3030_3030
+        } else {
+            let n17 = digits &* powerOfTen(17 &- count)
+            let q = n17 / 10_000_000_000_000_000
+            let rest = n17 &- q &* 10_000_000_000_000_000
+            let h = rest / 100_000_000
+            first = q
+            high = eightDigits(UInt32(truncatingIfNeeded: h))
+            low = eightDigits(UInt32(truncatingIfNeeded: rest &- h &* 100_000_000))
+        }
+        let firstByte = UInt8(truncatingIfNeeded: first) &+ 0x30
+        if point <= 0 {
+            // 0.000ddd (at most three zeros after the point): "0.000000" then the digits.
+            raw.storeBytes(of: UInt64(0x3030_3030_3030_2E30).littleEndian, as: UInt64.self)  // "0.000000"
+            let start = 2 &- point
+            (raw + start).storeBytes(of: firstByte, as: UInt8.self)
+            (raw + (start &+ 1)).storeBytes(of: high.littleEndian, as: UInt64.self)
+            (raw + (start &+ 9)).storeBytes(of: low.littleEndian, as: UInt64.self)
+            return start &+ count
+        }
+        if point == 1 && count > 1 {
+            // d.ddd
+            raw.storeBytes(of: firstByte, as: UInt8.self)
+            (raw + 1).storeBytes(of: 0x2E, as: UInt8.self)
+            (raw + 2).storeBytes(of: high.littleEndian, as: UInt64.self)
+            (raw + 10).storeBytes(of: low.littleEndian, as: UInt64.self)
+            return count &+ 1
+        }
+        // The 17 digits (zeros past `count`), then the point.
+        raw.storeBytes(of: firstByte, as: UInt8.self)
+        (raw + 1).storeBytes(of: high.littleEndian, as: UInt64.self)
+        (raw + 9).storeBytes(of: low.littleEndian, as: UInt64.self)
+        if point >= count {
+            // ddd000.0: the zeros up to the point are the padding (point ≤ 16).
+            (raw + point).storeBytes(of: UInt16(0x302E).littleEndian, as: UInt16.self)  // ".0"
+            return point &+ 2
+        }
+        // ddd.ddd: the fraction (at most 15 digits here) moves one byte right.
+        let fraction0 = (raw + point).loadUnaligned(as: UInt64.self)
+        let fraction1 = (raw + (point &+ 8)).loadUnaligned(as: UInt64.self)
+        (raw + (point &+ 1)).storeBytes(of: fraction0, as: UInt64.self)
+        (raw + (point &+ 9)).storeBytes(of: fraction1, as: UInt64.self)
+        (raw + point).storeBytes(of: 0x2E, as: UInt8.self)
+        return count &+ 1
+    }
 
     /// The eight decimal digits of `v` < 10⁸ (leading zeros included) as ASCII, the first
     /// digit in the lowest byte: split into 4-, 2- and 1-digit lanes of one 64-bit word by

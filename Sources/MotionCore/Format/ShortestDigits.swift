@@ -128,24 +128,28 @@ public enum ShortestDigits {
             // Common: no exact edges, so only the last removed digit decides the rounding.
             // Ryū removes one digit per step while vp / 10 > vm / 10; that condition is
             // monotone in the number of digits removed, so the same count is found with
-            // steps of 16, 8, 4, 2 and 1 digits. The last removed digit is the top digit of
-            // the last step taken.
+            // steps of 4, then (only if 4 could go) 16, 8 and 4 more, then 2 and 1: most
+            // values lose two or three digits, and when 4 cannot go, neither can 8 or 16.
+            // The last removed digit is the top digit of the last step taken.
             var roundUp = false
             // vp / scale > vm / scale exactly when the largest multiple of `scale` not
             // above vp is above vm: one division for a step not taken (most are not).
-            @inline(__always) func step(_ scale: UInt64, _ half: UInt64, _ digits: Int) {
+            @inline(__always) func step(_ scale: UInt64, _ half: UInt64, _ digits: Int) -> Bool {
                 let vpq = vp / scale
-                guard vpq &* scale > vm else { return }
+                guard vpq &* scale > vm else { return false }
                 let vrq = vr / scale
                 roundUp = vr &- vrq &* scale >= half
                 vr = vrq; vp = vpq; vm = vm / scale
                 removed &+= digits
+                return true
             }
-            step(10_000_000_000_000_000, 5_000_000_000_000_000, 16)
-            step(100_000_000, 50_000_000, 8)
-            step(10_000, 5_000, 4)
-            step(100, 50, 2)
-            step(10, 5, 1)
+            if step(10_000, 5_000, 4) {
+                _ = step(10_000_000_000_000_000, 5_000_000_000_000_000, 16)
+                _ = step(100_000_000, 50_000_000, 8)
+                _ = step(10_000, 5_000, 4)
+            }
+            _ = step(100, 50, 2)
+            _ = step(10, 5, 1)
             output = vr &+ ((vr == vm || roundUp) ? 1 : 0)
         }
         return Decimal(digits: output, exponent: e10 &+ removed)
