@@ -39,11 +39,20 @@ final class TickEncoder {
         var lastWhen = first.when
         if numberText == .ownFormatter {
             let when = self.when
-            for row in rows {
-                count &+= RowEncoder.encode(row, into: out + count, when: &when.pointee)
-                bySource[row.source.order] &+= 1
-                lastWhen = max(lastWhen, row.when)
+            // Counted in scalars (a SIMD lane picked at run time goes through memory).
+            var a = 0, g = 0, m = 0, d = 0, l = 0
+            for i in rows.indices {
+                count &+= RowEncoder.encode(rows[i], into: out + count, when: &when.pointee)
+                switch rows[i].source {
+                case .accelerometer: a &+= 1
+                case .gyroscope: g &+= 1
+                case .magnetometer: m &+= 1
+                case .deviceMotion: d &+= 1
+                case .location: l &+= 1
+                }
+                lastWhen = max(lastWhen, rows[i].when)
             }
+            bySource = SIMD8(a, g, m, d, l, 0, 0, 0)
         } else {
             for row in rows {
                 descriptionText.removeAll(keepingCapacity: true)
