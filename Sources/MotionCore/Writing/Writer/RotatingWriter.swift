@@ -5,7 +5,7 @@ import Logging
 /// metadata JSON beside each CSV up to date. Used from the writer thread only.
 ///
 /// It coordinates parts with one job each: `TickUnits` (a batch into ticks), `TickEncoder`
-/// (a tick's text in raw memory), `EncodedRows` (the chunk's text and per-source counts),
+/// (a tick's text, straight into the chunk), `EncodedRows` (the chunk's text and per-source counts),
 /// `RotationClock` (when a file ends), `RecordingFileNamer` (names, provisional until GPS
 /// time), `FileMetadataWriter` (the JSON beside the CSV) and `WriteFailures` (episodes,
 /// first failure, halting). It alone writes the writer thread's counters (`RecorderCounters`).
