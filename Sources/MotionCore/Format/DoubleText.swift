@@ -15,8 +15,28 @@ public enum DoubleText {
     public static let maxBytes = 24
 
     /// Writes the text of `value` at `out` (room for `maxBytes`), returns the byte count.
+    /// Only the text's bytes are written (the digits are made in a scratch with
+    /// `slackBytes` of room, then copied).
     @inlinable
     public static func write(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: slackBytes) { scratch in
+            guard let base = scratch.baseAddress else { return 0 }
+            let n = write(value, withSlackTo: base)
+            out.update(from: base, count: n)
+            return n
+        }
+    }
+
+    /// The room `write(_:withSlackTo:)` needs from where it writes: the text (at most
+    /// `maxBytes`) and the whole words it stores past it.
+    @inlinable public static var slackBytes: Int { 40 }
+
+    /// Writes the text of `value` at `out`, returns the byte count. Needs `slackBytes` of
+    /// room: the digits are stored as whole 8-byte words, so bytes after the text (up to
+    /// `slackBytes` from `out`) may be overwritten. For writers that write the next field
+    /// over them (`RowEncoder`, whose `CSVFormat.maxRowBytes` leaves that room). Not
+    /// inlinable: compiled once, with the digits and the layout inlined into it.
+    public static func write(_ value: Double, withSlackTo out: UnsafeMutablePointer<UInt8>) -> Int {
         let bits = value.bitPattern
         let exponentBits = Int((bits >> 52) & 0x7FF)
         let significandBits = bits & ((1 << 52) - 1)
@@ -46,8 +66,8 @@ public enum DoubleText {
         return p - out
     }
 
-    /// `d.ddde±XX`: the point only when there is more than one digit.
-    @usableFromInline
+    /// `d.ddde±XX`: the point only when there is more than one digit. Out of line: rare.
+    @inline(never) @usableFromInline
     static func writeExponential(_ digits: UInt64, count: Int, point: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
         var n: Int
         if count > 1 {
@@ -75,32 +95,82 @@ public enum DoubleText {
         return n &+ 2
     }
 
-    /// `123.456`, `0.00123`, `1200.0`.
-    @usableFromInline
+
+    /// `123.456`, `0.00123`, `1200.0` (1 ≤ count ≤ 17, −3 ≤ point ≤ 16), writing up to 34
+    /// bytes: the digits are made left-aligned as 17 ASCII bytes (the first digit, then two
+    /// 8-byte words, `eightDigits`), padded with zeros, and stored whole; the layout then
+    /// only places them and the point.
     static func writePlain(_ digits: UInt64, count: Int, point: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let raw = UnsafeMutableRawPointer(out)
+        // d₁ (a byte) and d₂…d₉, d₁₀…d₁₇ (words, first digit in the lowest byte).
+        let first: UInt64, high: UInt64, low: UInt64
+        if count <= 9 {
+            let n9 = digits &* powerOfTen(9 &- count)
+            let q = n9 / 100_000_000
+            first = q; high = eightDigits(UInt32(truncatingIfNeeded: n9 &- q &* 100_000_000))
+            low = 0x3030_3030_3030_3030
+        } else {
+            let n17 = digits &* powerOfTen(17 &- count)
+            let q = n17 / 10_000_000_000_000_000
+            let rest = n17 &- q &* 10_000_000_000_000_000
+            let h = rest / 100_000_000
+            first = q
+            high = eightDigits(UInt32(truncatingIfNeeded: h))
+            low = eightDigits(UInt32(truncatingIfNeeded: rest &- h &* 100_000_000))
+        }
+        let firstByte = UInt8(truncatingIfNeeded: first) &+ 0x30
         if point <= 0 {
-            // 0.000ddd (at most three zeros after the point)
-            out[0] = 0x30; out[1] = 0x2E; out[2] = 0x30; out[3] = 0x30; out[4] = 0x30
-            let n = 2 &- point
-            writeDigits(digits, count: count, to: out + n)
-            return n &+ count
+            // 0.000ddd (at most three zeros after the point): "0.000000" then the digits.
+            raw.storeBytes(of: UInt64(0x3030_3030_3030_2E30).littleEndian, as: UInt64.self)  // "0.000000"
+            let start = 2 &- point
+            (raw + start).storeBytes(of: firstByte, as: UInt8.self)
+            (raw + (start &+ 1)).storeBytes(of: high.littleEndian, as: UInt64.self)
+            (raw + (start &+ 9)).storeBytes(of: low.littleEndian, as: UInt64.self)
+            return start &+ count
         }
+        if point == 1 && count > 1 {
+            // d.ddd
+            raw.storeBytes(of: firstByte, as: UInt8.self)
+            (raw + 1).storeBytes(of: 0x2E, as: UInt8.self)
+            (raw + 2).storeBytes(of: high.littleEndian, as: UInt64.self)
+            (raw + 10).storeBytes(of: low.littleEndian, as: UInt64.self)
+            return count &+ 1
+        }
+        // The 17 digits (zeros past `count`), then the point.
+        raw.storeBytes(of: firstByte, as: UInt8.self)
+        (raw + 1).storeBytes(of: high.littleEndian, as: UInt64.self)
+        (raw + 9).storeBytes(of: low.littleEndian, as: UInt64.self)
         if point >= count {
-            // ddd000.0
-            writeDigits(digits, count: count, to: out)
-            var n = count
-            while n < point { out[n] = 0x30; n &+= 1 }
-            out[n] = 0x2E; out[n &+ 1] = 0x30
-            return n &+ 2
+            // ddd000.0: the zeros up to the point are the padding (point ≤ 16).
+            (raw + point).storeBytes(of: UInt16(0x302E).littleEndian, as: UInt16.self)  // ".0"
+            return point &+ 2
         }
-        // ddd.ddd
-        let fraction = count &- point
-        let scale = powerOfTen(fraction)
-        let integer = digits / scale
-        writeDigits(integer, count: point, to: out)
-        out[point] = 0x2E
-        writeDigits(digits &- integer &* scale, count: fraction, to: out + point + 1)
+        // ddd.ddd: the fraction (at most 15 digits here) moves one byte right.
+        let fraction0 = (raw + point).loadUnaligned(as: UInt64.self)
+        let fraction1 = (raw + (point &+ 8)).loadUnaligned(as: UInt64.self)
+        (raw + (point &+ 1)).storeBytes(of: fraction0, as: UInt64.self)
+        (raw + (point &+ 9)).storeBytes(of: fraction1, as: UInt64.self)
+        (raw + point).storeBytes(of: 0x2E, as: UInt8.self)
         return count &+ 1
+    }
+
+    /// The eight decimal digits of `v` < 10⁸ (leading zeros included) as ASCII, the first
+    /// digit in the lowest byte: split into 4-, 2- and 1-digit lanes of one 64-bit word by
+    /// multiplying with fixed-point reciprocals (x·10486 >> 20 = x / 100 for x < 10⁴,
+    /// x·103 >> 10 = x / 10 for x < 100; no lane overflows into the next), no table.
+    @inline(__always)
+    static func eightDigits(_ v: UInt32) -> UInt64 {
+        let v64 = UInt64(v)
+        let high = v64 / 10_000
+        // Lanes of 32 bits: first four digits, last four.
+        var x = high | ((v64 &- high &* 10_000) &<< 32)
+        // Lanes of 16 bits: pairs of digits.
+        let hundreds = ((x &* 10_486) &>> 20) & 0x0000_007F_0000_007F
+        x = hundreds | ((x &- hundreds &* 100) &<< 16)
+        // Lanes of 8 bits: digits.
+        let tens = ((x &* 103) &>> 10) & 0x000F_000F_000F_000F
+        x = tens | ((x &- tens &* 10) &<< 8)
+        return x | 0x3030_3030_3030_3030
     }
 
     /// Writes exactly `count` decimal digits of `value` (leading zeros included) at `out`.

@@ -20,7 +20,9 @@ public enum RowEncoder {
     }
 
     /// Writes one row, with its LF, at `out` (room for `CSVFormat.maxRowBytes`); returns
-    /// the byte count. No allocation.
+    /// the byte count. No allocation. Numbers are written with `DoubleText.write(_:withSlackTo:)`:
+    /// a number starts before byte 254 of the longest row (4 + 25 + 9 · 25 bytes), so its
+    /// `DoubleText.slackBytes` fit in `maxRowBytes` (301); bytes past the row's LF may change.
     @inlinable
     public static func encode(_ row: Row, into out: UnsafeMutablePointer<UInt8>, when: inout WhenText) -> Int {
         out[0] = row.source.rawValue
@@ -28,22 +30,30 @@ public enum RowEncoder {
         out[2] = row.label
         out[3] = CSVFormat.comma
         var n = 4
-        n += when.write(row.when, to: out + n)
-        let isLocation = row.source == .location
-        withUnsafeBytes(of: row.values) { raw in
-            let values = raw.bindMemory(to: Double.self)
-            for i in 0..<row.source.valueCount {
+        n &+= when.write(row.when, to: out + n)
+        // The values straight from the row's tuple, unrolled (3 for A/G/M, 9 for D/L).
+        @inline(__always) func value(_ v: Double) {
+            out[n] = CSVFormat.comma
+            n &+= 1 &+ DoubleText.write(v, withSlackTo: out + (n &+ 1))
+        }
+        value(row.values.0)
+        value(row.values.1)
+        value(row.values.2)
+        if row.source.valueCount == 9 {
+            value(row.values.3)
+            value(row.values.4)
+            value(row.values.5)
+            value(row.values.6)
+            value(row.values.7)
+            if row.source == .location {
                 out[n] = CSVFormat.comma
-                n += 1
-                if isLocation && i == 8 {
-                    n += writeMode(values[i], to: out + n)
-                } else {
-                    n += DoubleText.write(values[i], to: out + n)
-                }
+                n &+= 1 &+ writeMode(row.values.8, to: out + (n &+ 1))
+            } else {
+                value(row.values.8)
             }
         }
         out[n] = CSVFormat.newline
-        return n + 1
+        return n &+ 1
     }
 
     /// One row through `Double.description` (the reference, for benchmarks).
@@ -69,7 +79,7 @@ public enum RowEncoder {
     static func writeMode(_ mode: Double, to out: UnsafeMutablePointer<UInt8>) -> Int {
         if mode == 2 { out[0] = 0x32; return 1 }
         if mode == 3 { out[0] = 0x33; return 1 }
-        return DoubleText.write(mode, to: out)
+        return DoubleText.write(mode, withSlackTo: out)
     }
 
     /// One row as a String (tests and tools).
@@ -89,7 +99,7 @@ public struct WhenText: Sendable {
 
     public init() {}
 
-    /// Writes the text of `value` at `out` (room for `DoubleText.maxBytes`), returns its length.
+    /// Writes the text of `value` at `out` (room for `DoubleText.slackBytes`), returns its length.
     /// The text is kept and copied as three 8-byte words (the whole `maxBytes` of room, of
     /// which the first `count` bytes are the text): no `memcpy` call per row.
     @inlinable
@@ -105,7 +115,7 @@ public struct WhenText: Sendable {
         raw.storeBytes(of: 0, as: UInt64.self)
         (raw + 8).storeBytes(of: 0, as: UInt64.self)
         (raw + 16).storeBytes(of: 0, as: UInt64.self)
-        let n = DoubleText.write(value, to: out)
+        let n = DoubleText.write(value, withSlackTo: out)
         bits = value.bitPattern
         count = n
         text = (raw.loadUnaligned(as: UInt64.self), (raw + 8).loadUnaligned(as: UInt64.self),

@@ -34,7 +34,7 @@ public enum ShortestDigits {
         decimal(significandBits: value.significandBitPattern, exponentBits: Int(value.exponentBitPattern))
     }
 
-    @usableFromInline
+    @usableFromInline @inline(__always)
     static func decimal(significandBits: UInt64, exponentBits: Int) -> Decimal {
         // Step 1 (paper 2.1): value = m2 · 2^e2, two more bits of room for the midpoints.
         let e2: Int
@@ -61,10 +61,7 @@ public enum ShortestDigits {
             e10 = q
             let k = pow5InverseBits &+ pow5BitLength(q) &- 1
             let i = q &+ k &- e2
-            let mul = tableEntry(pow5Inverse, q)
-            vr = mulShift(mv, mul, i)
-            vp = mulShift(mv &+ 2, mul, i)
-            vm = mulShift(mv &- 1 &- mmShift, mul, i)
+            (vr, vp, vm) = mulShiftAll(mv, tableEntry(pow5Inverse, q), i, mmShift: mmShift)
             if q <= 21 {
                 // Only these can be exact multiples of 10^q: decide trailing zeros exactly.
                 if mv % 5 == 0 {
@@ -81,10 +78,7 @@ public enum ShortestDigits {
             let i = 0 &- e2 &- q
             let k = pow5BitLength(i) &- pow5Bits
             let j = q &- k
-            let mul = tableEntry(pow5, i)
-            vr = mulShift(mv, mul, j)
-            vp = mulShift(mv &+ 2, mul, j)
-            vm = mulShift(mv &- 1 &- mmShift, mul, j)
+            (vr, vp, vm) = mulShiftAll(mv, tableEntry(pow5, i), j, mmShift: mmShift)
             if q <= 1 {
                 // mv = 4·m2 has at least two trailing zero bits, so vr is exact.
                 vrIsTrailingZeros = true
@@ -128,22 +122,28 @@ public enum ShortestDigits {
             // Common: no exact edges, so only the last removed digit decides the rounding.
             // Ryū removes one digit per step while vp / 10 > vm / 10; that condition is
             // monotone in the number of digits removed, so the same count is found with
-            // steps of 16, 8, 4, 2 and 1 digits. The last removed digit is the top digit of
-            // the last step taken.
+            // steps of 4, then (only if 4 could go) 16, 8 and 4 more, then 2 and 1: most
+            // values lose two or three digits, and when 4 cannot go, neither can 8 or 16.
+            // The last removed digit is the top digit of the last step taken.
             var roundUp = false
-            @inline(__always) func step(_ scale: UInt64, _ half: UInt64, _ digits: Int) {
-                let vpq = vp / scale, vmq = vm / scale
-                guard vpq > vmq else { return }
+            // vp / scale > vm / scale exactly when the largest multiple of `scale` not
+            // above vp is above vm: one division for a step not taken (most are not).
+            @inline(__always) func step(_ scale: UInt64, _ half: UInt64, _ digits: Int) -> Bool {
+                let vpq = vp / scale
+                guard vpq &* scale > vm else { return false }
                 let vrq = vr / scale
                 roundUp = vr &- vrq &* scale >= half
-                vr = vrq; vp = vpq; vm = vmq
+                vr = vrq; vp = vpq; vm = vm / scale
                 removed &+= digits
+                return true
             }
-            step(10_000_000_000_000_000, 5_000_000_000_000_000, 16)
-            step(100_000_000, 50_000_000, 8)
-            step(10_000, 5_000, 4)
-            step(100, 50, 2)
-            step(10, 5, 1)
+            if step(10_000, 5_000, 4) {
+                _ = step(10_000_000_000_000_000, 5_000_000_000_000_000, 16)
+                _ = step(100_000_000, 50_000_000, 8)
+                _ = step(10_000, 5_000, 4)
+            }
+            _ = step(100, 50, 2)
+            _ = step(10, 5, 1)
             output = vr &+ ((vr == vm || roundUp) ? 1 : 0)
         }
         return Decimal(digits: output, exponent: e10 &+ removed)
@@ -174,15 +174,33 @@ public enum ShortestDigits {
         table.withUnsafeBufferPointer { t in (t[2 &* i], t[2 &* i &+ 1]) }
     }
 
-    /// (m · mul) >> shift, where mul is a 128-bit number (low, high) and shift > 64.
+    /// `mulShift` of mv, mv + 2 and mv − 1 − mmShift (mmShift 0 or 1) with one product:
+    /// X = mv · mul exactly in 192 bits (mv < 2⁵⁵, mul < 2¹²⁵), then X + 2·mul and
+    /// X − (1 + mmShift)·mul exactly (no overflow: the sums stay below 2¹⁸¹ and above 0),
+    /// each shifted as `mulShift` does. The same three numbers with two multiplications
+    /// instead of six.
     @inline(__always)
-    static func mulShift(_ m: UInt64, _ mul: (UInt64, UInt64), _ shift: Int) -> UInt64 {
-        let low = m.multipliedFullWidth(by: mul.0)
-        let high = m.multipliedFullWidth(by: mul.1)
-        let (mid, carry) = low.high.addingReportingOverflow(high.low)
-        let top = high.high &+ (carry ? 1 : 0)
+    static func mulShiftAll(_ mv: UInt64, _ mul: (UInt64, UInt64), _ shift: Int,
+                            mmShift: UInt64) -> (vr: UInt64, vp: UInt64, vm: UInt64) {
+        let low = mv.multipliedFullWidth(by: mul.0)
+        let high = mv.multipliedFullWidth(by: mul.1)
+        let x0 = low.low
+        let (x1, carry) = low.high.addingReportingOverflow(high.low)
+        let x2 = high.high &+ (carry ? 1 : 0)
+        // 2·mul, and (1 + mmShift)·mul.
+        let twice0 = mul.0 &<< 1, twice1 = (mul.1 &<< 1) | (mul.0 &>> 63)
+        let below0 = mmShift == 1 ? twice0 : mul.0, below1 = mmShift == 1 ? twice1 : mul.1
+        let (p0, c0) = x0.addingReportingOverflow(twice0)
+        let (p1a, c1a) = x1.addingReportingOverflow(twice1)
+        let (p1, c1b) = p1a.addingReportingOverflow(c0 ? 1 : 0)
+        let p2 = x2 &+ ((c1a || c1b) ? 1 : 0)
+        let (m0, b0) = x0.subtractingReportingOverflow(below0)
+        let (m1a, b1a) = x1.subtractingReportingOverflow(below1)
+        let (m1, b1b) = m1a.subtractingReportingOverflow(b0 ? 1 : 0)
+        let m2 = x2 &- ((b1a || b1b) ? 1 : 0)
+        _ = (p0, m0)
         // 64 < shift < 128 (the paper's bounds), so both shifts are in 1...63.
         let s = UInt64(truncatingIfNeeded: shift &- 64)
-        return (mid &>> s) | (top &<< (64 &- s))
+        return ((x1 &>> s) | (x2 &<< (64 &- s)), (p1 &>> s) | (p2 &<< (64 &- s)), (m1 &>> s) | (m2 &<< (64 &- s)))
     }
 }

@@ -116,10 +116,13 @@ struct SamplingLoop {
             lastHealth = health
             counters.sensorHealth.withLock { $0 = health }
         }
-        if let location, location.health != lastLocationHealth {
+        if let location {
+            // Read once: a source's health getter may be a dynamic (exclusivity-checked) access.
             let h = location.health
-            lastLocationHealth = h
-            counters.locationHealth.withLock { $0 = h }
+            if h != lastLocationHealth {
+                lastLocationHealth = h
+                counters.locationHealth.withLock { $0 = h }
+            }
         }
     }
 

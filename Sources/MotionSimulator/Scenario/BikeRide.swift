@@ -130,9 +130,14 @@ public struct BikeRide: Sendable {
 
     static func profile(at time: Double, starts: [Double], speeds: [Double], courses: [Double],
                         grades: [Double], segments: [RideSegment]) -> Profile {
-        var i = 0
-        // Segments are few (tens): a linear scan from the end is fast enough.
-        for j in stride(from: segments.count - 1, through: 0, by: -1) where time >= starts[j] { i = j; break }
+        // The last segment starting at or before `time` (0 when none does): a binary search
+        // of the ascending starts (a scan from the end costs a comparison per later segment).
+        var low = 0, high = segments.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if time >= starts[mid] { low = mid } else { high = mid - 1 }
+        }
+        let i = low
         let s = segments[i]
         let u = min(1, max(0, (time - starts[i]) / s.duration))
         let (r, tu) = shapes(u)

@@ -13,13 +13,23 @@ public final class SimulatedGPS: LocationSource {
     /// Position noise, metres (1 σ per axis, correlated over 4 s as a receiver's error is);
     /// 0 for an exact route.
     public let noiseMetres: Double
-    public private(set) var health = LocationHealth()
+    /// Read once per tick by the sampling loop: kept in raw memory, so reading it needs no
+    /// exclusivity check (like the sensor, used by one thread at a time).
+    public var health: LocationHealth { healthStorage.pointee }
+    private let healthStorage: UnsafeMutablePointer<LocationHealth>
     private var nextFixSecond: Double?
     private var startEpoch: Double?
 
     public init(ride: BikeRide = .standard, origin: (Double, Double, Double) = (52.520008, 13.404954, 34.0),
                 latency: Double = 0.15, noiseMetres: Double = 0) {
         self.ride = ride; self.origin = origin; self.latency = latency; self.noiseMetres = noiseMetres
+        healthStorage = .allocate(capacity: 1)
+        healthStorage.initialize(to: LocationHealth())
+    }
+
+    deinit {
+        healthStorage.deinitialize(count: 1)
+        healthStorage.deallocate()
     }
 
     public func start() {}
@@ -28,7 +38,7 @@ public final class SimulatedGPS: LocationSource {
         if startEpoch == nil {
             startEpoch = tick.epoch - tick.elapsed
             nextFixSecond = (tick.epoch).rounded(.up)
-            health.lastMode = 3
+            healthStorage.pointee.lastMode = 3
         }
         guard let start = startEpoch, var next = nextFixSecond else { return }
         while next + latency <= tick.epoch {

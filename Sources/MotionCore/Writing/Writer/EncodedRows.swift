@@ -1,32 +1,81 @@
 /// Encoded ticks on their way to the file: the chunk's text with what the metadata needs
-/// of it (rows per source, When range).
-struct EncodedRows {
-    private(set) var bytes: [UInt8] = []
-    /// Rows per source, by `Source.order`.
-    private(set) var rowsBySource = [Int](repeating: 0, count: 5)
-    private(set) var firstWhen: Double?
-    private(set) var lastWhen: Double?
-
-    init(capacity: Int) { bytes.reserveCapacity(capacity) }
-
-    var isEmpty: Bool { bytes.isEmpty }
-    var rowCount: Int { rowsBySource.reduce(0, +) }
-
-    /// Takes a tick's rows after these.
-    mutating func append(_ tick: EncodedTick) {
-        bytes.append(contentsOf: tick.bytes)
-        rowsBySource.withUnsafeMutableBufferPointer { counts in
-            for i in counts.indices { counts[i] &+= tick.rowsBySource[i] }
-        }
-        if firstWhen == nil { firstWhen = tick.firstWhen }
-        lastWhen = max(lastWhen ?? tick.lastWhen, tick.lastWhen)
+/// of it (rows per source, When range). A tick is encoded straight into the chunk's free
+/// room (`freeRoom(rows:)`), so taking it is only counting (no copy), except after the
+/// chunk was written out in between (a rotation), when its text moves to the start.
+/// Kept in raw memory (no `[UInt8]` appends, no exclusivity checks per tick); used by one
+/// thread (the writer's).
+final class EncodedRows {
+    /// The chunk's counters, in raw memory with the text.
+    private struct State {
+        var count = 0
+        var capacity: Int
+        /// Rows per source, by `Source.order`.
+        var rowsBySource = SIMD8<Int>()
+        var firstWhen = 0.0
+        var lastWhen = 0.0
     }
 
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        for i in rowsBySource.indices { rowsBySource[i] = 0 }
-        firstWhen = nil
-        lastWhen = nil
+    private let state: UnsafeMutablePointer<State>
+    /// The text (`capacity` bytes, the first `count` of them taken).
+    private let text: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>
+
+    init(capacity: Int) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(capacity: max(1, capacity)))
+        text = .allocate(capacity: 1)
+        text.initialize(to: .allocate(capacity: max(1, capacity)))
+    }
+
+    deinit {
+        text.pointee.deallocate()
+        text.deallocate()
+        state.deallocate()
+    }
+
+    var isEmpty: Bool { state.pointee.count == 0 }
+    var byteCount: Int { state.pointee.count }
+    var rowCount: Int { state.pointee.rowsBySource.wrappedSum() }
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: text.pointee, count: state.pointee.count) }
+    /// Rows of the source at `order` (`Source.order`).
+    func rows(order: Int) -> Int { state.pointee.rowsBySource[order] }
+    var firstWhen: Double? { isEmpty ? nil : state.pointee.firstWhen }
+    var lastWhen: Double? { isEmpty ? nil : state.pointee.lastWhen }
+
+    /// Where the next tick's text goes: room for `rows` rows of at most
+    /// `CSVFormat.maxRowBytes` after the text taken so far (grows when needed).
+    @inline(__always)
+    func freeRoom(rows: Int) -> UnsafeMutablePointer<UInt8> {
+        let needed = state.pointee.count &+ rows &* CSVFormat.maxRowBytes
+        if needed > state.pointee.capacity { grow(to: needed) }
+        return text.pointee + state.pointee.count
+    }
+
+    @inline(never)
+    private func grow(to needed: Int) {
+        let capacity = max(needed, state.pointee.capacity * 2)
+        let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        bigger.update(from: text.pointee, count: state.pointee.count)
+        text.pointee.deallocate()
+        text.pointee = bigger
+        state.pointee.capacity = capacity
+    }
+
+    /// Takes a tick's rows after these. Its text was encoded at `freeRoom(rows:)`; if the
+    /// chunk was written out since, it moves to the start.
+    func append(_ tick: EncodedTick) {
+        let end = text.pointee + state.pointee.count
+        if let from = tick.bytes.baseAddress, from != end {
+            end.update(from: from, count: tick.bytes.count)
+        }
+        if state.pointee.count == 0 { state.pointee.firstWhen = tick.firstWhen; state.pointee.lastWhen = tick.lastWhen }
+        state.pointee.count &+= tick.bytes.count
+        state.pointee.rowsBySource &+= tick.rowsBySource
+        state.pointee.lastWhen = max(state.pointee.lastWhen, tick.lastWhen)
+    }
+
+    func removeAll() {
+        state.pointee.count = 0
+        state.pointee.rowsBySource = SIMD8<Int>()
     }
 }
 

@@ -5,7 +5,7 @@ import Logging
 /// metadata JSON beside each CSV up to date. Used from the writer thread only.
 ///
 /// It coordinates parts with one job each: `TickUnits` (a batch into ticks), `TickEncoder`
-/// (a tick's text in raw memory), `EncodedRows` (the chunk's text and per-source counts),
+/// (a tick's text, straight into the chunk), `EncodedRows` (the chunk's text and per-source counts),
 /// `RotationClock` (when a file ends), `RecordingFileNamer` (names, provisional until GPS
 /// time), `FileMetadataWriter` (the JSON beside the CSV) and `WriteFailures` (episodes,
 /// first failure, halting). It alone writes the writer thread's counters (`RecorderCounters`).
@@ -55,7 +55,7 @@ public final class RotatingWriter {
 
     // Text on its way to the file.
     /// Encoded ticks not yet written.
-    private var chunk: EncodedRows
+    private let chunk: EncodedRows
     /// Encodes one tick at a time (a unit that is never split across files).
     private let encoder: TickEncoder
 
@@ -92,7 +92,7 @@ public final class RotatingWriter {
         metadata = FileMetadataWriter(directory: directory, description: description,
                                       softwareVersion: configuration.softwareVersion, counters: counters, timeBase: timeBase)
         failures = WriteFailures(log: log)
-        chunk = EncodedRows(capacity: configuration.chunkBytes + CSVFormat.maxRowBytes)
+        chunk = EncodedRows(capacity: configuration.chunkBytes + 16 * CSVFormat.maxRowBytes)
         encoder = TickEncoder(numberText: configuration.numberText)
     }
 
@@ -112,7 +112,7 @@ public final class RotatingWriter {
     private func writeUnit(_ rows: UnsafeBufferPointer<Row>) {
         guard let first = rows.first else { return }
         rotation.start(at: first.when)
-        let tick = encoder.encode(rows, first: first)
+        let tick = encoder.encode(rows, first: first, into: chunk.freeRoom(rows: rows.count))
         if provisionalFile, let timeBase = namer.timeBase, !timeBase.isProvisional { renameProvisionalFile(firstRow: first.when) }
         if file == nil {
             if failures.halted == nil && nowNanos() >= nextOpenAttempt {
@@ -123,12 +123,12 @@ public final class RotatingWriter {
             }
         } else if rotation.isTimeBoundary(first.when) {
             rotate(startingWhen: first.when)
-        } else if rotation.wouldOverflow(fileBytes: fileBytes, adding: chunk.bytes.count + tick.bytes.count), fileHasRows {
+        } else if rotation.wouldOverflow(fileBytes: fileBytes, adding: chunk.byteCount + tick.bytes.count), fileHasRows {
             // This tick would overflow the file: it starts the next one.
             rotate(startingWhen: first.when)
         }
         chunk.append(tick)
-        if chunk.bytes.count >= configuration.chunkBytes { flushChunk() }
+        if chunk.byteCount >= configuration.chunkBytes { flushChunk() }
     }
 
     private var fileHasRows: Bool {
@@ -140,9 +140,8 @@ public final class RotatingWriter {
         guard !chunk.isEmpty else { return }
         guard let file else { loseChunk(OutputError(operation: "write", path: directory.path, errno: nil)); return }
         let t0 = nowNanos()
-        let result: OutputError? = chunk.bytes.withUnsafeBytes { bytes in
-            do { try file.write(bytes); return nil } catch { return error as? OutputError }
-        }
+        let result: OutputError?
+        do { try file.write(UnsafeRawBufferPointer(chunk.bytes)); result = nil } catch { result = error }
         noteLatency(since: t0)
         if let error = result {
             // Never leave a partial row: cut the file back to the last complete one. If even
@@ -156,14 +155,14 @@ public final class RotatingWriter {
             if cutFailed { abandonFile() }
             return
         }
-        onWritten?(Int64(chunk.bytes.count))
+        onWritten?(Int64(chunk.byteCount))
         failures.recovered(file: meta?.name ?? "")
-        fileBytes += Int64(chunk.bytes.count)
+        fileBytes += Int64(chunk.byteCount)
         unsyncedBytes = true
         if var m = meta {
-            for (i, s) in Source.canonicalOrder.enumerated() where chunk.rowsBySource[i] > 0 {
-                m.rows[String(s.letter), default: 0] += chunk.rowsBySource[i]
-                counters.written.add(s, Int64(chunk.rowsBySource[i]))
+            for (i, s) in Source.canonicalOrder.enumerated() where chunk.rows(order: i) > 0 {
+                m.rows[String(s.letter), default: 0] += chunk.rows(order: i)
+                counters.written.add(s, Int64(chunk.rows(order: i)))
             }
             if m.firstWhen == nil { m.firstWhen = chunk.firstWhen }
             if let last = chunk.lastWhen { m.lastWhen = max(m.lastWhen ?? last, last) }
