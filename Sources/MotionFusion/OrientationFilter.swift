@@ -51,7 +51,9 @@ public struct OrientationFilter: Sendable {
     public let parameters: FusionParameters
     private var gyroQuaternion = Quaternion.identity
     private var inclinationQuaternion = Quaternion.identity
-    private var heading = 0.0
+    private var heading = HeadingRotation()
+    /// `1 − exp(−dt/magTimeConstant)` for the last magnetometer period (it rarely changes).
+    private var headingGain: (dt: Double, gain: Double) = (0, 0)
     private var accelLowPass: ButterworthLowPass<Vector3>
     private var rotationLowPass: ButterworthLowPass<Matrix3>
     private var biasLowPass: ButterworthLowPass<Vector3>
@@ -83,7 +85,7 @@ public struct OrientationFilter: Sendable {
 
     /// The attitude, device → East-North-Up.
     public var attitude: Quaternion {
-        Quaternion(w: cos(heading / 2), x: 0, y: 0, z: sin(heading / 2)) * inclinationQuaternion * gyroQuaternion
+        heading.rotation * inclinationQuaternion * gyroQuaternion
     }
 
     /// The current estimate.
@@ -150,7 +152,7 @@ public struct OrientationFilter: Sendable {
     public mutating func observe(groundVelocity velocity: Vector3, age: Double) {
         guard parameters.groundVelocityAiding, started else { return }
         guard headingFromMagnetometer else { ground.forgetFix(); return }
-        let inertialToEarth = Quaternion(w: cos(heading / 2), x: 0, y: 0, z: sin(heading / 2)) * inclinationQuaternion
+        let inertialToEarth = heading.rotation * inclinationQuaternion
         let wasActive = ground.active
         guard let observation = ground.observe(velocity: velocity, age: age, inertialToEarth: inertialToEarth) else { return }
         // When the aid (re)starts, the low-pass restarts from the observations: what it holds
@@ -196,7 +198,7 @@ public struct OrientationFilter: Sendable {
         // The first sample defines the inclination (the filter's output is the sample).
         let up = accelLowPass.filter(f, dt: 0).normalized
         correctInclination(up)
-        heading = wrap(yawBefore - AttitudeAngles(inclinationQuaternion).yaw)
+        heading.set(yawBefore - AttitudeAngles(inclinationQuaternion).yaw)
         headingInitialGain = 1
         sinceMagnetometer = 0
         started = true
@@ -248,24 +250,18 @@ public struct OrientationFilter: Sendable {
         }
         // The heading that turns the horizontal field towards north (+Y).
         let measured = atan2(field.x, field.y)
-        let error = wrap(measured - heading)
-        var gain = dt > 0 ? (1 - exp(-dt / parameters.magTimeConstant)) * factor : 0
+        let error = HeadingRotation.wrap(measured - heading.angle)
+        if dt != headingGain.dt { headingGain = (dt, 1 - exp(-dt / parameters.magTimeConstant)) }
+        var gain = dt > 0 ? headingGain.gain * factor : 0
         if headingInitialGain > 0 {
             // Start-up: average the first samples (gains 1, 1/2, 1/3, ...) for one time constant.
             gain = max(gain, headingInitialGain)
             headingInitialGain = headingInitialGain / (headingInitialGain + 1)
             if headingInitialGain * parameters.magTimeConstant < dt { headingInitialGain = 0 }
         }
-        heading = wrap(heading + gain * error)
+        heading.set(heading.angle + gain * error)
         headingFromMagnetometer = true
     }
 
     private func isFinite(_ v: Vector3) -> Bool { v.x.isFinite && v.y.isFinite && v.z.isFinite }
-
-    /// The angle in (−π, π].
-    private func wrap(_ a: Double) -> Double {
-        var x = a.truncatingRemainder(dividingBy: 2 * Double.pi)
-        if x > Double.pi { x -= 2 * Double.pi } else if x <= -Double.pi { x += 2 * Double.pi }
-        return x
-    }
 }

@@ -2,7 +2,7 @@
 public struct Matrix3: Hashable, Sendable {
     public var rows: (Vector3, Vector3, Vector3)
 
-    public init(rows r0: Vector3, _ r1: Vector3, _ r2: Vector3) { rows = (r0, r1, r2) }
+    @inlinable public init(rows r0: Vector3, _ r1: Vector3, _ r2: Vector3) { rows = (r0, r1, r2) }
 
     public static let identity = Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1))
 
@@ -25,14 +25,14 @@ public struct Matrix3: Hashable, Sendable {
         Vector3(m.rows.0.dot(v), m.rows.1.dot(v), m.rows.2.dot(v))
     }
 
-    public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
+    @inlinable public static func * (a: Matrix3, b: Matrix3) -> Matrix3 {
         let bt = b.transposed
         return Matrix3(rows: Vector3(a.rows.0.dot(bt.rows.0), a.rows.0.dot(bt.rows.1), a.rows.0.dot(bt.rows.2)),
                        Vector3(a.rows.1.dot(bt.rows.0), a.rows.1.dot(bt.rows.1), a.rows.1.dot(bt.rows.2)),
                        Vector3(a.rows.2.dot(bt.rows.0), a.rows.2.dot(bt.rows.1), a.rows.2.dot(bt.rows.2)))
     }
 
-    public var transposed: Matrix3 {
+    @inlinable public var transposed: Matrix3 {
         Matrix3(rows: Vector3(rows.0.x, rows.1.x, rows.2.x),
                 Vector3(rows.0.y, rows.1.y, rows.2.y),
                 Vector3(rows.0.z, rows.1.z, rows.2.z))
