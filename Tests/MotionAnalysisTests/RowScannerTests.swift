@@ -105,4 +105,43 @@ import MotionTestSupport
         let want = "D \((fields[0] + 0.5).bitPattern) " + fields.dropFirst().map { String($0.bitPattern) }.joined(separator: " ")
         #expect(fast.0.rows == [want])
     }
+
+    /// Reads only some values, as the analysis does (the others must arrive as NaN).
+    struct MaskedCollector: RowSink {
+        var inner = Collector()
+        mutating func row(_ source: Source, when: Double, values: UnsafeBufferPointer<Double>) {
+            inner.row(source, when: when, values: values)
+        }
+        func valuesRead(_ source: Source) -> UInt32 { source == .deviceMotion ? 0b11_1000 : source == .gyroscope ? 0b10 : .max }
+    }
+
+    @Test("several processors at once give the sink the same rows in the same order, and the same counts", arguments: [1, 2])
+    func parallelAgreesWithOneThread(seed: UInt64) throws {
+        var rng = SplitMix(state: seed)
+        var text = ""
+        // Over 9 MiB: several rounds of blocks, lines straddling every block boundary.
+        while text.utf8.count < 9_500_000 {
+            text += Self.kinds[Int.random(in: 0..<Self.kinds.count, using: &rng)] + "\n"
+        }
+        text += "A,W,1763735405.006,1,2"   // torn
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/rows.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var one = MaskedCollector(), oneCounts = ScanCounts()
+        try RowScanner.scan(path: path, whenOffset: 0.5, into: &one, counts: &oneCounts, parallel: false)
+        var many = MaskedCollector(), manyCounts = ScanCounts()
+        try ParallelRowScanner.scan(path: path, whenOffset: 0.5, into: &many, counts: &manyCounts)
+        #expect(manyCounts == oneCounts, "\(manyCounts) vs \(oneCounts)")
+        #expect(many.inner.rows == one.inner.rows)
+        #expect(oneCounts.rows > 5_000 && oneCounts.tornLines == 1 && oneCounts.badLines > 5_000, "\(oneCounts)")
+        // An empty file and a file of one line.
+        for small in ["", Self.kinds[0] + "\n"] {
+            try small.write(toFile: path, atomically: true, encoding: .utf8)
+            var a = Collector(), ac = ScanCounts(), b = Collector(), bc = ScanCounts()
+            try RowScanner.scan(path: path, whenOffset: 0, into: &a, counts: &ac, parallel: false)
+            try ParallelRowScanner.scan(path: path, whenOffset: 0, into: &b, counts: &bc)
+            #expect(ac == bc && a.rows == b.rows)
+        }
+    }
 }

@@ -2,7 +2,7 @@ import MotionSystem
 import SystemPackage
 
 /// Reads a file 1 MiB at a time and hands out its complete lines, a block at a time, in
-/// bounded memory (one buffer, whatever the file size).
+/// bounded memory (one buffer, whatever the file size), through a `BlockStream`.
 ///
 /// A block is a run of whole lines, each ending with its LF, in the buffer. The buffer has
 /// `padding` readable bytes after the last byte read, so a parser may load 8 bytes at any
@@ -17,53 +17,17 @@ enum BlockReader {
     static let padding = 16
 
     /// Calls `body(base, start, end)` for each block `[start, end)` of complete lines
-    /// (`base[end - 1]` is an LF). Counts bytes, over-long lines and a torn last line.
+    /// (`base[end - 1]` is an LF), all in one buffer. Counts bytes, over-long lines and a
+    /// torn last line.
     @inline(__always)
     static func forEachBlock(path: String, counts: inout ScanCounts,
                              _ body: (UnsafePointer<UInt8>, Int, Int) -> Void) throws(ScanError) {
-        let fd: FileDescriptor
-        do { fd = try FileSystem.open(path, .readOnly, options: [.closeOnExec]) } catch {
-            throw ScanError(path: path, errno: error)
+        let stream = try BlockStream(path: path)
+        let base = stream.allocateBuffer()
+        defer { base.deallocate() }
+        while let block = try stream.next(into: base, counts: &counts) {
+            body(base, block.lowerBound, block.upperBound)
         }
-        defer { try? fd.close() }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes + padding, alignment: 8)
-        defer { buffer.deallocate() }
-        buffer.initializeMemory(as: UInt8.self, repeating: 0)   // the padding is read, never used
-        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var filled = 0
-        var skipping = false   // inside an over-long line: drop bytes up to the next LF
-        var badLines = 0
-        while true {
-            let n: Int
-            do {
-                n = try fd.readSome(into: UnsafeMutableRawBufferPointer(start: base + filled, count: chunkBytes - filled))
-            } catch {
-                throw ScanError(path: path, errno: error)
-            }
-            if n == 0 { break }
-            counts.bytes += Int64(n)
-            let total = filled + n
-            var blockStart = 0
-            if skipping, let nl = nextNewline(base, from: filled, to: total) {
-                skipping = false
-                blockStart = nl + 1
-            }
-            var rest = total - blockStart
-            if !skipping, let last = lastNewline(base, from: max(filled, blockStart), to: total) {
-                if last >= blockStart { body(base, blockStart, last + 1) }
-                rest = total - (last + 1)
-            }
-            if rest > maxLineBytes {
-                if !skipping { badLines += 1 }
-                skipping = true
-                filled = 0
-            } else {
-                if rest > 0 && rest < total { base.update(from: base + (total - rest), count: rest) }
-                filled = rest
-            }
-        }
-        counts.badLines += badLines
-        if filled > 0 && !skipping { counts.tornLines += 1 }
     }
 
     /// Calls `body` with each complete line (without its LF), as `forEachBlock` reads them.

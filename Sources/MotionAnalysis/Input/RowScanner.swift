@@ -1,4 +1,5 @@
 import MotionCore
+import MotionSystem
 import SystemPackage
 
 /// Receives the rows of a recording from `RowScanner`, in file order.
@@ -49,8 +50,14 @@ public struct ScanCounts: Sendable, Equatable {
 public enum RowScanner {
     /// Scans one file. `whenOffset` is added to every When (the start epoch for files
     /// written with relative When, else 0).
+    /// Several processors parse blocks at once (`ParallelRowScanner`) unless `parallel` is
+    /// false or there is one processor; the sink gets the same rows in the same order.
     public static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S,
-                                        counts: inout ScanCounts) throws(ScanError) {
+                                        counts: inout ScanCounts, parallel: Bool = true) throws(ScanError) {
+        if parallel && ParallelWork.processors > 1 {
+            try ParallelRowScanner.scan(path: path, whenOffset: whenOffset, into: &sink, counts: &counts)
+            return
+        }
         var parser = RowParser(whenOffset: whenOffset)
         defer { parser.deallocate() }
         var reading = ScanCounts()
