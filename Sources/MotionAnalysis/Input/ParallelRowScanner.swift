@@ -81,18 +81,7 @@ enum ParallelRowScanner {
             batch.removeAll()
             guard let block else { return }
             var sink = BatchSink(batch: batch)
-            var i = block.lowerBound
-            let end = block.upperBound
-            let p = UnsafePointer(buffer)
-            while i < end {
-                if let next = parser.parseRow(p, i, sink: &sink, counts: &counts) {
-                    i = next
-                } else {
-                    let nl = BlockReader.nextNewline(p, from: i, to: end) ?? end - 1
-                    parser.parseLine(p + i, count: nl - i, sink: &sink, counts: &counts)
-                    i = nl + 1
-                }
-            }
+            parser.parseBlock(UnsafePointer(buffer), block.lowerBound, block.upperBound, sink: &sink, counts: &counts)
         }
     }
 }

@@ -61,6 +61,23 @@ struct RowParser {
         return j
     }
 
+    /// Every line of the block `[start, end)` (complete lines, `BlockReader`'s guarantees):
+    /// plain rows by `parseRow`, anything else by `parseLine`.
+    @inline(__always)
+    mutating func parseBlock<S: RowSink>(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, sink: inout S,
+                                         counts: inout ScanCounts) {
+        var i = start
+        while i < end {
+            if let next = parseRow(p, i, sink: &sink, counts: &counts) {
+                i = next
+            } else {
+                let nl = BlockReader.nextNewline(p, from: i, to: end) ?? end - 1
+                parseLine(p + i, count: nl - i, sink: &sink, counts: &counts)
+                i = nl + 1
+            }
+        }
+    }
+
     /// A When (after the offset of a relative file) the format allows: finite and within
     /// ±`CSVFormat.maxWhen` (the year 9999). Anything else is a defective line, so no
     /// later arithmetic on times (bins, windows, intervals) can overflow.

@@ -65,16 +65,7 @@ public enum RowScanner {
             counts.bytes += reading.bytes; counts.badLines += reading.badLines; counts.tornLines += reading.tornLines
         }
         try BlockReader.forEachBlock(path: path, counts: &reading) { p, start, end in
-            var i = start
-            while i < end {
-                if let next = parser.parseRow(p, i, sink: &sink, counts: &counts) {
-                    i = next
-                } else {
-                    let nl = BlockReader.nextNewline(p, from: i, to: end) ?? end - 1
-                    parser.parseLine(p + i, count: nl - i, sink: &sink, counts: &counts)
-                    i = nl + 1
-                }
-            }
+            parser.parseBlock(p, start, end, sink: &sink, counts: &counts)
         }
     }
 }
