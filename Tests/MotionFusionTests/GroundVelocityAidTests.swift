@@ -139,4 +139,38 @@ struct GroundVelocityAidTests {
         }
         #expect(!filter.estimate.groundVelocityAided)
     }
+
+    /// The recorder gives the filter exact periods (from the monotonic clock); `fuse` gives
+    /// it differences of When as written (epoch seconds: steps of 2.4e-7 s); both measure a
+    /// fix's age in When. Both must make the same decisions —
+    /// whether a fix is used, when a warm-up ends — or their D rows part by degrees.
+    @Test("exact periods and When differences give the same attitude, a fix at the very first sample included",
+          arguments: [1_795_674_459.0, 1_795_674_459.37])
+    func clocksThatDifferByRoundings(start: Double) throws {
+        let exact = try DeviceMotionFilter(), rounded = try DeviceMotionFilter()
+        var worst = 0.0
+        var lastWhen = start
+        for i in 0..<4_000 {
+            let t = Double(i) / Self.rate
+            let when = start + t   // as the file holds it
+            let m = Self.pullAway(t + 9)   // standing 1 s, then pulling away
+            let attitude = Quaternion(axis: Vector3(0, 0, 1), angle: m.yaw)
+            let forward = attitude.rotate(Vector3(0, 1, 0))
+            let f = attitude.inverseRotate(forward * m.along / FusionParameters.standardGravity + Vector3(0, 0, 1))
+            let mag = attitude.inverseRotate(Self.field)
+            let a = exact.update(accel: -f, gyro: .zero, mag: mag, dt: i == 0 ? 0 : 1 / Self.rate)
+            let b = rounded.update(accel: -f, gyro: .zero, mag: mag, dt: i == 0 ? 0 : when - lastWhen)
+            lastWhen = when
+            // A fix on every whole second of the recording's clock, arriving 0.15 s later.
+            let fixTime = (when - 0.15).rounded(.down)
+            if fixTime >= start, ((when - 0.15) - fixTime) * Self.rate < 0.5 {
+                let fix = Self.fix(Self.pullAway(fixTime - start + 9), at: fixTime)
+                // Both take the age from When, as the recorder and `fuse` do.
+                exact.observe(fix, age: when - fixTime)
+                rounded.observe(fix, age: when - fixTime)
+            }
+            worst = max(worst, (a.attitude * b.attitude.conjugate).angle)
+        }
+        #expect(worst < 1e-4, "\(worst) rad")
+    }
 }

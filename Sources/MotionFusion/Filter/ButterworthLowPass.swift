@@ -15,27 +15,28 @@ struct ButterworthLowPass<Value: FilterValue>: Sendable {
     private var warmupSum = Value.filterZero
     private var warmupCount = 0
     private var warmupTime = 0.0
+    private var warmedUp = false
     private(set) var output = Value.filterZero
     /// False until the first sample.
     private(set) var started = false
 
     init(tau: Double) { self.tau = tau }
 
-    /// The warm-up ends after `tau` seconds of samples, give or take a rounding: periods
-    /// that add up to `tau` (three 1 s GPS intervals for 3 s) end it whether their sum
-    /// rounds to 2.9999999999999996 or 3.0, so the same samples give the same filter.
-    private var warmupEnd: Double { tau * (1 - 1e-9) }
-
     /// Filters one sample taken `dt` seconds after the previous one.
     @discardableResult
     mutating func filter(_ x: Value, dt: Double) -> Value {
         started = true
-        if warmupTime < warmupEnd {
+        // The warm-up ends with the sample that brings its time to `tau`, give or take half a
+        // sample: periods that add up to `tau` (three 1 s GPS intervals for 3 s, 300 samples
+        // of 10 ms) end it whether their sum rounds to 2.9999999 or 3.0000001 — the recorder
+        // (exact periods) and `fuse` (When differences) then build the same filter.
+        if !warmedUp {
             warmupSum = warmupSum.filterAdding(x)
             warmupCount += 1
             warmupTime += dt
             output = warmupSum.filterScaled(1 / Double(warmupCount))
-            if warmupTime >= warmupEnd {
+            if warmupTime >= tau - dt / 2 {
+                warmedUp = true
                 _ = updateCoefficients(dt)
                 // Steady state for a constant input m: s1 = (b2 − a2)·m, s0 = (b1 + b2 − a1 − a2)·m.
                 s1 = output.filterScaled(b2 - a2)

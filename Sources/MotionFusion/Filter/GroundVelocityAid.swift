@@ -43,8 +43,9 @@ struct GroundVelocityAid: Sendable {
     /// Adds one sample of specific force in I (g) that covered the last `dt` seconds.
     mutating func add(_ inertial: Vector3, dt: Double) { integral.add(inertial, dt: dt) }
 
-    /// True while GPS observations steer the inclination (one came within `maximumInterval`).
-    var active: Bool { integral.time - lastObservation <= Self.maximumInterval }
+    /// True while GPS observations steer the inclination (one came within `maximumInterval`,
+    /// give or take half a sample: the recorder's and `fuse`'s clocks differ by roundings).
+    var active: Bool { integral.time - lastObservation <= Self.maximumInterval + integral.lastPeriod / 2 }
 
     /// A fix's horizontal ground velocity `velocity` (m/s, in the filter's earth frame),
     /// taken `age` seconds before the last sample. Returns gravity in I (g, about unit

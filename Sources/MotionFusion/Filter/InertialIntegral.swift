@@ -35,6 +35,8 @@ struct InertialIntegral: Sendable {
 
     /// The filter's clock: seconds of samples since the start.
     var time: Double { current.time }
+    /// The last sample's period (0 before the first).
+    private(set) var lastPeriod = 0.0
 
     /// Forgets everything; the clock restarts at 0.
     mutating func reset() { self = InertialIntegral() }
@@ -52,12 +54,18 @@ struct InertialIntegral: Sendable {
             lastBoundary = lastInside
         }
         current = Value(integral: current.integral + f * dt, time: end)
+        lastPeriod = dt
     }
 
     /// The integral at clock `t`, or nil when `t` is in the future or older than the
-    /// remembered span.
-    func value(at t: Double) -> Value? {
-        guard t.isFinite, t >= 0, t <= current.time else { return nil }
+    /// remembered span. A time within half a sample before the start or after the last
+    /// sample counts as that end: the clock is a sum of periods, and two sums of the same
+    /// periods (the recorder's exact ones, `fuse`'s When differences) differ by roundings,
+    /// which must not decide whether a fix taken at the first or last sample is used.
+    func value(at time: Double) -> Value? {
+        let slack = lastPeriod / 2
+        guard time.isFinite, time >= -slack, time <= current.time + slack else { return nil }
+        let t = min(max(time, 0), current.time)
         let k = Int(t / Self.binWidth)
         guard k > lastBoundary - Self.bins, k <= lastBoundary else { return nil }
         let from = Value(integral: ring[k % Self.bins], time: Double(k) * Self.binWidth)
