@@ -16,6 +16,16 @@ struct GroundVelocityAidTests {
     /// (rad/s), speed (m/s) and acceleration along the track (m/s²).
     struct Motion { var yaw: Double; var yawRate: Double; var speed: Double; var along: Double }
 
+    /// What a level device feels: accelerometer (g, CoreMotion sign), gyroscope, field in the
+    /// device frame, with the vehicle's acceleration along the track plus centripetal.
+    static func reading(_ m: Motion) -> (accel: Vector3, gyro: Vector3, mag: Vector3) {
+        let attitude = Quaternion(axis: Vector3(0, 0, 1), angle: m.yaw)
+        let forward = attitude.rotate(Vector3(0, 1, 0)), left = attitude.rotate(Vector3(-1, 0, 0))
+        let acceleration = forward * m.along + left * (m.yawRate * m.speed)
+        let specificForce = attitude.inverseRotate(acceleration / FusionParameters.standardGravity + Vector3(0, 0, 1))
+        return (-specificForce, Vector3(0, 0, m.yawRate), attitude.inverseRotate(field))
+    }
+
     /// A fix as a receiver reports it: course over ground in degrees clockwise from north.
     static func fix(_ m: Motion, at t: Double) -> LocationFix {
         var course = -m.yaw * 180 / Double.pi
@@ -36,13 +46,8 @@ struct GroundVelocityAidTests {
         for i in 0..<Int(seconds * rate) {
             let t = Double(i) / rate
             let m = motion(t)
-            let attitude = Quaternion(axis: Vector3(0, 0, 1), angle: m.yaw)
-            // Vehicle acceleration in ENU: along the track plus centripetal (yaw rate × speed).
-            let forward = attitude.rotate(Vector3(0, 1, 0)), left = attitude.rotate(Vector3(-1, 0, 0))
-            let acceleration = forward * m.along + left * (m.yawRate * m.speed)
-            let specificForce = attitude.inverseRotate(acceleration / FusionParameters.standardGravity + Vector3(0, 0, 1))
-            let d = filter.update(accel: -specificForce, gyro: Vector3(0, 0, m.yawRate),
-                                  mag: attitude.inverseRotate(field), dt: i == 0 ? 0 : 1 / rate)
+            let r = Self.reading(m)
+            let d = filter.update(accel: r.accel, gyro: r.gyro, mag: r.mag, dt: i == 0 ? 0 : 1 / rate)
             if let fixes {
                 while nextFix <= t { if let f = fixes(Self.fix(motion(nextFix), at: nextFix)) { pending.append(f) }; nextFix += 1 }
                 while let f = pending.first, f.when + latency <= t { filter.observe(f, age: t - f.when); pending.removeFirst() }
@@ -69,21 +74,17 @@ struct GroundVelocityAidTests {
         return Motion(yaw: yaw, yawRate: rate, speed: 12, along: 0)
     }
 
-    @Test("pulling away at 0.2 g for 15 s: the IMU alone tilts by degrees, with GPS it stays level")
-    func straightAcceleration() throws {
-        let alone = try Self.run(seconds: 40, motion: Self.pullAway, fixes: nil)
-        let aided = try Self.run(seconds: 40, motion: Self.pullAway, fixes: { $0 })
+    @Test("pulling away at 0.2 g for 15 s, or a 40 s curve at 0.3 g centripetal: the IMU alone tilts by degrees, with GPS it stays level",
+          arguments: ["pull away", "curve"])
+    func vehicleAcceleration(_ name: String) throws {
+        let seconds: Double = name == "curve" ? 60 : 40
+        let motion: (Double) -> Motion
+        if name == "curve" { motion = Self.curve } else { motion = Self.pullAway }
+        let alone = try Self.run(seconds: seconds, motion: motion, fixes: nil)
+        let aided = try Self.run(seconds: seconds, motion: motion, fixes: { $0 })
         #expect(alone.worst > 5, "\(alone.worst)°")
         #expect(aided.worst < 0.5, "\(aided.worst)°")
         #expect(aided.aided && !alone.aided)
-    }
-
-    @Test("a long curve with 0.3 g centripetal acceleration: with GPS the inclination holds")
-    func centripetal() throws {
-        let alone = try Self.run(seconds: 60, motion: Self.curve, fixes: nil)
-        let aided = try Self.run(seconds: 60, motion: Self.curve, fixes: { $0 })
-        #expect(alone.worst > 5, "\(alone.worst)°")
-        #expect(aided.worst < 0.5, "\(aided.worst)°")
     }
 
     @Test("the fix's latency does not matter up to 2.5 s: its time, not its arrival, places the interval")
@@ -154,12 +155,9 @@ struct GroundVelocityAidTests {
             let t = Double(i) / Self.rate
             let when = start + t   // as the file holds it
             let m = Self.pullAway(t + 9)   // standing 1 s, then pulling away
-            let attitude = Quaternion(axis: Vector3(0, 0, 1), angle: m.yaw)
-            let forward = attitude.rotate(Vector3(0, 1, 0))
-            let f = attitude.inverseRotate(forward * m.along / FusionParameters.standardGravity + Vector3(0, 0, 1))
-            let mag = attitude.inverseRotate(Self.field)
-            let a = exact.update(accel: -f, gyro: .zero, mag: mag, dt: i == 0 ? 0 : 1 / Self.rate)
-            let b = rounded.update(accel: -f, gyro: .zero, mag: mag, dt: i == 0 ? 0 : when - lastWhen)
+            let r = Self.reading(m)
+            let a = exact.update(accel: r.accel, gyro: r.gyro, mag: r.mag, dt: i == 0 ? 0 : 1 / Self.rate)
+            let b = rounded.update(accel: r.accel, gyro: r.gyro, mag: r.mag, dt: i == 0 ? 0 : when - lastWhen)
             lastWhen = when
             // A fix on every whole second of the recording's clock, arriving 0.15 s later.
             let fixTime = (when - 0.15).rounded(.down)
