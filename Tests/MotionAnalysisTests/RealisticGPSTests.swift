@@ -62,4 +62,22 @@ import Testing
         #expect(!s.timeline.contains { $0.type == .gap })
         #expect(seconds(s, .walking, from: t0, to: t0 + 2000) >= 500)
     }
+
+    /// A logger saving one fix a minute (GeoLife's long train trips): the kind of motion
+    /// must not be decided on one fix (a train at 28 m/s was "walking" before).
+    @Test(arguments: [30.0, 60.0, 90.0])
+    func sparseTrainIsAVehicle(step: Double) throws {
+        let (text, _) = leg(from: (t0, 0, 0), speed: 28, seconds: 3600, step: step, noise: 15, channel: 80)
+        let s = try analyse(text)
+        let vehicle = seconds(s, .vehicle, from: t0, to: t0 + 3600)
+        #expect(vehicle >= 0.95 * (3600 - step), "vehicle \(vehicle) s of 3600: \(s.timeline)")
+    }
+
+    /// A walk sampled as sparsely stays a walk.
+    @Test func sparseWalkIsWalking() throws {
+        let (text, _) = leg(from: (t0, 0, 0), speed: 1.3, seconds: 1800, step: 30, noise: 6, channel: 90)
+        let s = try analyse(text)
+        let walking = seconds(s, .walking, from: t0, to: t0 + 1800)
+        #expect(walking >= 0.9 * 1770, "walking \(walking) s of 1800: \(s.timeline)")
+    }
 }

@@ -19,6 +19,8 @@ struct TimelineBuilder {
     let options: AnalysisOptions
     /// Half-width of the window whose median speed decides walk-like or not, seconds.
     static let kindWindow = 45.0
+    /// Fixes on each side that the window holds at least, when fixes are sparse.
+    static let kindNeighbours = 2
     /// A loss of GPS longer than this (and up to `bridgeMaxSeconds`) covered faster than
     /// `bridgeMinSpeed` in a straight line was spent in a vehicle.
     static let bridgeMinSeconds = 120.0
@@ -110,8 +112,12 @@ struct TimelineBuilder {
         for i in lo...hi {
             while fixes[a].time < fixes[i].time - Self.kindWindow { a += 1 }
             while b < hi && fixes[b + 1].time <= fixes[i].time + Self.kindWindow { b += 1 }
+            // Sparse fixes (a logger saving every 30–60 s): the window also holds the
+            // `kindNeighbours` nearest fixes on each side, however far (the move has no
+            // loss longer than the gap limit inside), so it never decides on one fix.
+            let from = min(a, max(lo, i - Self.kindNeighbours)), to = max(b, min(hi, i + Self.kindNeighbours))
             window.removeAll(keepingCapacity: true)
-            for j in a...b where steadySpeeds[j] >= ModeClassifier.stillMax { window.append(steadySpeeds[j]) }
+            for j in from...to where steadySpeeds[j] >= ModeClassifier.stillMax { window.append(steadySpeeds[j]) }
             guard window.count >= 3 else { continue }
             window.sort()
             kinds[i - lo] = window[window.count / 2] <= ModeClassifier.walkMax
