@@ -1,0 +1,111 @@
+import Foundation
+import MotionAnalysis
+import Testing
+
+/// The timeline on real phone GPS with hand-logged truth: four people's day on Helsinki's
+/// buses, trams, metro, trains and in cars (Aalto TrafficSense, Tests/Fixtures/trafficsense).
+/// Every second of a logged vehicle leg that the logger covered (fixes at most 120 s apart)
+/// should lie in a `vehicle` move. The speed rule (2.2 / 7 m/s per fix step) gets 0.55 of
+/// them; `bench/timeline/score.py` measures the same on the whole dataset and on GeoLife.
+@Suite("Real data: TrafficSense vehicle legs")
+struct RealVehicleLegsTests {
+    struct Fix { var t: Double; var lat: Double; var lon: Double }
+    struct Leg { var start: Double; var end: Double; var kind: String }
+
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/trafficsense").path
+
+    /// Comma-separated fields, double quotes around fields that hold commas.
+    static func fields(_ line: Substring) -> [String] {
+        var out: [String] = [], field = "", quoted = false
+        for c in line {
+            if c == "\"" { quoted.toggle() } else if c == "," && !quoted { out.append(field); field = "" } else { field.append(c) }
+        }
+        out.append(field)
+        return out.map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// "2016-08-26 09:00:00.206" as seconds on a continuous scale (days from the civil date).
+    static func seconds(_ text: String) -> Double? {
+        let parts = text.split(whereSeparator: { " -:".contains($0) }).compactMap { Double($0) }
+        guard parts.count == 6 else { return nil }
+        let (y, m, d) = (Int(parts[0]), Int(parts[1]), Int(parts[2]))
+        // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
+        let yy = m <= 2 ? y - 1 : y
+        let era = (yy >= 0 ? yy : yy - 399) / 400
+        let yoe = yy - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let days = era * 146_097 + (yoe * 365 + yoe / 4 - yoe / 100 + doy) - 719_468
+        return Double(days) * 86_400 + parts[3] * 3600 + parts[4] * 60 + parts[5]
+    }
+
+    static func load() throws -> (fixes: [String: [Fix]], legs: [String: [Leg]]) {
+        var fixes: [String: [Fix]] = [:], legs: [String: [Leg]] = [:]
+        for line in try String(contentsOfFile: folder + "/devices-2-3-5-8.csv", encoding: .utf8).split(separator: "\n").dropFirst() {
+            let f = fields(line)
+            guard f.count == 5, let t = seconds(f[0]), let lat = Double(f[2]), let lon = Double(f[3]) else { continue }
+            fixes[f[1], default: []].append(Fix(t: t, lat: lat, lon: lon))
+        }
+        for line in try String(contentsOfFile: folder + "/manual_log-2-3-5-8.csv", encoding: .utf8).split(separator: "\n").dropFirst() {
+            let f = fields(line)
+            guard f.count >= 8, let a = seconds(f[5]), let b = seconds(f[7]) else { continue }
+            legs[f[0], default: []].append(Leg(start: a, end: b, kind: f[3]))
+        }
+        return (fixes, legs)
+    }
+
+    /// Seconds of the legs covered by fixes, and how many of them the timeline calls vehicle.
+    func score(every step: Int) throws -> (covered: Int, vehicle: Int, byKind: [String: (Int, Int)]) {
+        let (allFixes, allLegs) = try Self.load()
+        #expect(allFixes.count == 4 && allLegs.values.map(\.count).reduce(0, +) == 54)
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var covered = 0, vehicle = 0
+        var byKind: [String: (Int, Int)] = [:]
+        for (device, deviceFixes) in allFixes.sorted(by: { $0.key < $1.key }) {
+            var fixes: [Fix] = []
+            for (k, f) in deviceFixes.sorted(by: { $0.t < $1.t }).enumerated() where k % step == 0 {
+                if let last = fixes.last, f.t <= last.t { continue }
+                fixes.append(f)
+            }
+            var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+            for f in fixes { text += "L,W,\(f.t),\(f.lat),\(f.lon),nan,nan,nan,nan,nan,nan,3\n" }
+            let path = dir + "/device-\(device).csv"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let timeline = try RecordingAnalyzer.summarize([path]).timeline
+            for leg in allLegs[device] ?? [] {
+                for (a, b) in zip(fixes, fixes.dropFirst()) where b.t - a.t <= 120 && b.t > leg.start && a.t < leg.end {
+                    var t = max(a.t, leg.start).rounded(.up)
+                    while t < min(b.t, leg.end) {
+                        let isVehicle = timeline.contains { $0.type == .move && $0.activity == .vehicle && $0.start <= t && t <= $0.end }
+                        covered += 1; vehicle += isVehicle ? 1 : 0
+                        byKind[leg.kind, default: (0, 0)].0 += 1
+                        byKind[leg.kind, default: (0, 0)].1 += isVehicle ? 1 : 0
+                        t += 1
+                    }
+                }
+            }
+        }
+        return (covered, vehicle, byKind)
+    }
+
+    @Test("logged vehicle legs are vehicle moves (measured 0.88)")
+    func vehicleLegs() throws {
+        let s = try score(every: 1)
+        #expect(s.covered > 20_000)
+        let share = Double(s.vehicle) / Double(s.covered)
+        #expect(share >= 0.82, "vehicle \(share) of \(s.covered) s; by kind \(s.byKind)")
+        // Buses and the metro, the bulk of the day, each on their own.
+        for kind in ["BUS", "SUBWAY"] {
+            let (n, v) = s.byKind[kind] ?? (0, 0)
+            #expect(n > 3000 && Double(v) >= 0.8 * Double(n), "\(kind): \(v) of \(n) s")
+        }
+    }
+
+    @Test("with one fix in five (about a minute apart) most of it still is (measured 0.72)")
+    func sparseVehicleLegs() throws {
+        let s = try score(every: 5)
+        let share = Double(s.vehicle) / Double(s.covered)
+        #expect(share >= 0.65, "vehicle \(share) of \(s.covered) s; by kind \(s.byKind)")
+    }
+}
