@@ -54,14 +54,12 @@ struct RealVehicleLegsTests {
         return (fixes, legs)
     }
 
-    /// Seconds of the legs covered by fixes, and how many of them the timeline calls vehicle.
-    func score(every step: Int) throws -> (covered: Int, vehicle: Int, byKind: [String: (Int, Int)]) {
-        let (allFixes, allLegs) = try Self.load()
-        #expect(allFixes.count == 4 && allLegs.values.map(\.count).reduce(0, +) == 54)
+    /// Each device's fixes (one in `step` kept) as a recording of L rows, and its timeline.
+    func timelines(every step: Int) throws -> [(device: String, fixes: [Fix], timeline: [TimelineEntry])] {
+        let (allFixes, _) = try Self.load()
         let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var covered = 0, vehicle = 0
-        var byKind: [String: (Int, Int)] = [:]
+        var out: [(device: String, fixes: [Fix], timeline: [TimelineEntry])] = []
         for (device, deviceFixes) in allFixes.sorted(by: { $0.key < $1.key }) {
             var fixes: [Fix] = []
             for (k, f) in deviceFixes.sorted(by: { $0.t < $1.t }).enumerated() where k % step == 0 {
@@ -72,7 +70,18 @@ struct RealVehicleLegsTests {
             for f in fixes { text += "L,W,\(f.t),\(f.lat),\(f.lon),nan,nan,nan,nan,nan,nan,3\n" }
             let path = dir + "/device-\(device).csv"
             try text.write(toFile: path, atomically: true, encoding: .utf8)
-            let timeline = try RecordingAnalyzer.summarize([path]).timeline
+            out.append((device, fixes, try RecordingAnalyzer.summarize([path]).timeline))
+        }
+        return out
+    }
+
+    /// Seconds of the legs covered by fixes, and how many of them the timeline calls vehicle.
+    func score(every step: Int) throws -> (covered: Int, vehicle: Int, byKind: [String: (Int, Int)]) {
+        let (allFixes, allLegs) = try Self.load()
+        #expect(allFixes.count == 4 && allLegs.values.map(\.count).reduce(0, +) == 54)
+        var covered = 0, vehicle = 0
+        var byKind: [String: (Int, Int)] = [:]
+        for (device, fixes, timeline) in try timelines(every: step) {
             for leg in allLegs[device] ?? [] {
                 for (a, b) in zip(fixes, fixes.dropFirst()) where b.t - a.t <= 120 && b.t > leg.start && a.t < leg.end {
                     var t = max(a.t, leg.start).rounded(.up)
@@ -107,5 +116,17 @@ struct RealVehicleLegsTests {
         let s = try score(every: 5)
         let share = Double(s.vehicle) / Double(s.covered)
         #expect(share >= 0.65, "vehicle \(share) of \(s.covered) s; by kind \(s.byKind)")
+    }
+
+    /// Standing on a metro platform, a phone's fixes wander by tens of metres: two of them
+    /// 20 s apart can look like 3.7 m/s. That is not a bicycle (device 2 had 4.5 min of
+    /// "cycling" at 0.17 m/s, device 3 8.5 min at 0.14 m/s before runs needed three moving fixes).
+    @Test("no cycling or vehicle move at a standing pace")
+    func noRideWhileStanding() throws {
+        for (device, _, timeline) in try timelines(every: 1) {
+            for e in timeline where e.type == .move && (e.activity == .cycling || e.activity == .vehicle) {
+                #expect((e.meanSpeedMps ?? 0) >= 0.5, "device \(device): \(e)")
+            }
+        }
     }
 }

@@ -240,7 +240,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--geolife", help="GeoLife Data folder (user folders with labels.txt)")
     parser.add_argument("--trafficsense", help="folder with TrafficSense's device_data_filtered.csv and manual_log.csv")
-    parser.add_argument("--motionlog", default=".build/release/motionlog")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser.add_argument("--motionlog", default=os.path.join(repo, ".build/release/motionlog"))
     parser.add_argument("--work", help="folder for the converted recordings (default: temporary)")
     parser.add_argument("--json", help="write the scores here")
     parser.add_argument("--verbose", action="store_true", help="one line per file")
@@ -248,6 +249,11 @@ def main():
     parser.add_argument("--every", type=int, default=1,
                         help="keep every Nth fix only (a sparser logger; default 1: all)")
     args = parser.parse_args()
+    if not (args.geolife or args.trafficsense):
+        parser.error("give --geolife DIR and/or --trafficsense DIR")
+    if not os.access(args.motionlog, os.X_OK):
+        parser.error(f"{args.motionlog} is not an executable: build it with "
+                     "`swift build -c release --product motionlog` or pass --motionlog")
 
     work = args.work or tempfile.mkdtemp(prefix="timeline-score-")
     os.makedirs(work, exist_ok=True)

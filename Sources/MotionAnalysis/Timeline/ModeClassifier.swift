@@ -16,10 +16,15 @@ enum ModeClassifier {
     /// IMU: |a| vibration above 5 Hz that a bicycle on a road makes and a car's suspension
     /// filters out, g.
     static let cyclingVibration = 0.015
+    /// A run is called faster than walking only on at least this many moving fixes: one or
+    /// two jittery phone fixes on a platform are not a bicycle.
+    static let minMovingFixes = 3
 
     /// Features of one run of fixes.
     struct Features {
         var duration = 0.0
+        /// Fixes whose steady speed is at least `stillMax`.
+        var movingFixes = 0
         var p50 = 0.0, p85 = 0.0, p95 = 0.0
         var stillShare = 0.0
         var accelP90 = 0.0
@@ -56,6 +61,7 @@ enum ModeClassifier {
             }
         }
         moving.sort(); accels.sort()
+        f.movingFixes = moving.count
         f.p50 = percentile(moving, 0.5); f.p85 = percentile(moving, 0.85); f.p95 = percentile(moving, 0.95)
         f.stillShare = total > 0 ? still / total : 0
         f.accelP90 = percentile(accels, 0.9)

@@ -139,8 +139,8 @@ struct TimelineBuilder {
         // 4. Classify each run, then merge neighbours that came out the same.
         for k in runs.indices {
             let f = ModeClassifier.features(fixes: fixes, speeds: speeds, steady: steadySpeeds, range: runs[k].lo...runs[k].hi, imu: imu)
-            (runs[k].activity, runs[k].basis) = runs[k].walkLike ? ModeClassifier.classifyWalkLike(f)
-                                                                 : ModeClassifier.classifyFast(f)
+            let walkLike = runs[k].walkLike || f.movingFixes < ModeClassifier.minMovingFixes
+            (runs[k].activity, runs[k].basis) = walkLike ? ModeClassifier.classifyWalkLike(f) : ModeClassifier.classifyFast(f)
         }
         var merged: [Run] = []
         for r in runs {
