@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
-"""Score `motionlog summary`'s timeline on GeoLife trajectories labelled by the people who
+"""Score `motionlog summary`'s timeline on real trajectories labelled by the people who
 recorded them, side by side with the simple speed rule.
+
+Two sources are read (docs/ANALYSIS.md, "Measured on real labelled trajectories"):
+GeoLife (below) and the Aalto TrafficSense public-transport dataset (`read_trafficsense`;
+four of its devices are in Tests/Fixtures/trafficsense).
 
 GeoLife (Microsoft Research Asia; Zheng et al., WWW 2009, UbiComp 2008) is a folder per
 user: `Trajectory/*.plt` (latitude, longitude, 0, altitude in feet or -777, days since
@@ -8,12 +12,13 @@ user: `Trajectory/*.plt` (latitude, longitude, 0, altitude in feet or -777, days
 The data is not in this repository (its licence is Microsoft Research's, non-commercial);
 point this script at a copy.
 
-For every .plt of a labelled user: the fixes become a motionlog recording of `L` rows only
+For every .plt of a labelled user (every TrafficSense device): the fixes become a motionlog recording of `L` rows only
 (as a converted GPX would be: no speed, course, eph), `motionlog summary FILE --json`
 computes its timeline, and every labelled second between the file's first and last fix is
 scored: right when the move containing it has the labelled activity (walk and run ->
 walking; bike -> cycling; bus, car, taxi, train, subway, motorcycle -> vehicle; airplane,
-boat and unlabelled time are not scored). Only seconds the logger covered are scored:
+boat and unlabelled time are not scored; TrafficSense's bus, tram, subway, train, car ->
+vehicle). Only seconds the logger covered are scored:
 those between two consecutive fixes at most `COVERED_STEP` seconds apart (a label often
 spans hours in which the logger was off). A second inside a stop, a gap or an `unknown`
 move counts as wrong. Where labels of different classes overlap, the second is not scored.
@@ -32,7 +37,9 @@ for at least half of the shorter, and the Jaccard index of the seconds spent in 
 Usage:
   bench/timeline/score.py [--geolife DIR] [--trafficsense DIR] [--motionlog .build/release/motionlog]
                             [--work DIR] [--json OUT] [--verbose]
-                            [--trackintel-python /path/to/venv/bin/python]
+                            [--trackintel-python /path/to/venv/bin/python] [--every N]
+
+--every N keeps one fix in N (a sparser logger); the covered step then grows to N × 60 s.
 """
 import argparse
 import calendar
