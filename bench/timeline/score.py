@@ -2,9 +2,9 @@
 """Score `motionlog summary`'s timeline on real trajectories labelled by the people who
 recorded them, side by side with the simple speed rule.
 
-Two sources are read (docs/ANALYSIS.md, "Measured on real labelled trajectories"):
-GeoLife (below) and the Aalto TrafficSense public-transport dataset (`read_trafficsense`;
-four of its devices are in Tests/Fixtures/trafficsense).
+Three sources are read (docs/ANALYSIS.md, "Measured on real labelled trajectories"):
+GeoLife (below), the Aalto TrafficSense public-transport dataset (`read_trafficsense`;
+four of its devices are in Tests/Fixtures/trafficsense) and Go!Track (`read_gotrack`).
 
 GeoLife (Microsoft Research Asia; Zheng et al., WWW 2009, UbiComp 2008) is a folder per
 user: `Trajectory/*.plt` (latitude, longitude, 0, altitude in feet or -777, days since
@@ -35,7 +35,7 @@ motionlog's follow): the share of each side's stops that overlap one of the othe
 for at least half of the shorter, and the Jaccard index of the seconds spent in a stop.
 
 Usage:
-  bench/timeline/score.py [--geolife DIR] [--trafficsense DIR] [--motionlog .build/release/motionlog]
+  bench/timeline/score.py [--geolife DIR] [--trafficsense DIR] [--gotrack DIR] [--motionlog .build/release/motionlog]
                             [--work DIR] [--json OUT] [--verbose]
                             [--trackintel-python /path/to/venv/bin/python] [--every N]
 
@@ -149,6 +149,29 @@ def read_trafficsense(folder):
         yield f"trafficsense-{device}", unique, labels.get(device, [])
 
 
+def read_gotrack(folder):
+    """UCI "GPS Trajectories" (Go!Track app, Aracaju, Brazil; Cruz et al. 2015):
+    `go_track_trackspoints.csv` (latitude, longitude, track_id, time; an `id` column in
+    some copies) and `go_track_tracks.csv` (id, ..., car_or_bus: 1 car, 2 bus), each track
+    labelled as a whole by the person who recorded it. Yields (name, fixes, labels) per track."""
+    import csv
+    kinds = {}
+    with open(os.path.join(folder, "go_track_tracks.csv"), encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            kinds[row["id"].strip()] = {"1": "car", "2": "bus"}.get(row["car_or_bus"].strip())
+    tracks = {}
+    with open(os.path.join(folder, "go_track_trackspoints.csv"), encoding="utf-8") as f:
+        for row in csv.DictReader(f):
+            day, clock = row["time"].strip().split(" ")
+            tracks.setdefault(row["track_id"].strip(), []).append(
+                (gmt_epoch(day, clock), float(row["latitude"]), float(row["longitude"]), float("nan")))
+    for track in sorted(tracks, key=int):
+        points = sorted(tracks[track])
+        unique = [p for k, p in enumerate(points) if k == 0 or p[0] > points[k - 1][0]]
+        if kinds.get(track) and len(unique) >= 2:
+            yield f"gotrack-{track}", unique, [(unique[0][0], unique[-1][0], kinds[track])]
+
+
 def read_geolife(folder):
     """GeoLife user folders with labels.txt; yields (name, fixes, labels) per .plt."""
     for labels_path in sorted(glob.glob(os.path.join(folder, "*", "labels.txt"))):
@@ -248,6 +271,7 @@ def main():
     parser.add_argument("--geolife", help="GeoLife Data folder (user folders with labels.txt)")
     parser.add_argument("--trafficsense", help="folder with TrafficSense's device_data_filtered.csv and manual_log.csv")
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    parser.add_argument("--gotrack", help="folder with Go!Track's go_track_trackspoints.csv and go_track_tracks.csv")
     parser.add_argument("--motionlog", default=os.path.join(repo, ".build/release/motionlog"))
     parser.add_argument("--work", help="folder for the converted recordings (default: temporary)")
     parser.add_argument("--json", help="write the scores here")
@@ -256,8 +280,8 @@ def main():
     parser.add_argument("--every", type=int, default=1,
                         help="keep every Nth fix only (a sparser logger; default 1: all)")
     args = parser.parse_args()
-    if not (args.geolife or args.trafficsense):
-        parser.error("give --geolife DIR and/or --trafficsense DIR")
+    if not (args.geolife or args.trafficsense or args.gotrack):
+        parser.error("give --geolife DIR, --trafficsense DIR and/or --gotrack DIR")
     if not os.access(args.motionlog, os.X_OK):
         parser.error(f"{args.motionlog} is not an executable: build it with "
                      "`swift build -c release --product motionlog` or pass --motionlog")
@@ -275,6 +299,8 @@ def main():
         sources.append(read_geolife(args.geolife))
     if args.trafficsense:
         sources.append(read_trafficsense(args.trafficsense))
+    if args.gotrack:
+        sources.append(read_gotrack(args.gotrack))
     for name, fixes, labels in (item for source in sources for item in source):
         fixes = fixes[::args.every]
         if len(fixes) < 2:
