@@ -69,7 +69,7 @@ import Testing
         let s = try summarize(text)
         #expect(s.rows["L"] == 20 && s.fixesUsed == 0)
         #expect(s.health.gps?.noPosition == 20)
-        #expect(s.messages.contains { $0.contains("no position") })
+        #expect(s.messages.contains { $0.contains("20 GPS rows had no usable position") })
         #expect(SummaryJSON.encode(s, pretty: false).count > 100)   // encodable: no NaN in JSON
     }
 

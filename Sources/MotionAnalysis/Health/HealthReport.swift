@@ -76,7 +76,10 @@ enum HealthReport {
             h.gps = q
             if located > 0 && q.share3d < 0.8 { findings.append("Only \(Int((q.share3d * 100).rounded())) % of GPS fixes were 3-D: altitude and accuracy suffer.") }
             if let p95 = q.p95EphM, p95 > 25 { findings.append("GPS accuracy was poor: 95 % of fixes within \(Text.number(p95, 0)) m.") }
-            if a.noPosition > 0 { findings.append("\(a.noPosition) GPS rows had no position (nan).") }
+            if a.noPosition > 0 {
+                let rows = a.noPosition == 1 ? "1 GPS row" : "\(a.noPosition) GPS rows"
+                findings.append("\(rows) had no usable position (nan, out of range, or 0, 0).")
+            }
             if a.filter.rejected > 0 { findings.append("\(a.filter.rejected) GPS fixes were not used (inaccurate or impossible jumps).") }
         }
         h.accelClipped = a.accelClipped; h.gyroClipped = a.gyroClipped
