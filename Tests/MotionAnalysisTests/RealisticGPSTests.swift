@@ -80,4 +80,20 @@ import Testing
         let walking = seconds(s, .walking, from: t0, to: t0 + 1800)
         #expect(walking >= 0.9 * 1770, "walking \(walking) s of 1800: \(s.timeline)")
     }
+
+    /// A train logged every 60 s with losses of 3 min (bridged as vehicle) is one move, not a
+    /// row of vehicle pieces; its distance is the sum of the pieces'.
+    @Test func sparseTrainWithLossesIsOneMove() throws {
+        var text = "", start = (t0, 0.0, 0.0)
+        for k in 0..<6 {
+            let (piece, end) = leg(from: start, speed: 28, seconds: 600, step: 60, noise: 15, channel: 100 + UInt64(k) * 2)
+            text += piece
+            start = (end.0 + 180, end.1 + 28 * 180, end.2)   // 3 minutes without a fix
+        }
+        let s = try analyse(text)
+        let moves = s.timeline.filter { $0.type == .move }
+        #expect(moves.count == 1 && moves.first?.activity == .vehicle, "\(s.timeline)")
+        let distance = try #require(moves.first?.distanceM)
+        #expect(abs(distance - 28 * (6 * 600 + 5 * 180 - 60)) < 0.03 * 28 * 4440, "\(distance) m")
+    }
 }

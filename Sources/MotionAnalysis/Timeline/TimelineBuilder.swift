@@ -55,6 +55,29 @@ struct TimelineBuilder {
                 out += imuOnly(from: fixes[fixes.count - 1].time, to: end)
             }
         }
+        return Self.joinTouchingMoves(out)
+    }
+
+    /// Moves with the same activity that meet end to start become one (a train logged once a
+    /// minute was a row of `vehicle` pieces: classified stretches and the losses bridged
+    /// between them). Distances add up; the mean speed is recomputed; the basis is the
+    /// longer piece's. Pieces with and without a GPS distance (IMU only) stay apart.
+    static func joinTouchingMoves(_ entries: [TimelineEntry]) -> [TimelineEntry] {
+        var out: [TimelineEntry] = []
+        for e in entries {
+            guard var last = out.last, last.type == .move, e.type == .move, last.activity == e.activity,
+                  last.end == e.start, (last.distanceM == nil) == (e.distanceM == nil) else {
+                out.append(e); continue
+            }
+            if e.duration > last.duration { last.basis = e.basis }
+            last.end = e.end
+            if let a = last.distanceM, let b = e.distanceM {
+                last.distanceM = ((a + b) * 10).rounded() / 10
+                last.meanSpeedMps = ((a + b) / last.duration * 100).rounded() / 100
+            }
+            if let a = last.maxSpeedMps, let b = e.maxSpeedMps { last.maxSpeedMps = max(a, b) }
+            out[out.count - 1] = last
+        }
         return out
     }
 
