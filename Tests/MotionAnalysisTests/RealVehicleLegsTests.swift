@@ -1,5 +1,6 @@
 import Foundation
-import MotionAnalysis
+@testable import MotionAnalysis
+import MotionCore
 import Testing
 
 /// The timeline on real phone GPS with hand-logged truth: four people's day on Helsinki's
@@ -25,17 +26,11 @@ struct RealVehicleLegsTests {
         return out.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// "2016-08-26 09:00:00.206" as seconds on a continuous scale (days from the civil date).
+    /// "2016-08-26 09:00:00.206" as seconds on a continuous scale.
     static func seconds(_ text: String) -> Double? {
         let parts = text.split(whereSeparator: { " -:".contains($0) }).compactMap { Double($0) }
         guard parts.count == 6 else { return nil }
-        let (y, m, d) = (Int(parts[0]), Int(parts[1]), Int(parts[2]))
-        // Days from 1970-01-01 (Howard Hinnant's days_from_civil).
-        let yy = m <= 2 ? y - 1 : y
-        let era = (yy >= 0 ? yy : yy - 399) / 400
-        let yoe = yy - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let days = era * 146_097 + (yoe * 365 + yoe / 4 - yoe / 100 + doy) - 719_468
+        let days = LocalDay.daysFromCivil(Int(parts[0]), Int(parts[1]), Int(parts[2]))
         return Double(days) * 86_400 + parts[3] * 3600 + parts[4] * 60 + parts[5]
     }
 
@@ -55,8 +50,7 @@ struct RealVehicleLegsTests {
     }
 
     /// Each device's fixes (one in `step` kept) as a recording of L rows, and its timeline.
-    func timelines(every step: Int) throws -> [(device: String, fixes: [Fix], timeline: [TimelineEntry])] {
-        let (allFixes, _) = try Self.load()
+    func timelines(of allFixes: [String: [Fix]], every step: Int) throws -> [(device: String, fixes: [Fix], timeline: [TimelineEntry])] {
         let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var out: [(device: String, fixes: [Fix], timeline: [TimelineEntry])] = []
@@ -66,7 +60,7 @@ struct RealVehicleLegsTests {
                 if let last = fixes.last, f.t <= last.t { continue }
                 fixes.append(f)
             }
-            var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+            var text = CSVFormat.headerLine + "\n"
             for f in fixes { text += "L,W,\(f.t),\(f.lat),\(f.lon),nan,nan,nan,nan,nan,nan,3\n" }
             let path = dir + "/device-\(device).csv"
             try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -81,7 +75,7 @@ struct RealVehicleLegsTests {
         #expect(allFixes.count == 4 && allLegs.values.map(\.count).reduce(0, +) == 54)
         var covered = 0, vehicle = 0
         var byKind: [String: (Int, Int)] = [:]
-        for (device, fixes, timeline) in try timelines(every: step) {
+        for (device, fixes, timeline) in try timelines(of: allFixes, every: step) {
             for leg in allLegs[device] ?? [] {
                 for (a, b) in zip(fixes, fixes.dropFirst()) where b.t - a.t <= 120 && b.t > leg.start && a.t < leg.end {
                     var t = max(a.t, leg.start).rounded(.up)
@@ -123,7 +117,7 @@ struct RealVehicleLegsTests {
     /// "cycling" at 0.17 m/s, device 3 8.5 min at 0.14 m/s before runs needed three moving fixes).
     @Test("no cycling or vehicle move at a standing pace")
     func noRideWhileStanding() throws {
-        for (device, _, timeline) in try timelines(every: 1) {
+        for (device, _, timeline) in try timelines(of: try Self.load().fixes, every: 1) {
             for e in timeline where e.type == .move && (e.activity == .cycling || e.activity == .vehicle) {
                 #expect((e.meanSpeedMps ?? 0) >= 0.5, "device \(device): \(e)")
             }

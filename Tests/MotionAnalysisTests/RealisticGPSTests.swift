@@ -37,18 +37,29 @@ import Testing
             .map { max(0, min($0.end, to) - max($0.start, from)) }.reduce(0, +)
     }
 
-    @Test func jitteryWalkIsWalking() throws {
-        let (text, _) = leg(from: (t0, 0, 0), speed: 1.3, seconds: 1200, step: 1, noise: 6, channel: 50)
-        let s = try analyse(text)
-        let walking = seconds(s, .walking, from: t0, to: t0 + 1200)
-        #expect(walking >= 0.9 * 1200, "walking \(walking) s of 1200: \(s.timeline)")
+    /// One steady leg and how much of it must come out as its activity.
+    struct SteadyLeg: Sendable, CustomTestStringConvertible {
+        var activity: Activity, speed: Double, seconds: Double, step: Double, noise: Double, channel: UInt64
+        var minimum: Double
+        var testDescription: String { "\(activity) at \(speed) m/s, a fix every \(step) s" }
     }
 
-    @Test func sparseCycleIsCycling() throws {
-        let (text, _) = leg(from: (t0, 0, 0), speed: 4.5, seconds: 1200, step: 5, noise: 5, channel: 60)
+    /// A jittery walk at 1 Hz; a cycle at one fix in 5 s; a logger saving one fix every
+    /// 30–90 s (GeoLife's long train trips: the kind of motion must not be decided on one
+    /// fix — a train at 28 m/s was "walking" before), and a walk sampled as sparsely.
+    @Test(arguments: [
+        SteadyLeg(activity: .walking, speed: 1.3, seconds: 1200, step: 1, noise: 6, channel: 50, minimum: 0.9 * 1200),
+        SteadyLeg(activity: .cycling, speed: 4.5, seconds: 1200, step: 5, noise: 5, channel: 60, minimum: 0.9 * 1200),
+        SteadyLeg(activity: .vehicle, speed: 28, seconds: 3600, step: 30, noise: 15, channel: 80, minimum: 0.95 * (3600 - 30)),
+        SteadyLeg(activity: .vehicle, speed: 28, seconds: 3600, step: 60, noise: 15, channel: 80, minimum: 0.95 * (3600 - 60)),
+        SteadyLeg(activity: .vehicle, speed: 28, seconds: 3600, step: 90, noise: 15, channel: 80, minimum: 0.95 * (3600 - 90)),
+        SteadyLeg(activity: .walking, speed: 1.3, seconds: 1800, step: 30, noise: 6, channel: 90, minimum: 0.9 * 1770),
+    ])
+    func steadyLegIsItsActivity(_ c: SteadyLeg) throws {
+        let (text, _) = leg(from: (t0, 0, 0), speed: c.speed, seconds: c.seconds, step: c.step, noise: c.noise, channel: c.channel)
         let s = try analyse(text)
-        let cycling = seconds(s, .cycling, from: t0, to: t0 + 1200)
-        #expect(cycling >= 0.9 * 1200, "cycling \(cycling) s of 1200: \(s.timeline)")
+        let right = seconds(s, c.activity, from: t0, to: t0 + c.seconds)
+        #expect(right >= c.minimum, "\(c.activity) \(right) s of \(c.seconds): \(s.timeline)")
     }
 
     @Test func subwaySignalLossIsAVehicleMove() throws {
@@ -61,24 +72,6 @@ import Testing
         #expect(vehicle >= 850, "vehicle \(vehicle) s over the 900 s loss: \(s.timeline)")
         #expect(!s.timeline.contains { $0.type == .gap })
         #expect(seconds(s, .walking, from: t0, to: t0 + 2000) >= 500)
-    }
-
-    /// A logger saving one fix a minute (GeoLife's long train trips): the kind of motion
-    /// must not be decided on one fix (a train at 28 m/s was "walking" before).
-    @Test(arguments: [30.0, 60.0, 90.0])
-    func sparseTrainIsAVehicle(step: Double) throws {
-        let (text, _) = leg(from: (t0, 0, 0), speed: 28, seconds: 3600, step: step, noise: 15, channel: 80)
-        let s = try analyse(text)
-        let vehicle = seconds(s, .vehicle, from: t0, to: t0 + 3600)
-        #expect(vehicle >= 0.95 * (3600 - step), "vehicle \(vehicle) s of 3600: \(s.timeline)")
-    }
-
-    /// A walk sampled as sparsely stays a walk.
-    @Test func sparseWalkIsWalking() throws {
-        let (text, _) = leg(from: (t0, 0, 0), speed: 1.3, seconds: 1800, step: 30, noise: 6, channel: 90)
-        let s = try analyse(text)
-        let walking = seconds(s, .walking, from: t0, to: t0 + 1800)
-        #expect(walking >= 0.9 * 1770, "walking \(walking) s of 1800: \(s.timeline)")
     }
 
     /// A train logged every 60 s with losses of 3 min (bridged as vehicle) is one move, not a
