@@ -116,7 +116,7 @@ let package = Package(
                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: strict),
         .testTarget(name: "MotionAppTests", dependencies: ["MotionTestSupport", "MotionApp", "MotionCore", "MotionSystem"], swiftSettings: strict),
-        .testTarget(name: "MotionOffloadTests", dependencies: ["MotionOffload", "MotionCore"], swiftSettings: strict),
+        .testTarget(name: "MotionOffloadTests", dependencies: ["MotionTestSupport", "MotionOffload", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
         .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),
     ]

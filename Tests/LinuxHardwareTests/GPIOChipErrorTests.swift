@@ -1,4 +1,5 @@
 import Foundation
+import MotionTestSupport
 @testable import LinuxHardware
 import Testing
 
@@ -26,8 +27,7 @@ struct GPIOChipErrorTests {
     }
 
     @Test func anUnknownLabelListsWhatWasFound() throws {
-        let dev = NSTemporaryDirectory() + "motionlog-gpio-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dev, withIntermediateDirectories: true)
+        let dev = ScratchFolder.make("gpio")
         #expect {
             _ = try GPIOChip.open("pinctrl-rp1", devDirectory: dev)
         } throws: { error in
@@ -43,8 +43,7 @@ struct GPIOChipErrorTests {
     }
 
     @Test func chipsAreListedInNumericOrder() throws {
-        let dev = NSTemporaryDirectory() + "motionlog-gpio-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: dev, withIntermediateDirectories: true)
+        let dev = ScratchFolder.make("gpio")
         for name in ["gpiochip10", "gpiochip2", "gpiochip0", "gpiochipx", "ttyS0"] {
             #expect(FileManager.default.createFile(atPath: dev + "/" + name, contents: nil))
         }

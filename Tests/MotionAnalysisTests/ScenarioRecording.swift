@@ -1,4 +1,5 @@
 import Foundation
+import MotionTestSupport
 import MotionAnalysis
 import MotionCore
 import MotionSimulator
@@ -9,9 +10,7 @@ enum ScenarioRecording {
     static let startEpoch = 1_763_700_000.0
 
     static func tempDir() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("analysis-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
+        ScratchFolder.make("analysis")
     }
 
     /// Writes `seconds` of `scenario` to `path`; `imu: false` writes only L rows.

@@ -1,12 +1,11 @@
 import Foundation
+import MotionTestSupport
 import MotionAnalysis
 import Testing
 
 @Suite struct SummaryCacheTests {
     static func tempDir() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("analysis-cache-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
+        ScratchFolder.make("analysis-cache")
     }
 
     static let csv = """

@@ -1,4 +1,5 @@
 import Foundation
+import MotionTestSupport
 import MotionCore
 #if canImport(Glibc)
 import Glibc
@@ -10,8 +11,7 @@ struct RecordingFolder {
     let path: String
 
     init() {
-        path = NSTemporaryDirectory() + "motionlog-offload-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = ScratchFolder.make("offload")
     }
 
     /// A finished recording of `rows` A rows starting at `start`, named by `name`.

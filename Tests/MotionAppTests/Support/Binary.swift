@@ -1,4 +1,5 @@
 import Foundation
+import MotionTestSupport
 
 /// Runs the built `motionlog` binary (next to the test bundle) and captures its output.
 struct Binary {
@@ -17,11 +18,7 @@ struct Binary {
 
     static func run(_ arguments: [String]) throws -> Result { try run(via: path, arguments) }
 
-    static func temporaryDirectory() -> String {
-        let path = NSTemporaryDirectory() + "motionlog-cli-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static func temporaryDirectory() -> String { ScratchFolder.make("cli") }
 
     static func csvFiles(in dir: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".csv") }.sorted()

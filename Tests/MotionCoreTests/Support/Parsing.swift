@@ -1,4 +1,5 @@
 import Foundation
+import MotionTestSupport
 import MotionCore
 
 /// Parses CSV text with the production reader (through a temporary file).
@@ -9,11 +10,7 @@ func readRows(_ text: String) throws -> (rows: [Row], problems: [RecordingProble
     return try RecordingReader(path: path).readAll()
 }
 
-func temporaryDirectory() -> String {
-    let path = NSTemporaryDirectory() + "motionlog-test-\(UUID().uuidString)"
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
+func temporaryDirectory() -> String { ScratchFolder.make("core") }
 
 func row(_ source: Source, _ when: Double, _ v: Double = 0.5) -> Row {
     if source.valueCount == 3 { return Row(source: source, label: Label.defaultLetter, when: when, v, -v, v * 2) }
