@@ -54,7 +54,7 @@ public enum RecordingCatalog {
             // else's brief one — recovery, or a child process that has not yet exec'd.)
             let metadata = FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: folder + "/" + base))
                 .flatMap { try? RecordingMetadata.decode(Array($0)) }
-            guard let metadata, metadata.endedCleanly || metadata.endReason != "recording" else {
+            guard let metadata, metadata.ending != .unfinished else {
                 if SystemCalls.isLockedByWriter(path) { inventory.inProgress.append(csv) } else { inventory.awaitingRecovery.append(csv) }
                 continue
             }

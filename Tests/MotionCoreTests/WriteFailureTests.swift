@@ -94,6 +94,7 @@ struct WriteFailureTests {
         #expect(counters.rowsLostToWriteErrors.load(ordering: .relaxed) > 0)
         #expect(!meta.endedCleanly)
         #expect(meta.endReason == "duration, write-errors")
+        #expect(meta.ending == .closedAfterWriteErrors(fsyncFailed: false) && !meta.ending.needsRecovery)
         #expect(meta.counters.rowsLostToWriteErrors == counters.rowsLostToWriteErrors.load(ordering: .relaxed))
         #expect(w.firstFailure?.contains("No space left") == true || w.firstFailure?.contains("card is full") == true)
         // A full card may empty again: the writer goes on (the guard or the user stops it).

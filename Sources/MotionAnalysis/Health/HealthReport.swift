@@ -14,6 +14,7 @@ enum HealthReport {
         // Counters: running totals per recording, so the largest per recording id, summed.
         var perRecording: [String: CounterSnapshot] = [:]
         var rates: [String: Int] = [:]
+        var endings: [String] = []
         for (_, m) in metadata {
             let c = m.counters
             var best = perRecording[m.recording.id] ?? CounterSnapshot()
@@ -25,14 +26,16 @@ enum HealthReport {
             if let t = c.time { if (best.time?.steps ?? -1) < t.steps { best.time = t } }
             perRecording[m.recording.id] = best
             rates[m.recording.sources, default: 0] = max(rates[m.recording.sources] ?? 0, m.recording.rateHz)
-            if !m.endedCleanly || m.endReason == "recovered" { h.recoveredFiles.append(m.file.name) }
+            let ending = m.ending
+            if ending == .recovered || ending.needsRecovery { h.recoveredFiles.append(m.file.name) }
+            if !ending.isClean { endings.append(FileEndingText.sentence(m, subject: m.file.name)) }
         }
         for c in perRecording.values {
             h.droppedRows += c.droppedRows; h.overruns += c.overruns; h.missedTicks += c.missedTicks
             h.rowsLostToWriteErrors += c.rowsLostToWriteErrors; h.writeErrors += c.writeErrors
             h.clockSteps += c.time?.steps ?? 0
         }
-        if !metadata.isEmpty { h.endedCleanly = metadata.allSatisfy { $0.1.endedCleanly && $0.1.endReason != "recovered" } }
+        if !metadata.isEmpty { h.endedCleanly = metadata.allSatisfy { $0.1.ending.isClean } }
         let configured = rates.values.max().map(Double.init)
         // Per source.
         for src in Source.canonicalOrder where a.stats[src.order].count > 0 {
@@ -91,7 +94,7 @@ enum HealthReport {
                 findings.append("Magnetometer field strength varied by ±\(Text.number(field.std, 1)) µT around \(Text.number(field.mean, 1)) µT: a magnetic disturbance or an uncalibrated magnetometer (heading is unreliable; see `motionlog calibrate`).")
             }
         }
-        for name in h.recoveredFiles { findings.append("\(name) did not end cleanly (power cut or crash); it was or must be recovered.") }
+        findings += endings
         h.badLines = counts.badLines; h.tornLines = counts.tornLines
         if counts.badLines > 0 { findings.append("\(counts.badLines) defective line\(counts.badLines == 1 ? " was" : "s were") skipped (see `motionlog check`).") }
         if counts.tornLines > 0 { findings.append("\(counts.tornLines) file\(counts.tornLines == 1 ? "" : "s") ended in a torn line (power cut mid-write); it was ignored.") }

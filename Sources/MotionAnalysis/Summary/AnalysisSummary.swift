@@ -99,7 +99,7 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
         public var magnetometer: MagneticField?
         /// Every file ended cleanly (metadata `endedCleanly`); nil without metadata.
         public var endedCleanly: Bool?
-        /// Files that were recovered after a crash or power cut.
+        /// Files that were recovered after a crash or power cut, or still need to be.
         public var recoveredFiles: [String] = []
         /// Lines that could not be used (defective rows, a torn last line).
         public var badLines: Int = 0

@@ -14,7 +14,7 @@ import SystemPackage
 /// are left alone, so recovery is idempotent.
 public enum RecordingRecovery {
     /// The end reason of a recovered file.
-    public static let endReason = "recovered"
+    public static let endReason = FileEnding.recoveredReason
 
     /// Recovers every unclean recording in `folder`. Never throws: problems are reported
     /// per file. A missing folder is simply nothing to recover.
@@ -38,14 +38,11 @@ public enum RecordingRecovery {
         return report
     }
 
-    /// A file whose writer did not finish it: still `recording` (power cut, kill), given up
-    /// after a failed cut-back (`write-error`: a torn row may remain), or whose fsync failed
-    /// (its contents are not known to be on the card). A file the writer closed after write
-    /// errors it handled says so in its end reason and is complete: it is left alone.
-    static func needsRecovery(_ m: RecordingMetadata) -> Bool {
-        if m.endedCleanly || m.endReason == endReason { return false }
-        return m.endReason == "recording" || m.endReason.hasPrefix("write-error") || m.endReason.contains("fsync-failed")
-    }
+    /// A file whose writer did not finish it (`FileEnding.needsRecovery`): still
+    /// `recording` (power cut, kill), given up after a failed cut-back (a torn row may
+    /// remain), or whose fsync failed. A file the writer closed after write errors it
+    /// handled is complete: it is left alone.
+    static func needsRecovery(_ m: RecordingMetadata) -> Bool { m.ending.needsRecovery }
 
     /// `yyyyMMddHHmmss.csv` or `yyyyMMddHHmmss-N.csv`.
     public static func isRecordingName(_ name: String) -> Bool {

@@ -120,9 +120,12 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     static func health(_ meta: RecordingMetadata) -> [String] {
         var h: [String] = []
         let c = meta.counters
-        if meta.endReason == "recording" && !meta.endedCleanly { h.append("unfinished") }
-        if meta.endReason == "recovered" { h.append("recovered") }
-        if meta.endReason == "low-disk-space" { h.append("card full") }
+        switch meta.ending {
+        case .unfinished: h.append("unfinished")
+        case .recovered: h.append("recovered")
+        case .clean, .abandoned, .closedAfterWriteErrors: break   // write errors: from the counters below
+        }
+        if meta.endReason.hasPrefix(FreeSpaceGuard.endReason) { h.append("card full") }
         if c.droppedRows > 0 || c.rowsLostToWriteErrors > 0 { h.append("rows dropped") }
         if c.overruns > 0 { h.append("overruns") }
         if c.writeErrors > 0 { h.append("write errors") }

@@ -77,9 +77,7 @@ enum RecordingPage {
         guard let m = e.metadata else { return "<p class=\"gap\">No metadata beside the CSV: nothing known about how it was recorded.</p>" }
         let c = m.counters
         var items: [String] = []
-        items.append(m.endedCleanly ? "Ended cleanly (\(m.endReason))." : m.endReason == "recovered"
-            ? "Recovered after a crash or power cut: the rows up to the last fsync are there."
-            : "Did not end cleanly (still being written, or the logger lost power).")
+        items.append(FileEndingText.sentence(m, subject: "This file"))
         items.append(c.droppedRows == 0 ? "No rows dropped." : "\(c.droppedRows) rows dropped (both buffers full).")
         if c.rowsLostToWriteErrors > 0 { items.append("\(c.rowsLostToWriteErrors) rows lost to \(c.writeErrors) write errors.") }
         items.append(c.overruns == 0 ? "No scheduler overruns." : "\(c.overruns) overruns, \(c.missedTicks) ticks missed (no sample exists for them).")

@@ -242,7 +242,7 @@ public final class RotatingWriter {
         }
         noteLatency(since: t0)
         if !syncFailed && metadata.isDue(now: nowNanos()) {
-            writeMetadata(endedCleanly: false, reason: "recording")
+            writeMetadata(endedCleanly: false, reason: FileEnding.recordingReason)
         }
     }
 
@@ -255,7 +255,7 @@ public final class RotatingWriter {
     private func abandonFile() {
         guard let current = file else { return }
         try? current.close()
-        writeMetadata(endedCleanly: false, reason: "write-error")
+        writeMetadata(endedCleanly: false, reason: FileEnding.abandonedReason)
         previousName = meta?.name
         file = nil
         meta = nil
@@ -308,7 +308,7 @@ public final class RotatingWriter {
         meta = section
         files.append(name + ".csv")
         counters.currentFile.withLock { $0 = directory.path + "/" + name + ".csv" }
-        if writeMetadataNow { writeMetadata(endedCleanly: false, reason: "recording") } else { metadata.makeDue() }
+        if writeMetadataNow { writeMetadata(endedCleanly: false, reason: FileEnding.recordingReason) } else { metadata.makeDue() }
     }
 
     /// GPS time is known now: gives the current file (CSV and metadata) the name of its
@@ -326,7 +326,7 @@ public final class RotatingWriter {
             meta = m
             if let i = files.lastIndex(of: oldName) { files[i] = m.name }
             counters.currentFile.withLock { $0 = directory.path + "/" + m.name }
-            writeMetadata(endedCleanly: false, reason: "recording")
+            writeMetadata(endedCleanly: false, reason: FileEnding.recordingReason)
             try? directory.remove(name: RecordingFiles.metadataPath(for: oldName))
             log.notice("GPS time is known: \(oldName) renamed to \(m.name)")
         } catch {
@@ -343,8 +343,8 @@ public final class RotatingWriter {
         }
         // A file that lost rows or whose fsync failed did not end cleanly, whatever ended it.
         var why = reason
-        if fileHadWriteErrors || fileLostRows > 0 { why += ", write-errors" }
-        if syncFailed { why += ", fsync-failed" }
+        if fileHadWriteErrors || fileLostRows > 0 { why += FileEnding.writeErrorsSuffix }
+        if syncFailed { why += FileEnding.fsyncFailedSuffix }
         writeMetadata(endedCleanly: why == reason, reason: why)
         previousName = meta?.name
         file = nil

@@ -1,0 +1,65 @@
+import Foundation
+import MotionAnalysis
+import MotionCore
+import Testing
+
+/// The summary says how each file ended as it did end: a file closed after write errors
+/// (a full card) is not blamed on a power cut, and only files that were or must be
+/// recovered are listed as such.
+@Suite struct FileEndingFindingsTests {
+    let t0 = 1_763_700_000.0
+
+    func summarize(endedCleanly: Bool, endReason: String, lost: Int64 = 0) throws -> AnalysisSummary {
+        let dir = try ScenarioRecording.tempDir()
+        let name = "20251121044000"
+        var csv = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        for i in 0..<100 { csv += "A,W,\(t0 + Double(i) / 10),0.01,-0.02,1.0\n" }
+        try csv.write(toFile: dir + "/" + name + ".csv", atomically: false, encoding: .utf8)
+        var counters = CounterSnapshot()
+        counters.rowsLostToWriteErrors = lost
+        counters.writeErrors = lost > 0 ? 3 : 0
+        let description = RecordingDescription(
+            id: "id", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: nil,
+            deviceMotion: nil, rateHz: 10, sources: "A", label: "W", whenMode: .epoch, startEpoch: t0,
+            started: TimeText.isoLocal(epochSeconds: t0), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
+            fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
+        var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
+        file.rows = ["A": 100]
+        let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
+                                     counters: counters, endedCleanly: endedCleanly, endReason: endReason, ended: nil)
+        try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
+        return try RecordingAnalyzer.summarize([dir + "/" + name + ".csv"])
+    }
+
+    @Test func aFileClosedAfterWriteErrorsIsNotBlamedOnAPowerCut() throws {
+        let s = try summarize(endedCleanly: false, endReason: "duration" + FileEnding.writeErrorsSuffix, lost: 602)
+        #expect(s.health.endedCleanly == false)
+        #expect(s.health.recoveredFiles.isEmpty)
+        let about = s.health.findings.filter { $0.hasPrefix("20251121044000.csv") }
+        #expect(about.count == 1)
+        #expect(about.first?.contains("ended (duration) after write errors") == true, "\(about)")
+        #expect(!s.health.findings.contains { $0.contains("power cut") }, "\(s.health.findings)")
+        #expect(s.health.findings.contains { $0.hasPrefix("602 rows were lost to 3 write errors") })
+    }
+
+    @Test func aFileCutOffAndNotYetRecoveredSaysSo() throws {
+        let s = try summarize(endedCleanly: false, endReason: FileEnding.recordingReason)
+        #expect(s.health.endedCleanly == false && s.health.recoveredFiles == ["20251121044000.csv"])
+        #expect(s.health.findings.contains { $0.hasPrefix("20251121044000.csv did not end cleanly: it is still being written, or a power cut") })
+    }
+
+    @Test func aRecoveredFileIsNamedAndAFailedFsyncIsTold() throws {
+        let recovered = try summarize(endedCleanly: false, endReason: FileEnding.recoveredReason)
+        #expect(recovered.health.endedCleanly == false && recovered.health.recoveredFiles == ["20251121044000.csv"])
+        #expect(recovered.health.findings.contains { $0.contains("was cut off by a power cut or crash and recovered") })
+        let fsync = try summarize(endedCleanly: false, endReason: "stopped" + FileEnding.fsyncFailedSuffix)
+        #expect(fsync.health.recoveredFiles == ["20251121044000.csv"])
+        #expect(fsync.health.findings.contains { $0.contains("ended (stopped) after write errors") && $0.contains("last fsync failed") })
+    }
+
+    @Test func aCleanFileHasNoFindingAboutItsEnd() throws {
+        let s = try summarize(endedCleanly: true, endReason: "duration")
+        #expect(s.health.endedCleanly == true && s.health.recoveredFiles.isEmpty)
+        #expect(!s.health.findings.contains { $0.hasPrefix("20251121044000.csv") })
+    }
+}
