@@ -20,7 +20,8 @@ final class WebFixture: Sendable {
     /// A ride: `seconds` of A rows at 10 Hz and L rows at 1 Hz moving north-east.
     @discardableResult
     func addRecording(_ name: String, start: Double = 1_790_000_000, seconds: Int = 20, endedCleanly: Bool = true,
-                      endReason: String = "stopped", droppedRows: Int64 = 0, tornTail: Bool = false, gps: Bool = true) throws -> String {
+                      endReason: String = "stopped", droppedRows: Int64 = 0, rowsLost: Int64 = 0, tornTail: Bool = false,
+                      gps: Bool = true) throws -> String {
         var csv = CSVFormat.headerLine + "\n"
         var rows: [String: Int] = ["A": 0, "L": 0]
         for i in 0..<(seconds * 10) {
@@ -37,6 +38,8 @@ final class WebFixture: Sendable {
         try csv.write(toFile: folder + "/" + name + ".csv", atomically: false, encoding: .utf8)
         var counters = CounterSnapshot()
         counters.droppedRows = droppedRows
+        counters.rowsLostToWriteErrors = rowsLost
+        counters.writeErrors = rowsLost > 0 ? 4 : 0
         let description = RecordingDescription(
             id: "id-\(name)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: gps ? "simulated" : nil,
             deviceMotion: nil, rateHz: 10, sources: gps ? "AL" : "A", label: "W", whenMode: .epoch, startEpoch: start,

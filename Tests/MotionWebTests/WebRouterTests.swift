@@ -248,6 +248,25 @@ import ZIPFoundation
         }
     }
 
+    @Test func aRecordingClosedAfterWriteErrorsJustNowIsFinishedNotLive() async throws {
+        // A full card: the writer closed the file with `duration, write-errors` a moment ago.
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", endedCleanly: false, endReason: "duration" + FileEnding.writeErrorsSuffix, rowsLost: 602)
+        let clock = TestClock()
+        clock.now.withLock { $0 = Date().timeIntervalSince1970 }
+        try await f.app(clock: clock).test(.router) { client in
+            let list = try await client.execute(uri: "/api/recordings", method: .get)
+            let items = try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [[String: Any]]
+            #expect(items?.first?["health"] as? [String] == ["write errors"])
+            #expect(items?.first?["writing"] as? Bool == false)
+            let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(!page.contains("recording now") && !page.contains("Still being written"))
+            #expect(page.contains("ended (duration) after write errors"))
+            #expect(page.contains("602 rows lost to 4 write errors"))
+            #expect(!page.contains("power"))
+        }
+    }
+
     @Test func controlButtonsNeedTheTokenAndReachTheRecorder() async throws {
         let f = try WebFixture()
         let live = FakeLive()

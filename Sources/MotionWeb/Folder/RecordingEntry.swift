@@ -123,10 +123,10 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         switch meta.ending {
         case .unfinished: h.append("unfinished")
         case .recovered: h.append("recovered")
-        case .clean, .abandoned, .closedAfterWriteErrors: break   // write errors: from the counters below
+        case .clean, .abandoned, .closedAfterWriteErrors: break   // `write errors` comes from the counters below
         }
         if meta.endReason.hasPrefix(FreeSpaceGuard.endReason) { h.append("card full") }
-        if c.droppedRows > 0 || c.rowsLostToWriteErrors > 0 { h.append("rows dropped") }
+        if c.droppedRows > 0 { h.append("rows dropped") }
         if c.overruns > 0 { h.append("overruns") }
         if c.writeErrors > 0 { h.append("write errors") }
         if meta.recording.sources.contains("L") && (meta.file.rows["L"] ?? 0) == 0 { h.append("no GPS") }

@@ -130,10 +130,11 @@ public final class RecordingFolder: Sendable {
         return e
     }
 
-    /// Whether a file without a clean end was written to in the last minute (a `record`
-    /// of another process may still be writing it).
+    /// Whether a file that its writer has not closed (metadata still says `recording`, or
+    /// none yet) was written to in the last minute (a `record` of another process may
+    /// still be writing it). A file closed after write errors is finished, however recent.
     public func isRecentlyWritten(_ entry: RecordingEntry) -> Bool {
-        !entry.endedCleanly && clock() - entry.csvStamp.modifiedEpoch < 60
+        (entry.metadata?.ending ?? .unfinished) == .unfinished && clock() - entry.csvStamp.modifiedEpoch < 60
     }
 
     /// Opens a file of the folder for reading without following symlinks.
