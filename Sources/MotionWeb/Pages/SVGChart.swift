@@ -22,10 +22,11 @@ enum SVGChart {
         func y(_ v: Double) -> String { SVG.num(top + (hi - v) / (hi - lo) * plotH) }
         var svg = "<svg class=\"chart \(cssClass)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(title)\">"
         // Grid: three value lines with labels.
+        let step = (hi - lo - 2 * pad) / 2
         for i in 0...2 {
-            let v = lo + pad + Double(i) * (hi - lo - 2 * pad) / 2
+            let v = lo + pad + Double(i) * step
             svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(y(v))\" y2=\"\(y(v))\"/>"
-            svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\">\(label(v))</text>"
+            svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\">\(label(v, step: step))</text>"
         }
         for i in 0...3 {
             let t = t0 + Double(i) * (t1 - t0) / 3
@@ -56,10 +57,11 @@ enum SVGChart {
         func x(_ t: Double) -> Double { left + (t - t0) / (t1 - t0) * plotW }
         func y(_ v: Double) -> Double { top + (hi - v) / hi * plotH }
         var svg = "<svg class=\"chart \(cssClass)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(title)\">"
+        let step = hi / 1.05 / 2
         for i in 0...2 {
-            let v = Double(i) * hi / 1.05 / 2
+            let v = Double(i) * step
             svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(SVG.num(y(v)))\" y2=\"\(SVG.num(y(v)))\"/>"
-            svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(SVG.num(y(v)))\" dy=\"4\" text-anchor=\"end\">\(label(v))</text>"
+            svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(SVG.num(y(v)))\" dy=\"4\" text-anchor=\"end\">\(label(v, step: step))</text>"
         }
         for i in 0...3 {
             let t = t0 + Double(i) * (t1 - t0) / 3
@@ -68,13 +70,17 @@ enum SVGChart {
         let gap = min(1.0, (x(t0 + interval) - x(t0)) * 0.1)
         for (t, v) in zip(starts, values) where v.isFinite && v > 0 {
             let x0 = x(t) + gap / 2, w = max(x(t + interval) - x(t) - gap, 0.5)
-            svg += "<rect class=\"bar\" x=\"\(SVG.num(x0))\" y=\"\(SVG.num(y(v)))\" width=\"\(SVG.num(w))\" height=\"\(SVG.num(y(0) - y(v)))\"><title>\(timeLabel(t)) \(label(v))</title></rect>"
+            svg += "<rect class=\"bar\" x=\"\(SVG.num(x0))\" y=\"\(SVG.num(y(v)))\" width=\"\(SVG.num(w))\" height=\"\(SVG.num(y(0) - y(v)))\"><title>\(timeLabel(t)) \(label(v, step: v / 100))</title></rect>"
         }
         svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
         return svg + "</svg>"
     }
 
-    static func label(_ v: Double) -> String {
-        abs(v) >= 100 ? String(Int(v.rounded())) : abs(v) >= 10 ? String(format: "%.0f", v) : String(format: "%.1f", v)
+    /// `v` with as many decimals as grid lines `step` apart need to read differently
+    /// (an elevation between 34.0 and 34.2 m is not "34, 34, 34"), at most four.
+    static func label(_ v: Double, step: Double) -> String {
+        let decimals = step > 0 && step.isFinite ? min(4, max(0, Int((-log10(step) - 1e-9).rounded(.up)))) : 1
+        let unit = pow(10, Double(-decimals))
+        return String(format: "%.\(decimals)f", abs(v) < unit / 2 ? 0 : v)
     }
 }
