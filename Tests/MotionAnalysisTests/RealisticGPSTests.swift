@@ -47,6 +47,8 @@ import Testing
     /// A jittery walk at 1 Hz; a cycle at one fix in 5 s; a logger saving one fix every
     /// 30–90 s (GeoLife's long train trips: the kind of motion must not be decided on one
     /// fix — a train at 28 m/s was "walking" before), and a walk sampled as sparsely.
+    /// Near the walk–run transition (about 2 m/s): a brisk walk at 1.8 m/s is walking, and a
+    /// slow ride at 2.1 m/s (GeoLife user 179 rode 20 minutes at 2.0–2.2 m/s) is cycling.
     @Test(arguments: [
         SteadyLeg(activity: .walking, speed: 1.3, seconds: 1200, step: 1, noise: 6, channel: 50, minimum: 0.9 * 1200),
         SteadyLeg(activity: .cycling, speed: 4.5, seconds: 1200, step: 5, noise: 5, channel: 60, minimum: 0.9 * 1200),
@@ -54,6 +56,8 @@ import Testing
         SteadyLeg(activity: .vehicle, speed: 28, seconds: 3600, step: 60, noise: 15, channel: 80, minimum: 0.95 * (3600 - 60)),
         SteadyLeg(activity: .vehicle, speed: 28, seconds: 3600, step: 90, noise: 15, channel: 80, minimum: 0.95 * (3600 - 90)),
         SteadyLeg(activity: .walking, speed: 1.3, seconds: 1800, step: 30, noise: 6, channel: 90, minimum: 0.9 * 1770),
+        SteadyLeg(activity: .walking, speed: 1.8, seconds: 900, step: 1, noise: 4, channel: 100, minimum: 0.9 * 900),
+        SteadyLeg(activity: .cycling, speed: 2.1, seconds: 900, step: 1, noise: 4, channel: 110, minimum: 0.9 * 900),
     ])
     func steadyLegIsItsActivity(_ c: SteadyLeg) throws {
         let (text, _) = leg(from: (t0, 0, 0), speed: c.speed, seconds: c.seconds, step: c.step, noise: c.noise, channel: c.channel)

@@ -6,10 +6,12 @@
 /// standing) rather than by a single speed rule.
 enum ModeClassifier {
     /// Fixes slower than this (smoothed) are standing; between this and `walkMax` they
-    /// look like walking (Zheng et al. use 1.8 m/s on unsmoothed speeds; brisk walking
-    /// reaches 2 m/s).
+    /// look like walking. People walk below about 2 m/s and change to running above it
+    /// (the preferred walk–run transition speed; Hreljac 1993, Thorstensson & Roberthson
+    /// 1987), so a sustained 2.0–2.2 m/s is a slow bicycle far more often than a walk
+    /// (GeoLife user 179 rode 20 minutes at it; Zheng et al. use 1.8 m/s on raw speeds).
     static let stillMax = 0.5
-    static let walkMax = 2.2
+    static let walkMax = 2.0
     /// A walk-like stretch shorter than this between two faster ones is the faster mode
     /// slowing down (traffic, a junction), and vice versa.
     static let minRunSeconds = 60.0
