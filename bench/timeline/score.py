@@ -35,7 +35,7 @@ motionlog's follow): the share of each side's stops that overlap one of the othe
 for at least half of the shorter, and the Jaccard index of the seconds spent in a stop.
 
 Usage:
-  bench/timeline/score.py [--geolife DIR] [--trafficsense DIR] [--gotrack DIR] [--motionlog .build/release/motionlog]
+  bench/timeline/score.py [--geolife DIR [--users 010,020]] [--trafficsense DIR] [--gotrack DIR] [--motionlog .build/release/motionlog]
                             [--work DIR] [--json OUT] [--verbose]
                             [--trackintel-python /path/to/venv/bin/python] [--every N]
 
@@ -172,10 +172,13 @@ def read_gotrack(folder):
             yield f"gotrack-{track}", unique, [(unique[0][0], unique[-1][0], kinds[track])]
 
 
-def read_geolife(folder):
-    """GeoLife user folders with labels.txt; yields (name, fixes, labels) per .plt."""
+def read_geolife(folder, users=None):
+    """GeoLife user folders with labels.txt (only `users`, when given); yields (name,
+    fixes, labels) per .plt."""
     for labels_path in sorted(glob.glob(os.path.join(folder, "*", "labels.txt"))):
         user_dir = os.path.dirname(labels_path)
+        if users and os.path.basename(user_dir) not in users:
+            continue
         labels = read_labels(labels_path)
         for plt in sorted(glob.glob(os.path.join(user_dir, "Trajectory", "*.plt"))):
             yield f"{os.path.basename(user_dir)}-{os.path.basename(plt)[:-4]}", read_plt(plt), labels
@@ -269,6 +272,7 @@ def score(truth_and_predictions):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--geolife", help="GeoLife Data folder (user folders with labels.txt)")
+    parser.add_argument("--users", help="only these GeoLife users, comma-separated (e.g. 010,020)")
     parser.add_argument("--trafficsense", help="folder with TrafficSense's device_data_filtered.csv and manual_log.csv")
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     parser.add_argument("--gotrack", help="folder with Go!Track's go_track_trackspoints.csv and go_track_tracks.csv")
@@ -296,7 +300,7 @@ def main():
     started = time.time()
     sources = []
     if args.geolife:
-        sources.append(read_geolife(args.geolife))
+        sources.append(read_geolife(args.geolife, set(args.users.split(",")) if args.users else None))
     if args.trafficsense:
         sources.append(read_trafficsense(args.trafficsense))
     if args.gotrack:
