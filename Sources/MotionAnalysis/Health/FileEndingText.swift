@@ -3,8 +3,8 @@ import MotionCore
 /// How a file ended, as a sentence for its owner: the summary's health findings and the
 /// web page's recording page say the same thing.
 public enum FileEndingText {
-    /// The sentence about `metadata`'s file, starting with "It" replaced by `subject`
-    /// (the file's name in a list of findings, "This file" on its own page).
+    /// The sentence about `metadata`'s file, with `subject` naming it (the file's name in
+    /// a list of findings, "This file" on its own page).
     public static func sentence(_ metadata: RecordingMetadata, subject: String) -> String {
         let reason = metadata.endReason.components(separatedBy: ", ").first ?? metadata.endReason
         switch metadata.ending {

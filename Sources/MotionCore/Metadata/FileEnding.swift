@@ -1,5 +1,5 @@
 /// How a recording file ended, read once from its metadata's `endedCleanly` and
-/// `endReason` (docs/FORMAT.md, "End reasons"), so that readers (summary, web page,
+/// `endReason` (docs/FORMAT.md, the `endReason` field), so that readers (summary, web page,
 /// recovery, offload) decide on a type rather than comparing the text again.
 public enum FileEnding: Sendable, Equatable {
     /// Closed by the writer after its last row (rotated, stopped, duration, low disk
@@ -36,6 +36,8 @@ public enum FileEnding: Sendable, Equatable {
         } else if endReason.hasPrefix(Self.abandonedReason) {
             self = .abandoned
         } else {
+            // A closing reason with the writer's suffixes; anything else not clean is
+            // treated as unfinished (recovery checks it).
             let fsyncFailed = endReason.hasSuffix(Self.fsyncFailedSuffix)
             self = endReason.hasSuffix(Self.writeErrorsSuffix) || fsyncFailed
                 ? .closedAfterWriteErrors(fsyncFailed: fsyncFailed) : .unfinished
