@@ -126,7 +126,7 @@ public struct RecordingAnalyzer: RowSink {
         // Timeline.
         let imu = IMUIndex(windows: windows.windows)
         s.timeline = TimelineBuilder(fixes: fixes, speeds: track.speeds,
-                                     steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15),
+                                     steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds,
                                      imu: imu, options: options).build()
         for e in s.timeline where e.type != .gap {
             let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue

@@ -15,6 +15,8 @@ struct TimelineBuilder {
     /// kind of motion and the speed percentiles (urban-canyon jitter of 10 m would make a
     /// walker look like a cyclist on ±5 s speeds).
     let steadySpeeds: [Double]
+    /// Speeds held for `TrackStats.heldSeconds` (the moves' maximum speeds).
+    let heldSpeeds: [Double]
     let imu: IMUIndex
     let options: AnalysisOptions
     /// Half-width of the window whose median speed decides walk-like or not, seconds.
@@ -178,7 +180,7 @@ struct TimelineBuilder {
             e.activity = r.activity
             e.basis = r.basis
             var distance = 0.0, top = 0.0
-            for i in startIndex..<endIndex { distance += fixes[i].distance(to: fixes[i + 1]); top = max(top, speeds[i]) }
+            for i in startIndex..<endIndex { distance += fixes[i].distance(to: fixes[i + 1]); top = max(top, heldSpeeds[i]) }
             e.distanceM = (distance * 10).rounded() / 10
             e.meanSpeedMps = ((distance / e.duration) * 100).rounded() / 100
             e.maxSpeedMps = (top * 100).rounded() / 100

@@ -2,6 +2,8 @@
 /// the last good one is held back; if the next fixes agree with it (three in a row) the
 /// track really moved (a new recording far away, a ferry, a flight) and continues from
 /// there, marked `jumped`, without adding the jump to the distance; otherwise it is dropped.
+/// A single fix that flies out and back (a multipath spike: far from both neighbours, which
+/// agree with each other) is dropped too, although each step alone is possible.
 struct FixFilter {
     let maxSpeed: Double
     private(set) var accepted: [Fix] = []
@@ -18,16 +20,44 @@ struct FixFilter {
         return a.distance(to: b) <= maxSpeed * dt + slack
     }
 
+    /// A spike: the fix between two others that is out and back at least `spikeSpeed`
+    /// faster than the way between its neighbours (and three times as fast), more than
+    /// `spikeMinMetres` beyond both fixes' position error. No vehicle turns back that fast;
+    /// a U-turn slows down first.
+    static let spikeSpeed = 15.0
+    static let spikeMinMetres = 50.0
+    static let spikeMaxSeconds = 30.0
+
+    static func isSpike(_ a: Fix, _ b: Fix, _ c: Fix) -> Bool {
+        let t1 = b.time - a.time, t2 = c.time - b.time
+        guard t1 > 0, t2 > 0, t1 + t2 <= 2 * spikeMaxSeconds, !b.jumped, !c.jumped else { return false }
+        let out = a.distance(to: b), back = b.distance(to: c)
+        let error = 2 * (b.eph.isFinite ? b.eph : 10)
+        guard min(out, back) - error > spikeMinMetres else { return false }
+        let through = a.distance(to: c) / (t1 + t2)
+        let slowest = min(out / t1, back / t2)
+        return slowest > through + spikeSpeed && slowest > 3 * through
+    }
+
+    /// The fix before the last accepted one, when it is a spike between its neighbours.
+    private mutating func dropSpike() {
+        let n = accepted.count
+        guard n >= 3, Self.isSpike(accepted[n - 3], accepted[n - 2], accepted[n - 1]) else { return }
+        accepted.remove(at: n - 2)
+        rejected += 1
+    }
+
     mutating func add(_ fix: Fix) {
         guard let last = accepted.last else { accepted.append(fix); return }
         if fix.time <= last.time { rejected += 1; return }
         if pending.isEmpty {
-            if plausible(last, fix) { accepted.append(fix) } else { pending = [fix] }
+            if plausible(last, fix) { accepted.append(fix); dropSpike() } else { pending = [fix] }
             return
         }
         if plausible(last, fix) {
             rejected += pending.count; pending = []
             accepted.append(fix)
+            dropSpike()
         } else if let p = pending.last, plausible(p, fix) {
             pending.append(fix)
             if pending.count >= 3 {

@@ -9,11 +9,19 @@ struct TrackStats {
     var bbox: AnalysisSummary.BoundingBox?
     /// Smoothed speed per fix, m/s.
     var speeds: [Double] = []
+    /// Per fix, the lowest smoothed speed in the `heldSeconds` from it: the speed held
+    /// for that long. The maximum speed is the highest of these, so the first fixes after
+    /// GPS comes back (often 100–600 m off, one step of 40–120 m/s) do not make a bicycle
+    /// ride's maximum 170 km/h.
+    var heldSpeeds: [Double] = []
 
     /// Half-width of the speed smoothing window, seconds.
     static let halfWindow = 5.0
     /// Consecutive fixes further apart than this are not joined for speeds or moving time.
     static let joinSeconds = 60.0
+    /// How long a speed must be held to be a maximum, seconds: longer than the ±5 s over
+    /// which one wrong fix raises the smoothed speed.
+    static let heldSeconds = 20.0
 
     init(_ fixes: [Fix], options: AnalysisOptions) {
         guard !fixes.isEmpty else { return }
@@ -35,7 +43,8 @@ struct TrackStats {
             if dt <= Self.joinSeconds && !fixes[i].jumped
                 && speeds[i] >= options.movingSpeedMps && speeds[i - 1] >= options.movingSpeedMps { moving += dt }
         }
-        maxSpeed = speeds.max()
+        heldSpeeds = Self.held(speeds, fixes)
+        maxSpeed = heldSpeeds.max()
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
         for f in fixes {
             minLat = min(minLat, f.lat); maxLat = max(maxLat, f.lat)
@@ -72,6 +81,21 @@ struct TrackStats {
             }
             let dt = fixes[b].time - fixes[a].time
             out[i] = dt > 0 ? fixes[a].distance(to: fixes[b]) / dt : 0
+        }
+        return out
+    }
+
+    /// For each fix, the minimum of `speeds` over the fixes in the `heldSeconds` from it
+    /// (not across a jump or a break longer than `joinSeconds`).
+    static func held(_ speeds: [Double], _ fixes: [Fix]) -> [Double] {
+        var out = speeds
+        for i in fixes.indices {
+            var j = i + 1
+            while j < fixes.count && fixes[j].time - fixes[i].time <= heldSeconds && !fixes[j].jumped
+                    && fixes[j].time - fixes[j - 1].time <= joinSeconds {
+                out[i] = min(out[i], speeds[j])
+                j += 1
+            }
         }
         return out
     }

@@ -1,0 +1,58 @@
+import Foundation
+import MotionAnalysis
+import Testing
+
+/// Outliers of real GPS that each look possible on their own: the first fixes after the
+/// signal comes back (GeoLife: 100–600 m off, so one step of 40–120 m/s made bicycle rides'
+/// maximum 118–170 km/h), and a single multipath spike out and back.
+@Suite struct TrackOutlierTests {
+    let t0 = 1_763_700_000.0
+
+    /// `(seconds after t0, metres north)` as L rows without Doppler speed.
+    func summary(_ points: [(Double, Double)]) throws -> AnalysisSummary {
+        var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        for (t, north) in points {
+            text += "L,W,\(t0 + t),\(48.1 + north / 111_195),11.5,500.0,nan,nan,5.0,nan,nan,3\n"
+        }
+        let dir = try ScenarioRecording.tempDir()
+        try text.write(toFile: dir + "/trace.csv", atomically: true, encoding: .utf8)
+        return try RecordingAnalyzer.summarize([dir + "/trace.csv"])
+    }
+
+    @Test func aFixOffAfterTheSignalReturnsDoesNotSetTheMaximumSpeed() throws {
+        // A ride at 5 m/s, 90 s without signal, then a first fix 300 m behind (reacquired
+        // badly), and the ride goes on from where it really is.
+        var points: [(Double, Double)] = []
+        for k in 0...120 { points.append((Double(k), 5 * Double(k))) }
+        points.append((210, 5 * 210 - 300))
+        for k in 212...330 { points.append((Double(k), 5 * Double(k))) }
+        let s = try summary(points)
+        let top = try #require(s.maxSpeedMps)
+        #expect(top > 4.5 && top < 6, "\(top)")   // 150 m/s from the bad fix before
+        for move in s.timeline where move.type == .move {
+            #expect((move.maxSpeedMps ?? 0) < 6, "\(move)")
+        }
+    }
+
+    @Test func aHeldSpeedIsTheMaximum() throws {
+        // A car at 25 m/s for a minute between two walks.
+        var points: [(Double, Double)] = []
+        for k in 0...180 {
+            let t = Double(k)
+            let north: Double = k <= 60 ? 1.3 * t : k <= 120 ? 78 + 25 * (t - 60) : 1578 + 1.3 * (t - 120)
+            points.append((t, north))
+        }
+        let top = try #require(try summary(points).maxSpeedMps)
+        #expect(abs(top - 25) < 1, "\(top)")
+    }
+
+    @Test func aSingleSpikeOutAndBackIsDropped() throws {
+        // A walk at 1.3 m/s with one fix 150 m ahead of it: out and back in two seconds.
+        var points: [(Double, Double)] = []
+        for k in 0...300 { points.append((Double(k), 1.3 * Double(k))) }
+        points[150].1 += 150
+        let s = try summary(points)
+        #expect(s.fixesRejected == 1)
+        #expect(abs(s.distanceM - 1.3 * 300) < 20, "\(s.distanceM)")   // 300 m more with the spike
+    }
+}
