@@ -34,6 +34,17 @@ import Testing
         }
     }
 
+    @Test func aFixOffJustBeforeTheSignalIsLostDoesNotSetTheMaximumSpeed() throws {
+        // The last fix before a tunnel is 150 m ahead (75 m/s: possible, so kept); the ride
+        // goes on after 90 s.
+        var points: [(Double, Double)] = []
+        for k in 0...120 { points.append((Double(k), 5 * Double(k))) }
+        points.append((122, 5 * 122 + 150))
+        for k in 212...330 { points.append((Double(k), 5 * Double(k))) }
+        let top = try #require(try summary(points).maxSpeedMps)
+        #expect(top > 4.5 && top < 6, "\(top)")
+    }
+
     @Test func aHeldSpeedIsTheMaximum() throws {
         // A car at 25 m/s for a minute between two walks.
         var points: [(Double, Double)] = []

@@ -85,17 +85,25 @@ struct TrackStats {
         return out
     }
 
-    /// For each fix, the minimum of `speeds` over the fixes in the `heldSeconds` from it
-    /// (not across a jump or a break longer than `joinSeconds`).
+    /// For each fix, the minimum of `speeds` over the fixes in the `heldSeconds` after it,
+    /// or, where that window is cut short (the end, a jump, a break longer than
+    /// `joinSeconds`) to no more than the 10 s one wrong fix can raise, the `heldSeconds`
+    /// before it; where both are that short, over both.
     static func held(_ speeds: [Double], _ fixes: [Fix]) -> [Double] {
+        func linked(_ k: Int) -> Bool { !fixes[k].jumped && fixes[k].time - fixes[k - 1].time <= joinSeconds }
+        let enough = 2 * halfWindow
         var out = speeds
         for i in fixes.indices {
-            var j = i + 1
-            while j < fixes.count && fixes[j].time - fixes[i].time <= heldSeconds && !fixes[j].jumped
-                    && fixes[j].time - fixes[j - 1].time <= joinSeconds {
-                out[i] = min(out[i], speeds[j])
-                j += 1
+            var forward = speeds[i], j = i
+            while j + 1 < fixes.count && fixes[j + 1].time - fixes[i].time <= heldSeconds && linked(j + 1) {
+                j += 1; forward = min(forward, speeds[j])
             }
+            if fixes[j].time - fixes[i].time > enough { out[i] = forward; continue }
+            var backward = speeds[i], k = i
+            while k > 0 && fixes[i].time - fixes[k - 1].time <= heldSeconds && linked(k) {
+                k -= 1; backward = min(backward, speeds[k])
+            }
+            out[i] = fixes[i].time - fixes[k].time > enough ? backward : min(forward, backward)
         }
         return out
     }
