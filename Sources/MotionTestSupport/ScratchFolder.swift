@@ -28,9 +28,8 @@ public enum ScratchFolder {
     }()
 
     static func removeRoot() {
-        let path = NSTemporaryDirectory() + namePrefix + "\(getpid())"
-        makeRemovable(path)
-        try? FileManager.default.removeItem(atPath: path)
+        makeRemovable(root)
+        try? FileManager.default.removeItem(atPath: root)
     }
 
     /// Scratch folders of processes that no longer run.

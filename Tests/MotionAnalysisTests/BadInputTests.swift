@@ -9,11 +9,7 @@ import Testing
     let t0 = 1_763_700_000.0
 
     func summarize(_ text: String, name: String = "20251121044000.csv") throws -> AnalysisSummary {
-        let dir = try ScenarioRecording.tempDir()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return try RecordingAnalyzer.summarize([path])
+        try ScenarioRecording.summarize(text, name: name)
     }
 
     func fix(_ t: Double, _ lat: Double, _ lon: Double, speed: String = "nan") -> String {

@@ -12,7 +12,7 @@ import Testing
     func summarize(endedCleanly: Bool, endReason: String, lost: Int64 = 0) throws -> AnalysisSummary {
         let dir = try ScenarioRecording.tempDir()
         let name = "20251121044000"
-        var csv = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        var csv = CSVFormat.headerLine + "\n"
         for i in 0..<100 { csv += "A,W,\(t0 + Double(i) / 10),0.01,-0.02,1.0\n" }
         try csv.write(toFile: dir + "/" + name + ".csv", atomically: false, encoding: .utf8)
         var counters = CounterSnapshot()

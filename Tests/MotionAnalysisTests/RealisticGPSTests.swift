@@ -26,10 +26,7 @@ import Testing
     }
 
     func analyse(_ text: String) throws -> AnalysisSummary {
-        let dir = try ScenarioRecording.tempDir()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        try (Self.header + text).write(toFile: dir + "/trace.csv", atomically: true, encoding: .utf8)
-        return try RecordingAnalyzer.summarize([dir + "/trace.csv"])
+        try ScenarioRecording.summarize(Self.header + text)
     }
 
     func seconds(_ s: AnalysisSummary, _ activity: Activity, from: Double, to: Double) -> Double {

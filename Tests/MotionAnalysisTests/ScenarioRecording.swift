@@ -13,6 +13,13 @@ enum ScenarioRecording {
         ScratchFolder.make("analysis")
     }
 
+    /// The summary of `text` (a whole CSV file) written to a scratch folder as `name`.
+    static func summarize(_ text: String, name: String = "trace.csv") throws -> AnalysisSummary {
+        let path = try tempDir() + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return try RecordingAnalyzer.summarize([path])
+    }
+
     /// Writes `seconds` of `scenario` to `path`; `imu: false` writes only L rows.
     static func write(_ scenario: SimulatorScenario, seconds: Double, rate: Int, imu: Bool = true, gps: Bool = true,
                       to path: String) throws {

@@ -1,13 +1,8 @@
 import Foundation
-import MotionTestSupport
 import MotionAnalysis
 import Testing
 
 @Suite struct SummaryCacheTests {
-    static func tempDir() throws -> String {
-        ScratchFolder.make("analysis-cache")
-    }
-
     static let csv = """
         Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw
         L,W,1763735405.0,52.52,13.405,34.0,0.0,0.0,0.0,3.0,4.0,3
@@ -16,7 +11,7 @@ import Testing
         """.replacingOccurrences(of: "\n\n", with: "\n")
 
     @Test func storesLoadsAndInvalidates() throws {
-        let dir = try Self.tempDir()
+        let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/20251121143005.csv"
         try Self.csv.write(toFile: path, atomically: true, encoding: .utf8)
@@ -42,7 +37,7 @@ import Testing
     }
 
     @Test func aSummaryWithAMagnetometerReadsBackFromTheCache() throws {
-        let dir = try Self.tempDir()
+        let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/20251121143005.csv"
         var text = Self.csv
@@ -54,7 +49,7 @@ import Testing
     }
 
     @Test func readOnlyFolderStillSummarises() throws {
-        let dir = try Self.tempDir()
+        let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir)
                 try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/20251121143005.csv"

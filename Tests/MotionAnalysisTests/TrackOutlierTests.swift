@@ -1,5 +1,6 @@
 import Foundation
 import MotionAnalysis
+import MotionCore
 import Testing
 
 /// Outliers of real GPS that each look possible on their own: the first fixes after the
@@ -10,13 +11,11 @@ import Testing
 
     /// `(seconds after t0, metres north)` as L rows without Doppler speed.
     func summary(_ points: [(Double, Double)]) throws -> AnalysisSummary {
-        var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        var text = CSVFormat.headerLine + "\n"
         for (t, north) in points {
             text += "L,W,\(t0 + t),\(48.1 + north / 111_195),11.5,500.0,nan,nan,5.0,nan,nan,3\n"
         }
-        let dir = try ScenarioRecording.tempDir()
-        try text.write(toFile: dir + "/trace.csv", atomically: true, encoding: .utf8)
-        return try RecordingAnalyzer.summarize([dir + "/trace.csv"])
+        return try ScenarioRecording.summarize(text)
     }
 
     @Test func aFixOffAfterTheSignalReturnsDoesNotSetTheMaximumSpeed() throws {

@@ -30,5 +30,8 @@ import Testing
         #expect(FileEnding(endedCleanly: false, endReason: reason) == .closedAfterWriteErrors(fsyncFailed: true))
         #expect(FileEnding(endedCleanly: false, endReason: FileEnding.recordingReason) == .unfinished)
         #expect(FileEnding(endedCleanly: false, endReason: FileEnding.abandonedReason) == .abandoned)
+        #expect(FileEnding.closingReason(reason) == "duration")
+        #expect(FileEnding.closingReason("rotated, write-errors") == "rotated")
+        #expect(FileEnding.closingReason("stopped") == "stopped")
     }
 }

@@ -6,7 +6,7 @@ public enum FileEndingText {
     /// The sentence about `metadata`'s file, with `subject` naming it (the file's name in
     /// a list of findings, "This file" on its own page).
     public static func sentence(_ metadata: RecordingMetadata, subject: String) -> String {
-        let reason = metadata.endReason.components(separatedBy: ", ").first ?? metadata.endReason
+        let reason = FileEnding.closingReason(metadata.endReason)
         switch metadata.ending {
         case .clean:
             return "\(subject) ended cleanly (\(reason))."

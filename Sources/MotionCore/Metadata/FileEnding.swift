@@ -44,6 +44,14 @@ public enum FileEnding: Sendable, Equatable {
         }
     }
 
+    /// The reason the writer closed the file, without the write-error suffixes
+    /// (`duration, write-errors` → `duration`).
+    public static func closingReason(_ endReason: String) -> String {
+        var reason = endReason
+        for suffix in [fsyncFailedSuffix, writeErrorsSuffix] where reason.hasSuffix(suffix) { reason.removeLast(suffix.count) }
+        return reason
+    }
+
     /// The writer did not finish the file: recovery must cut it back to its last complete
     /// row and recount it. A file closed after write errors it handled is complete.
     public var needsRecovery: Bool {
