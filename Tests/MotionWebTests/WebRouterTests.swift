@@ -262,7 +262,10 @@ import ZIPFoundation
             let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
             #expect(!page.contains("recording now") && !page.contains("Still being written"))
             #expect(page.contains("ended (duration) after write errors"))
-            #expect(page.contains("602 rows lost to 4 write errors"))
+            #expect(page.contains("602 rows were lost to 4 write errors"))
+            // Said once: the summary's findings, not the metadata's sentences again.
+            #expect(page.components(separatedBy: "after write errors").count - 1 == 1, "\(page)")
+            #expect(page.components(separatedBy: "602 rows").count - 1 == 1)
             #expect(!page.contains("power"))
         }
     }

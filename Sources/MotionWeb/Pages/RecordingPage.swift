@@ -72,15 +72,20 @@ enum RecordingPage {
         return "<figure class=\"card\" style=\"margin:0\"><figcaption>\(title)</figcaption><p class=\"gap\">\(missing)</p></figure>"
     }
 
-    /// The counters of the metadata, as sentences.
+    /// The counters of the metadata, as sentences. The summary's findings already tell
+    /// every problem the counters show and how the file ended, so with a summary the
+    /// metadata adds only what went well (each problem is said once).
     static func health(_ e: RecordingEntry, _ summary: AnalysisSummary?) -> String {
         guard let m = e.metadata else { return "<p class=\"gap\">No metadata beside the CSV: nothing known about how it was recorded.</p>" }
         let c = m.counters
+        let summarized = summary != nil
         var items: [String] = []
-        items.append(FileEndingText.sentence(m, subject: "This file"))
-        items.append(c.droppedRows == 0 ? "No rows dropped." : "\(c.droppedRows) rows dropped (both buffers full).")
-        if c.rowsLostToWriteErrors > 0 { items.append("\(c.rowsLostToWriteErrors) rows lost to \(c.writeErrors) write errors.") }
-        items.append(c.overruns == 0 ? "No scheduler overruns." : "\(c.overruns) overruns, \(c.missedTicks) ticks missed (no sample exists for them).")
+        if m.ending.isClean || !summarized { items.append(FileEndingText.sentence(m, subject: "This file")) }
+        if c.droppedRows == 0 { items.append("No rows dropped.") } else if !summarized { items.append("\(c.droppedRows) rows dropped (both buffers full).") }
+        if c.rowsLostToWriteErrors > 0 && !summarized { items.append("\(c.rowsLostToWriteErrors) rows lost to \(c.writeErrors) write errors.") }
+        if c.overruns == 0 { items.append("No scheduler overruns.") } else if !summarized || c.missedTicks == 0 {
+            items.append("\(c.overruns) overruns, \(c.missedTicks) ticks missed (no sample exists for them).")
+        }
         if c.rejectedFixes > 0 { items.append("\(c.rejectedFixes) GPS fixes refused.") }
         if m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
         items += m.recording.notes
