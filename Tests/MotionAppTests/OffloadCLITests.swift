@@ -114,6 +114,9 @@ struct OffloadCLITests {
         let first = try run([stick.device, "--out", source, "--only-offload-sticks", "--status-file", status])
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
         #expect(first.stdout.contains("Copied 3 recordings") && first.stdout.contains("may be pulled out"))
+        // The private mount point is gone by then: the target is named on the stick.
+        #expect(first.stdout.contains("Target: the folder ") && first.stdout.contains(" on \(stick.device) ("), "\(first.stdout)")
+        #expect(!first.stdout.contains("/run/motionlog-offload"), "\(first.stdout)")
         #expect(!stick.mountedSomewhere)
         let progress = try String(contentsOfFile: status, encoding: .utf8)
         #expect(progress.contains("\"state\":\"done\"") && progress.contains(stick.device))

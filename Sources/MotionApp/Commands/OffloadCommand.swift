@@ -67,7 +67,8 @@ struct OffloadCommand: ParsableCommand {
         let host = LoggerName.current
         if let to {
             if FolderOffload.isFAT(to) { options.maxFileBytes = FolderOffloadOptions.fatMaxFileBytes }
-            try copy(source: source, target: to + "/" + host, options: options, label: to, statusFile: statusFile)
+            try copy(source: source, target: to + "/" + host, options: options, label: to, shownTarget: to + "/" + host,
+                     statusFile: statusFile)
             return
         }
         guard let device else { return }
@@ -89,7 +90,11 @@ struct OffloadCommand: ParsableCommand {
         }
         if stick.fileSystem == .vfat { options.maxFileBytes = FolderOffloadOptions.fatMaxFileBytes }
         var failure: Error?
-        do { try copy(source: source, target: mounted.mountPoint + "/" + host, options: options, label: device, statusFile: status) } catch {
+        // The private mount point is gone when this returns: name the folder on the stick.
+        do {
+            try copy(source: source, target: mounted.mountPoint + "/" + host, options: options, label: device,
+                     shownTarget: "the folder \(host) on \(device)", statusFile: status)
+        } catch {
             failure = error
         }
         do { try mounted.unmount() } catch {
@@ -100,7 +105,9 @@ struct OffloadCommand: ParsableCommand {
         Console.out("Unmounted \(device): the stick may be pulled out.")
     }
 
-    private func copy(source: String, target: String, options: FolderOffloadOptions, label: String, statusFile: String?) throws {
+    /// Copies into `target`; `label` names it in the status file, `shownTarget` to the user.
+    private func copy(source: String, target: String, options: FolderOffloadOptions, label: String,
+                      shownTarget: String, statusFile: String?) throws {
         var job = FolderOffload(source: source, target: target, options: options)
         job.now = { Date() }
         let report: FolderOffloadReport
@@ -115,7 +122,7 @@ struct OffloadCommand: ParsableCommand {
             throw CommandFailure("\(error)", code: 2)
         }
         for line in report.lines() { Console.out(line) }
-        Console.out("Target: \(target) (manifest.csv lists every verified file)")
+        Console.out("Target: \(shownTarget) (manifest.csv lists every verified file)")
         if !report.complete { throw CommandFailure("", code: 1) }
     }
 
