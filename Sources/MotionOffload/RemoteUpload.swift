@@ -84,11 +84,13 @@ public struct RemoteUpload {
         let inventory = try RecordingCatalog.inventory(folder: source)
         report.inProgress = inventory.inProgress
         var sent = SentList(path: source + "/" + Self.sentListName)
+        var remoteChecked = false
         for r in inventory.finished {
             if r.files.allSatisfy({ sent.contains(remote: options.remote, file: $0.name, bytes: $0.bytes) }) {
                 report.alreadySent.append(r.base)
                 continue
             }
+            if !remoteChecked { try checkRemote(); remoteChecked = true }
             switch upload(r, log: log) {
             case .success:
                 var copied: [CopiedFile] = []
@@ -132,6 +134,32 @@ public struct RemoteUpload {
     }
 
     enum Outcome { case success, failure(String) }
+
+    /// Fails at once, without retries, when rclone is missing or does not define the
+    /// remote: a mistake in the setup, not a network that may come back.
+    func checkRemote() throws(OffloadError) {
+        guard let name = Self.remoteName(options.remote) else { return }
+        let r = rclone(["listremotes"])
+        if r.status == 127 { throw OffloadError("run", path: "rclone", reason: Self.lastLine(r.output)) }
+        guard r.status == 0 else { return }   // the copy says what is wrong
+        let defined = r.output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        guard !defined.contains(name + ":") else { return }
+        let config = options.rcloneConfig.map { "in \($0)" } ?? "in rclone's default config"
+        let known = defined.isEmpty ? "it defines none" : "it defines \(defined.joined(separator: " "))"
+        throw OffloadError("upload to", path: options.remote,
+                           reason: "rclone has no remote named \"\(name)\" \(config) (\(known)) — define it with "
+                               + "`rclone config\(options.rcloneConfig.map { " --config \($0)" } ?? "")` or correct offload.remote "
+                               + "(docs/OFFLOAD.md)")
+    }
+
+    /// The rclone remote's name in `NAME:path` or `NAME,option=value:path`; nil for an
+    /// on-the-fly backend (`:local:path`), which needs no definition.
+    static func remoteName(_ remote: String) -> String? {
+        guard !remote.hasPrefix(":"), let colon = remote.firstIndex(of: ":") else { return nil }
+        let head = remote[..<colon]
+        return String(head.prefix { $0 != "," })
+    }
 
     /// Writes `name` into a new folder only this process can read (mkdtemp: a fresh random
     /// name, mode 0700), so two uploads never share a file and no one else can plant or

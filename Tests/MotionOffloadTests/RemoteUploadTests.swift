@@ -10,12 +10,15 @@ import Testing
 struct RemoteUploadTests {
     let t0 = 1_763_735_405.0
 
-    /// rclone as a script: answers each call from a list, records the calls.
+    /// rclone as a script: answers each call from a list, records the calls. `listremotes`
+    /// (asked once per run) lists `remotes` and is neither answered from the list nor recorded.
     final class ScriptedRclone: ProcessRunning, Sendable {
         let answers: Mutex<[Int32]>
         let calls = Mutex<[[String]]>([])
-        init(_ answers: [Int32]) { self.answers = Mutex(answers) }
+        let remotes: String
+        init(_ answers: [Int32], remotes: String = "nas:\nother:\n") { self.answers = Mutex(answers); self.remotes = remotes }
         func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> ProcessResult {
+            if arguments.first == "listremotes" { return ProcessResult(status: 0, output: remotes) }
             calls.withLock { $0.append([executable] + arguments) }
             let status = answers.withLock { $0.isEmpty ? 0 : $0.removeFirst() }
             return ProcessResult(status: status, output: status == 0 ? "" : "Failed to copy: connection refused\n")
@@ -102,6 +105,31 @@ struct RemoteUploadTests {
         let report = try job.run()
         #expect(report.skipped?.contains("below its reserve") == true)
         #expect(rclone.calls.withLock { $0 }.isEmpty)
+    }
+
+    @Test func aRemoteRcloneDoesNotDefineFailsAtOnceWithoutRetries() throws {
+        let source = RecordingFolder()
+        defer { source.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        var options = RemoteUploadOptions(remote: "nope:rides")
+        options.rcloneConfig = "/etc/motionlog/rclone.conf"
+        let rclone = ScriptedRclone([1, 1, 1, 1])
+        var job = RemoteUpload(source: source.path, host: "pi", options: options, runner: rclone)
+        let slept = Mutex<[Double]>([])
+        job.sleep = { s in slept.withLock { $0.append(s) } }
+        #expect {
+            _ = try job.run()
+        } throws: { error in
+            "\(error)".contains("no remote named \"nope\" in /etc/motionlog/rclone.conf (it defines nas: other:)")
+        }
+        #expect(rclone.calls.withLock { $0 }.isEmpty && slept.withLock { $0 }.isEmpty)
+    }
+
+    @Test func theRemoteNameIsReadFromEachFormRcloneAccepts() {
+        #expect(RemoteUpload.remoteName("nas:rides") == "nas")
+        #expect(RemoteUpload.remoteName("nas:") == "nas")
+        #expect(RemoteUpload.remoteName("s3,provider=Minio:bucket/x") == "s3")
+        #expect(RemoteUpload.remoteName(":local:/srv/rides") == nil)
     }
 
     // MARK: The real rclone
