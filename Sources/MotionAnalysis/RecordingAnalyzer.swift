@@ -17,7 +17,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 2
+    public static let version = 3
 
     let options: AnalysisOptions
     var stats = [SourceStats](repeating: SourceStats(), count: 5)
@@ -33,6 +33,10 @@ public struct RecordingAnalyzer: RowSink {
     var accelClipped = 0
     var gyroClipped = 0
     var outside = 0
+    /// The clock steps of the recordings read (one per recording, in time order) with the
+    /// rows each placed, and the index of the step of the file being read.
+    var placedSteps: [(step: ClockStep, rows: Int)] = []
+    var currentStep: Int?
 
     init(options: AnalysisOptions) {
         self.options = options
@@ -40,7 +44,12 @@ public struct RecordingAnalyzer: RowSink {
         filter = FixFilter(maxSpeed: options.maxSpeedMps)
     }
 
-    public mutating func row(_ source: Source, when: Double, values v: UnsafeBufferPointer<Double>) {
+    public mutating func row(_ source: Source, when stamped: Double, values v: UnsafeBufferPointer<Double>) {
+        var when = stamped
+        if let k = currentStep, placedSteps[k].step.isBefore(source, when) {
+            when += placedSteps[k].step.seconds
+            placedSteps[k].rows += 1
+        }
         if let from = options.from, when < from { outside += 1; return }
         if let to = options.to, when >= to { outside += 1; return }
         stats[source.order].add(when)
@@ -91,8 +100,18 @@ public struct RecordingAnalyzer: RowSink {
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
-        for path in csvPaths {
-            let meta = RecordingFiles.readMetadata(besides: path)
+        let metas = csvPaths.map { RecordingFiles.readMetadata(besides: $0) }
+        // A step recorded by any file of a recording applies to all of its files: one closed
+        // by rotation before GPS time was known has the wrong clock throughout.
+        var stepOf: [String: Int] = [:]
+        for m in metas.compactMap({ $0 }) where stepOf[m.recording.id] == nil {
+            if let step = ClockStep(m) {
+                stepOf[m.recording.id] = analyzer.placedSteps.count
+                analyzer.placedSteps.append((step, 0))
+            }
+        }
+        for (path, meta) in zip(csvPaths, metas) {
+            analyzer.currentStep = meta.flatMap { stepOf[$0.recording.id] }
             if let meta {
                 metadata.append((path, meta))
                 if let g = meta.recording.sensor.accelRangeG, g > 0 { analyzer.accelLimit = g * 0.999 }

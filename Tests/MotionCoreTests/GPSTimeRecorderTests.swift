@@ -100,6 +100,12 @@ struct GPSTimeRecorderTests {
         #expect(abs((time.gpsMinusSystemSeconds ?? 0) - correction) < 1e-6)
         #expect(abs((time.gpsDelaySpreadSeconds ?? 0) - 0.2) < 1e-6)  // the jitter the estimate ignored
         #expect(time.firstCorrectedWhen.map { $0 > 1.7e9 } == true)
+        // The step is recorded: the rows before it plus the step continue the tick grid.
+        let step = try #require(time.firstStepSeconds)
+        let first = try #require(time.firstCorrectedWhen)
+        let k = try #require(a.firstIndex(of: first))
+        #expect(k > 0 && a[k - 1] < 200)
+        #expect(abs(a[k - 1] + step + 0.01 - first) < 1e-6, "\(a[k - 1]) + \(step) vs \(first)")
     }
 
     @Test func relativeWhenCountsLocationRowsFromTheTrueStart() throws {

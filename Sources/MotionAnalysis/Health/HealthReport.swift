@@ -67,7 +67,14 @@ enum HealthReport {
         if h.rowsLostToWriteErrors > 0 || h.writeErrors > 0 {
             findings.append("\(h.rowsLostToWriteErrors) rows were lost to \(h.writeErrors) write error\(h.writeErrors == 1 ? "" : "s") (full or failing card?).")
         }
-        if h.clockSteps > 0 { findings.append("The clock was stepped \(h.clockSteps) time\(h.clockSteps == 1 ? "" : "s") to GPS time during the recording.") }
+        for (step, rows) in a.placedSteps {
+            findings.append("The logger's clock was \(Text.duration(step.seconds)) behind until GPS time set it at "
+                            + "\(LocalDay.clock(step.firstCorrectedWhen)); the \(rows) IMU rows recorded before that are placed by GPS time.")
+        }
+        if h.clockSteps > a.placedSteps.count {
+            findings.append("The clock was stepped \(h.clockSteps) time\(h.clockSteps == 1 ? "" : "s") to GPS time during the recording"
+                            + (a.placedSteps.isEmpty ? "" : "; only the first step is known in size, so the rows before later steps keep their times") + ".")
+        }
         // GPS quality.
         let located = a.stats[Source.location.order].count - a.noPosition
         if a.stats[Source.location.order].count > 0 {
@@ -130,6 +137,7 @@ public enum Text {
         let s = Int(seconds.rounded())
         if s < 60 { return "\(s) s" }
         if s < 3600 { return "\(s / 60) min \(s % 60) s" }
+        if s >= 2 * 86400 { return "\(s / 86400) d \((s % 86400) / 3600) h" }
         let m = (s % 3600) / 60
         return "\(s / 3600) h \(m < 10 ? "0" : "")\(m) min"
     }

@@ -21,6 +21,9 @@ public struct GPSTimeRecord: Codable, Sendable, Equatable {
     /// Forward steps taken, and the When (corrected) of the first tick after the first step.
     public var steps: Int = 0
     public var firstCorrectedWhen: Double?
+    /// The size of the first step, seconds: the IMU rows before `firstCorrectedWhen` are
+    /// this much behind GPS time (readers place them with it; `L` rows always carry GPS time).
+    public var firstStepSeconds: Double?
     /// Spread of fix report delays behind the estimate, seconds (gpsd's variable latency,
     /// which the estimate is immune to).
     public var gpsDelaySpreadSeconds: Double?
@@ -29,7 +32,7 @@ public struct GPSTimeRecord: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case systemClockSynchronised, systemClockDetail, gpsMinusSystemSeconds, correctionSeconds,
-             slewRemainingSeconds, steps, firstCorrectedWhen, gpsDelaySpreadSeconds, provisionalNaming
+             slewRemainingSeconds, steps, firstCorrectedWhen, firstStepSeconds, gpsDelaySpreadSeconds, provisionalNaming
     }
 
     public init(clock: String, systemClockSynchronised: Bool? = nil, systemClockDetail: String? = nil) {

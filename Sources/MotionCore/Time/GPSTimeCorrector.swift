@@ -54,7 +54,10 @@ public struct GPSTimeCorrector {
                 lastSteps = mapper.steps
                 base.endProvisional(correctionNanos: mapper.appliedNanos, stepBoundaryWhen: previousWhen)
                 record.steps = mapper.steps
-                if record.firstCorrectedWhen == nil { record.firstCorrectedWhen = t.when }
+                if record.firstCorrectedWhen == nil {
+                    record.firstCorrectedWhen = t.when
+                    record.firstStepSeconds = Double(mapper.steppedNanos) / 1e9
+                }
                 noteCorrection()
             }
         }

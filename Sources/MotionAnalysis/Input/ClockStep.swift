@@ -1,0 +1,35 @@
+import MotionCore
+
+/// A file whose When was stepped to GPS time during recording (docs/GPS.md): the system
+/// clock was wrong (no network, no RTC) until GPS time was known, so its IMU rows before
+/// the first corrected When carry the wrong clock. They are placed by the recorded step,
+/// so the recording reads as the continuous time it was and not as two pieces years apart
+/// with a "gap" between them. `L` rows always carry GPS time and are never moved. The file
+/// itself is not changed.
+struct ClockStep: Sendable, Equatable {
+    /// The first IMU When after the step (already GPS time).
+    let firstCorrectedWhen: Double
+    /// Seconds the IMU rows before it are behind GPS time.
+    let seconds: Double
+
+    /// The step a file's metadata records; nil when there was none (or the metadata predates
+    /// `firstStepSeconds`, or When is relative, which a step does not move).
+    init?(_ meta: RecordingMetadata?) {
+        guard let meta, meta.recording.whenMode == .epoch, let t = meta.counters.time, t.steps > 0,
+              let first = t.firstCorrectedWhen, let step = t.firstStepSeconds,
+              first.isFinite, step.isFinite, step > 0 else { return nil }
+        firstCorrectedWhen = first
+        seconds = step
+    }
+
+    init(firstCorrectedWhen: Double, seconds: Double) {
+        self.firstCorrectedWhen = firstCorrectedWhen
+        self.seconds = seconds
+    }
+
+    /// Whether a row of `source` at `when` was stamped before the step.
+    @inline(__always)
+    func isBefore(_ source: Source, _ when: Double) -> Bool {
+        source != .location && when < firstCorrectedWhen
+    }
+}
