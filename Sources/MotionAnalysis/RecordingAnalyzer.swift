@@ -101,17 +101,10 @@ public struct RecordingAnalyzer: RowSink {
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
         let metas = csvPaths.map { RecordingFiles.readMetadata(besides: $0) }
-        // A step recorded by any file of a recording applies to all of its files: one closed
-        // by rotation before GPS time was known has the wrong clock throughout.
-        var stepOf: [String: Int] = [:]
-        for m in metas.compactMap({ $0 }) where stepOf[m.recording.id] == nil {
-            if let step = ClockStep(m) {
-                stepOf[m.recording.id] = analyzer.placedSteps.count
-                analyzer.placedSteps.append((step, 0))
-            }
-        }
-        for (path, meta) in zip(csvPaths, metas) {
-            analyzer.currentStep = meta.flatMap { stepOf[$0.recording.id] }
+        let steps = ClockStep.assign(metas)
+        analyzer.placedSteps = steps.steps.map { ($0, 0) }
+        for (k, (path, meta)) in zip(csvPaths, metas).enumerated() {
+            analyzer.currentStep = steps.perFile[k]
             if let meta {
                 metadata.append((path, meta))
                 if let g = meta.recording.sensor.accelRangeG, g > 0 { analyzer.accelLimit = g * 0.999 }

@@ -74,6 +74,22 @@ import Testing
         expectOnePiece(s, placed: 120)
     }
 
+    @Test func theWideCSVPlacesTheRowsBeforeTheStepToo() throws {
+        let dir = try ScenarioRecording.tempDir()
+        try write(dir, "20251121044000", from: t0, to: t0 + 10, stepAt: t0 + 12, recordsStep: false)
+        try write(dir, "20251121044010", from: t0 + 10, to: t0 + 30, stepAt: t0 + 12, recordsStep: true)
+        var text: [UInt8] = []
+        var export = WideCSVExport { text += $0 }
+        try export.convert(try RecordingInputs.resolve([dir]))
+        let lines = String(decoding: text, as: UTF8.self).split(separator: "\n").dropFirst()
+        let times = lines.compactMap { Double($0.prefix { $0 != "," }) }
+        #expect(times.count == lines.count && times.count == 300, "\(times.count) of \(lines.count)")
+        // One line per tick, the fixes joining their ticks: the times a continuous 10 Hz grid.
+        #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 0.1) < 1e-6 }, "\(times.prefix(3))")
+        #expect(abs(times[0] - t0) < 1e-6)
+        #expect(lines.filter { !$0.hasSuffix(",,,,,,,,,") }.count == 30)   // 30 fixes, each on its tick's line
+    }
+
     @Test func withoutTheStepsSizeTheRowsKeepTheirTimesAndTheStepIsTold() throws {
         // Metadata written before firstStepSeconds existed: nothing is moved.
         let dir = try ScenarioRecording.tempDir()

@@ -4,8 +4,9 @@ import SystemPackage
 /// `export --format wide-csv`: one row per tick with named columns, the form pandas and
 /// spreadsheets want. Rows of one tick (same When) share a line; an `L` row joins the tick
 /// with exactly its When or gets a line of its own, in time order. Every value is copied
-/// as written in the recording (nothing is re-formatted); a value a row does not have is
-/// an empty cell. Streaming: memory is a 2 s reorder window.
+/// as written in the recording (nothing is re-formatted) except the time of IMU rows stamped
+/// before a clock step, which is placed by GPS time as the summary places it (`ClockStep`);
+/// a value a row does not have is an empty cell. Streaming: memory is a 2 s reorder window.
 public struct WideCSVExport {
     public static let columns = ["time", "label", "ax", "ay", "az", "gx", "gy", "gz", "mx", "my", "mz",
                                  "rx", "ry", "rz", "uax", "uay", "uaz", "pitch", "roll", "yaw",
@@ -43,18 +44,20 @@ public struct WideCSVExport {
 
     /// Converts `paths` in order.
     public mutating func convert(_ paths: [String]) throws {
-        for path in paths {
+        let steps = ClockStep.assign(paths.map { RecordingFiles.readMetadata(besides: $0) })
+        for (k, path) in paths.enumerated() {
+            let step = steps.perFile[k].map { steps.steps[$0] }
             var failure: Error?
             try RowScanner.scanLines(path: path) { line in
                 guard failure == nil else { return }
-                do { try self.add(line) } catch { failure = error }
+                do { try self.add(line, step: step) } catch { failure = error }
             }
             if let failure { throw failure }
         }
         try finish()
     }
 
-    mutating func add(_ line: UnsafeBufferPointer<UInt8>) throws {
+    mutating func add(_ line: UnsafeBufferPointer<UInt8>, step: ClockStep? = nil) throws {
         guard line.count >= 6, line[1] == 0x2C, line[3] == 0x2C, let source = Source(rawValue: line[0]) else {
             if !(line.count >= 6 && line[0] == 0x53 && line[1] == 0x6F) { skipped += 1 }   // header lines are not skipped rows
             return
@@ -68,9 +71,13 @@ public struct WideCSVExport {
             fields.append(bytes[start..<i]); start = i + 1
         }
         guard fields.count == source.fieldCount,
-              let when = fields[2].withUnsafeBufferPointer({ FastNumber.parse($0.baseAddress!, 0, $0.count) }),
+              var when = fields[2].withUnsafeBufferPointer({ b in b.baseAddress.flatMap { FastNumber.parse($0, 0, b.count) } }),
               when.isFinite else { skipped += 1; return }
         rowsIn += 1
+        if let step, step.isBefore(source, when) {
+            when += step.seconds
+            fields[2] = ArraySlice("\(when)".utf8)
+        }
         // The line with this exact When, searching back from the newest.
         var index = pending.count - 1
         while index >= 0 && pending[index].when > when { index -= 1 }

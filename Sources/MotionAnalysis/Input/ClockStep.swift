@@ -33,3 +33,21 @@ struct ClockStep: Sendable, Equatable {
         source != .location && when < firstCorrectedWhen
     }
 }
+
+extension ClockStep {
+    /// The steps of the recordings among files with metadata `metas` (in file order), and
+    /// for each file the index of its recording's step. A step recorded by any file of a
+    /// recording applies to all of its files: one closed by rotation before GPS time was
+    /// known has the wrong clock throughout.
+    static func assign(_ metas: [RecordingMetadata?]) -> (steps: [ClockStep], perFile: [Int?]) {
+        var steps: [ClockStep] = []
+        var index: [String: Int] = [:]
+        for m in metas.compactMap({ $0 }) where index[m.recording.id] == nil {
+            if let step = ClockStep(m) {
+                index[m.recording.id] = steps.count
+                steps.append(step)
+            }
+        }
+        return (steps, metas.map { m in m.flatMap { index[$0.recording.id] } })
+    }
+}
