@@ -14,7 +14,8 @@ import Testing
 
     /// Writes `name`.csv with A rows at 10 Hz for true times `[from, to)` (stamped with the
     /// wrong clock before `stepAt`) and L rows at 1 Hz (GPS time), and its metadata.
-    func write(_ dir: String, _ name: String, from: Double, to: Double, stepAt: Double, recordsStep: Bool) throws {
+    func write(_ dir: String, _ name: String, from: Double, to: Double, stepAt: Double, recordsStep: Bool,
+               previous: String? = nil) throws {
         var csv = CSVFormat.headerLine + "\n"
         var t = from
         while t < to - 1e-9 {
@@ -42,7 +43,8 @@ import Testing
             started: TimeText.isoLocal(epochSeconds: t0 - behind), clock: "system-unsynchronised", rotateBytes: nil,
             rotateSeconds: nil, fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
         let meta = RecordingMetadata(software: .init(version: "test"), recording: description,
-                                     file: RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil),
+                                     file: RecordingMetadata.FileSection(name: name + ".csv", index: previous == nil ? 1 : 2,
+                                                                         previous: previous.map { $0 + ".csv" }),
                                      counters: counters, endedCleanly: true, endReason: "stopped", ended: nil)
         try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
     }
@@ -72,6 +74,22 @@ import Testing
         try write(dir, "20251121044010", from: t0 + 10, to: t0 + 30, stepAt: t0 + 12, recordsStep: true)
         let s = try RecordingAnalyzer.summarize(try RecordingInputs.resolve([dir]))
         expectOnePiece(s, placed: 120)
+    }
+
+    @Test func aProvisionallyNamedFileIsReadBeforeTheFileThatFollowedIt() throws {
+        // Rotated before GPS time was known, the first file keeps its provisional name,
+        // which sorts after the dated name of the second.
+        let dir = try ScenarioRecording.tempDir()
+        try write(dir, "unsynced-3f2a9c1e-0000042", from: t0, to: t0 + 10, stepAt: t0 + 12, recordsStep: false)
+        try write(dir, "20251121044010", from: t0 + 10, to: t0 + 30, stepAt: t0 + 12, recordsStep: true,
+                  previous: "unsynced-3f2a9c1e-0000042")
+        try write(dir, "20251121050000", from: t0 + 1200, to: t0 + 1201, stepAt: 0, recordsStep: false)
+        let files = try RecordingInputs.resolve([dir]).map { ($0 as NSString).lastPathComponent }
+        #expect(files == ["unsynced-3f2a9c1e-0000042.csv", "20251121044010.csv", "20251121050000.csv"])
+        let s = try RecordingAnalyzer.summarize(try RecordingInputs.resolve([dir + "/unsynced-3f2a9c1e-0000042.csv",
+                                                                            dir + "/20251121044010.csv"]))
+        expectOnePiece(s, placed: 120)
+        #expect(s.health.timeJumps == 0)
     }
 
     @Test func theWideCSVPlacesTheRowsBeforeTheStepToo() throws {

@@ -29,8 +29,36 @@ public enum RecordingInputs {
                 out.append(path)
             }
         }
-        return out
+        return placingProvisional(out)
     }
+
+    /// A file named provisionally (`unsynced-…`: closed by rotation before GPS time was
+    /// known, docs/GPS.md) sorts after every dated name, though it was written before them.
+    /// Each is moved right before the file that names it as its `previous` in the metadata,
+    /// so the files of a recording are read in the order they were written.
+    static func placingProvisional(_ files: [String]) -> [String] {
+        guard files.contains(where: { ($0 as NSString).lastPathComponent.hasPrefix(provisionalPrefix) }) else { return files }
+        var result = files
+        var moved = true
+        var rounds = 0
+        while moved && rounds <= files.count {   // a chain of provisional files takes a round each
+            moved = false
+            rounds += 1
+            for (k, path) in result.enumerated() {
+                guard let previous = RecordingFiles.readMetadata(besides: path)?.file.previous,
+                      previous.hasPrefix(provisionalPrefix) else { continue }
+                let candidate = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(previous)
+                guard let from = result.firstIndex(of: candidate), from > k else { continue }
+                result.remove(at: from)
+                result.insert(candidate, at: k)
+                moved = true
+                break
+            }
+        }
+        return result
+    }
+
+    static let provisionalPrefix = "unsynced-"
 
     /// Size and modification time of each file (what the summary cache compares).
     public static func stamps(_ csvPaths: [String]) throws -> [AnalysisSummary.SourceFile] {
