@@ -21,12 +21,15 @@ final class WebFixture: Sendable {
     @discardableResult
     func addRecording(_ name: String, start: Double = 1_790_000_000, seconds: Int = 20, endedCleanly: Bool = true,
                       endReason: String = "stopped", droppedRows: Int64 = 0, rowsLost: Int64 = 0, tornTail: Bool = false,
-                      gps: Bool = true) throws -> String {
+                      gps: Bool = true, clockBehindFor: (seconds: Double, until: Double)? = nil) throws -> String {
         var csv = CSVFormat.headerLine + "\n"
         var rows: [String: Int] = ["A": 0, "L": 0]
+        // With `clockBehindFor`, A rows before `until` are stamped that many seconds early
+        // (a clock stepped to GPS time at `until`, recorded in the metadata).
+        func stamped(_ t: Double) -> Double { clockBehindFor.map { t < $0.until ? t - $0.seconds : t } ?? t }
         for i in 0..<(seconds * 10) {
             let t = start + Double(i) / 10
-            csv += "A,W,\(t),0.01,-0.02,\(1.0 + Double(i % 7) / 10)\n"
+            csv += "A,W,\(stamped(t)),0.01,-0.02,\(1.0 + Double(i % 7) / 10)\n"
             rows["A", default: 0] += 1
             if gps && i % 10 == 0 {
                 let k = Double(i / 10)
@@ -40,13 +43,20 @@ final class WebFixture: Sendable {
         counters.droppedRows = droppedRows
         counters.rowsLostToWriteErrors = rowsLost
         counters.writeErrors = rowsLost > 0 ? 4 : 0
+        if let behind = clockBehindFor {
+            var time = GPSTimeRecord(clock: "gps", systemClockSynchronised: false)
+            time.steps = 1
+            time.firstCorrectedWhen = behind.until
+            time.firstStepSeconds = behind.seconds
+            counters.time = time
+        }
         let description = RecordingDescription(
             id: "id-\(name)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: gps ? "simulated" : nil,
             deviceMotion: nil, rateHz: 10, sources: gps ? "AL" : "A", label: "W", whenMode: .epoch, startEpoch: start,
             started: TimeText.isoLocal(epochSeconds: start), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
             fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
         var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
-        file.firstWhen = start
+        file.firstWhen = stamped(start)
         file.lastWhen = start + Double(seconds * 10 - 1) / 10
         file.startLocal = TimeText.isoLocal(epochSeconds: start)
         file.rows = rows

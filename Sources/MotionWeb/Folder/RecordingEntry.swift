@@ -95,7 +95,14 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         } else {
             e.startEpoch = meta.recording.startEpoch
         }
-        if let a = meta.file.firstWhen, let b = meta.file.lastWhen, b >= a { e.durationSeconds = b - a }
+        // A file whose clock was stepped to GPS time starts with IMU rows stamped by the wrong
+        // clock: its start is placed by the step, as the summary places those rows.
+        let step = meta.recording.sources.contains { "AGMD".contains($0) } ? ClockStep(meta) : nil
+        if let step, let first = e.startEpoch { e.startEpoch = step.place(.accelerometer, first) }
+        if let a = meta.file.firstWhen, let b = meta.file.lastWhen {
+            let start = step?.place(.accelerometer, a) ?? a
+            if b >= start { e.durationSeconds = b - start }
+        }
         e.sources = meta.recording.sources
         e.rows = meta.file.rows
         e.label = meta.recording.label

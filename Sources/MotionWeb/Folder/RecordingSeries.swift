@@ -26,8 +26,9 @@ struct RecordingSeries: Sendable {
     static let maxPoints = 3000
     static let bins = 600
 
-    /// Reads `csvPath`; `duration` (from the metadata) sizes the acceleration bins.
-    static func read(csvPath: String, duration: Double?, epochOffset: Double) throws -> RecordingSeries {
+    /// Reads `csvPath`; `duration` (from the metadata) sizes the acceleration bins; IMU rows
+    /// stamped before a clock `step` are placed by it (`ClockStep`).
+    static func read(csvPath: String, duration: Double?, epochOffset: Double, step: ClockStep? = nil) throws -> RecordingSeries {
         var s = RecordingSeries()
         var track = Thinner<TrackPoint>(limit: maxPoints * 2)
         var speed = Thinner<Point>(limit: maxPoints), elevation = Thinner<Point>(limit: maxPoints)
@@ -38,9 +39,10 @@ struct RecordingSeries: Sendable {
             switch item {
             case .problem(let p): if p.severity == .error { s.defectiveLines += 1 }
             case .row(_, let row):
-                if first == nil { first = row.when }
-                let t = row.when - (first ?? row.when)
-                s.lastWhen = row.when
+                let when = step?.place(row.source, row.when) ?? row.when
+                if first == nil { first = when }
+                let t = when - (first ?? when)
+                s.lastWhen = when
                 switch row.source {
                 case .location:
                     guard let p = TrackPoint(row: row, epochOffset: epochOffset) else { return }

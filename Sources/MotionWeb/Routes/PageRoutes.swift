@@ -85,7 +85,8 @@ extension WebApp {
         let path = folder.path + "/" + entry.name + ".csv"
         let offset = entry.metadata.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
         let read = try await blocking {
-            try RecordingSeries.read(csvPath: path, duration: entry.durationSeconds, epochOffset: offset)
+            try RecordingSeries.read(csvPath: path, duration: entry.durationSeconds, epochOffset: offset,
+                                     step: ClockStep(entry.metadata))
         }
         series.put(entry.name, entry.csvStamp, read)
         return read

@@ -1,20 +1,18 @@
-import MotionCore
-
 /// A file whose When was stepped to GPS time during recording (docs/GPS.md): the system
 /// clock was wrong (no network, no RTC) until GPS time was known, so its IMU rows before
 /// the first corrected When carry the wrong clock. They are placed by the recorded step,
 /// so the recording reads as the continuous time it was and not as two pieces years apart
-/// with a "gap" between them. `L` rows always carry GPS time and are never moved. The file
-/// itself is not changed.
-struct ClockStep: Sendable, Equatable {
+/// with a "gap" between them (the summary, the exports and the web page do this). `L` rows
+/// always carry GPS time and are never moved. The file itself is not changed.
+public struct ClockStep: Sendable, Equatable {
     /// The first IMU When after the step (already GPS time).
-    let firstCorrectedWhen: Double
+    public let firstCorrectedWhen: Double
     /// Seconds the IMU rows before it are behind GPS time.
-    let seconds: Double
+    public let seconds: Double
 
     /// The step a file's metadata records; nil when there was none (or the metadata predates
     /// `firstStepSeconds`, or When is relative, which a step does not move).
-    init?(_ meta: RecordingMetadata?) {
+    public init?(_ meta: RecordingMetadata?) {
         guard let meta, meta.recording.whenMode == .epoch, let t = meta.counters.time, t.steps > 0,
               let first = t.firstCorrectedWhen, let step = t.firstStepSeconds,
               first.isFinite, step.isFinite, step > 0 else { return nil }
@@ -22,15 +20,21 @@ struct ClockStep: Sendable, Equatable {
         seconds = step
     }
 
-    init(firstCorrectedWhen: Double, seconds: Double) {
+    public init(firstCorrectedWhen: Double, seconds: Double) {
         self.firstCorrectedWhen = firstCorrectedWhen
         self.seconds = seconds
     }
 
     /// Whether a row of `source` at `when` was stamped before the step.
     @inline(__always)
-    func isBefore(_ source: Source, _ when: Double) -> Bool {
+    public func isBefore(_ source: Source, _ when: Double) -> Bool {
         source != .location && when < firstCorrectedWhen
+    }
+
+    /// The time of a row of `source` stamped `when`: placed by the step if it was before it.
+    @inline(__always)
+    public func place(_ source: Source, _ when: Double) -> Double {
+        isBefore(source, when) ? when + seconds : when
     }
 }
 
@@ -39,7 +43,7 @@ extension ClockStep {
     /// for each file the index of its recording's step. A step recorded by any file of a
     /// recording applies to all of its files: one closed by rotation before GPS time was
     /// known has the wrong clock throughout.
-    static func assign(_ metas: [RecordingMetadata?]) -> (steps: [ClockStep], perFile: [Int?]) {
+    public static func assign(_ metas: [RecordingMetadata?]) -> (steps: [ClockStep], perFile: [Int?]) {
         var steps: [ClockStep] = []
         var index: [String: Int] = [:]
         for m in metas.compactMap({ $0 }) where index[m.recording.id] == nil {

@@ -1,0 +1,27 @@
+import Foundation
+import MotionCore
+@testable import MotionWeb
+import Testing
+
+/// A recording whose clock was stepped to GPS time (a logger booted without network) is
+/// shown as the ride it was: start, length and charts place the rows stamped before the
+/// step, as the summary does.
+@Suite struct WebClockStepTests {
+    let start = 1_790_000_000.0
+    let behind = 9 * 86_400 + 0.25
+
+    @Test func theStartTheLengthAndTheChartsPlaceTheRowsBeforeTheStep() throws {
+        let fixture = try WebFixture()
+        try fixture.addRecording("20260911120000", start: start, seconds: 20, clockBehindFor: (behind, start + 5))
+        let folder = RecordingFolder(path: fixture.folder)
+        let entry = try #require(folder.list().first)
+        #expect(entry.startEpoch == start)
+        #expect(abs((entry.durationSeconds ?? 0) - 19.9) < 1e-6, "\(String(describing: entry.durationSeconds))")
+        let series = try RecordingSeries.read(csvPath: fixture.folder + "/20260911120000.csv", duration: entry.durationSeconds,
+                                              epochOffset: 0, step: ClockStep(entry.metadata))
+        #expect(series.firstWhen == start)
+        #expect(series.acceleration.count > 100 && series.acceleration.allSatisfy { $0.t >= 0 && $0.t <= 20 },
+                "\(series.acceleration.map(\.t).suffix(3))")
+        #expect(series.speed.allSatisfy { $0.t >= 0 && $0.t <= 20 })
+    }
+}
