@@ -38,6 +38,13 @@ public enum RecordingInputs {
     /// so the files of a recording are read in the order they were written.
     static func placingProvisional(_ files: [String]) -> [String] {
         guard files.contains(where: { ($0 as NSString).lastPathComponent.hasPrefix(provisionalPrefix) }) else { return files }
+        // Each file's provisional predecessor, from its metadata (read once).
+        var predecessor: [String: String] = [:]
+        for path in files {
+            guard let previous = RecordingFiles.readMetadata(besides: path)?.file.previous,
+                  previous.hasPrefix(provisionalPrefix) else { continue }
+            predecessor[path] = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(previous)
+        }
         var result = files
         var moved = true
         var rounds = 0
@@ -45,10 +52,7 @@ public enum RecordingInputs {
             moved = false
             rounds += 1
             for (k, path) in result.enumerated() {
-                guard let previous = RecordingFiles.readMetadata(besides: path)?.file.previous,
-                      previous.hasPrefix(provisionalPrefix) else { continue }
-                let candidate = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(previous)
-                guard let from = result.firstIndex(of: candidate), from > k else { continue }
+                guard let candidate = predecessor[path], let from = result.firstIndex(of: candidate), from > k else { continue }
                 result.remove(at: from)
                 result.insert(candidate, at: k)
                 moved = true

@@ -97,7 +97,8 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         }
         // A file whose clock was stepped to GPS time starts with IMU rows stamped by the wrong
         // clock: its start is placed by the step, as the summary places those rows.
-        let step = meta.recording.sources.contains { "AGMD".contains($0) } ? ClockStep(meta) : nil
+        let hasIMU = meta.recording.sources.contains { Source(letter: $0).map { $0 != .location } == true }
+        let step = hasIMU ? ClockStep(meta) : nil
         if let step, let first = e.startEpoch { e.startEpoch = step.place(.accelerometer, first) }
         if let a = meta.file.firstWhen, let b = meta.file.lastWhen {
             let start = step?.place(.accelerometer, a) ?? a
