@@ -57,6 +57,27 @@ struct DeviceMotionRewriterTests {
         #expect(e.mags.map { $0 != nil } == [true, false, true])
     }
 
+    @Test("a clock step to GPS time is no gap: periods and fix ages use the placed times")
+    func clockStep() {
+        // Ticks at 100 Hz; the first three stamped 1000 s early, then the clock was stepped.
+        let t0 = 1_763_735_405.0, behind = 1000.0
+        var input: [Row] = []
+        for k in 0..<6 {
+            let t = t0 + Double(k) / 100
+            let stamped = k < 3 ? t - behind : t
+            input += [row(.accelerometer, stamped), row(.gyroscope, stamped)]
+        }
+        let step = ClockStep(firstCorrectedWhen: t0 + 0.03, seconds: behind)
+        let e = RecordingEstimator()
+        var r = DeviceMotionRewriter(estimator: e, firstPeriod: 0.01, clockStep: step)
+        var out: [Row] = []
+        for x in input { r.push(x) { out.append($0) } }
+        r.finish { out.append($0) }
+        #expect(e.periods.allSatisfy { abs($0 - 0.01) < 1e-6 }, "\(e.periods)")
+        // The rows keep the When they were written with.
+        #expect(out.filter { $0.source == .deviceMotion }.map(\.when) == input.filter { $0.source == .accelerometer }.map(\.when))
+    }
+
     @Test("a tick with only A or only G gets no D row and is counted")
     func incomplete() {
         let e = RecordingEstimator()

@@ -79,7 +79,8 @@ struct FuseCommand: ParsableCommand {
         let rate = inputMetadata?.recording.rateHz
         let progress = ProgressMeter(verb: "fusing", paths: [input])
         progress.begin(input, bytesBefore: 0)
-        var rewriter = DeviceMotionRewriter(estimator: filter, firstPeriod: rate.map { 1 / Double($0) } ?? 0)
+        var rewriter = DeviceMotionRewriter(estimator: filter, firstPeriod: rate.map { 1 / Double($0) } ?? 0,
+                                            clockStep: ClockStep(inputMetadata))
         let rewrite: RewriteResult
         do {
             rewrite = try RecordingRewrite.rewrite(input: input, output: csvFile, through: &rewriter,

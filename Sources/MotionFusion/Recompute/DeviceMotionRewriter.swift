@@ -11,10 +11,13 @@ import MotionMath
 /// period given to the estimator is the measured one: the When difference between
 /// consecutive ticks with `A` and `G`. Each `L` row's fix is given to the estimator after
 /// the D row of the tick it follows, as the recorder gives it (so the GPS-aided inclination
-/// is the same in both).
+/// is the same in both). In a recording whose clock was stepped to GPS time (`ClockStep`),
+/// periods and fix ages are measured on the placed times, so the step is no gap that
+/// restarts the attitude; the rows keep the When they were written with.
 public struct DeviceMotionRewriter: RowRewriting {
     private let estimator: DeviceMotionEstimator
     private let firstPeriod: Double
+    private let clockStep: ClockStep?
     fileprivate var tick: PendingTick?
     private var lastFusedWhen: Double?
     /// `D` rows written.
@@ -35,10 +38,12 @@ public struct DeviceMotionRewriter: RowRewriting {
         var trailing: [Row] = []
     }
 
-    /// `firstPeriod` is the dt passed with the first sample (the nominal period if known).
-    public init(estimator: DeviceMotionEstimator, firstPeriod: Double = 0) {
+    /// `firstPeriod` is the dt passed with the first sample (the nominal period if known);
+    /// `clockStep` the input's, from its metadata.
+    public init(estimator: DeviceMotionEstimator, firstPeriod: Double = 0, clockStep: ClockStep? = nil) {
         self.estimator = estimator
         self.firstPeriod = firstPeriod
+        self.clockStep = clockStep
     }
 
     /// Takes the next row of the input; `emit` receives output rows in order.
@@ -65,8 +70,9 @@ public struct DeviceMotionRewriter: RowRewriting {
         tick = nil
         for r in t.rows { emit(r) }
         if let a = t.accel, let g = t.gyro {
-            let dt = lastFusedWhen.map { t.when - $0 } ?? firstPeriod
-            lastFusedWhen = t.when
+            let time = clockStep?.place(.accelerometer, t.when) ?? t.when
+            let dt = lastFusedWhen.map { time - $0 } ?? firstPeriod
+            lastFusedWhen = time
             let mag = t.mag.map { Vector3($0[0], $0[1], $0[2]) }
             if mag != nil { magnetometerSamples += 1 }
             let motion = estimator.update(accel: Vector3(a[0], a[1], a[2]), gyro: Vector3(g[0], g[1], g[2]),
