@@ -1,4 +1,5 @@
 import ArgumentParser
+import MotionAnalysis
 import MotionCore
 
 /// `motionlog check FILE...`: validates recordings and summarises them.
@@ -46,11 +47,20 @@ struct CheckCommand: ParsableCommand {
             let verdict = report.isValid ? "valid" : "INVALID (\(report.errors) error\(report.errors == 1 ? "" : "s"))"
             let warn = report.warnings > 0 ? ", \(report.warnings) warning\(report.warnings == 1 ? "" : "s")" : ""
             Console.out("\(path): \(verdict)\(warn)")
-            if !quiet { Console.out(Self.summary(report)) }
+            if !quiet {
+                Console.out(Self.summary(report))
+                if let step = ClockStep(RecordingFiles.readMetadata(besides: path)) { Console.out(Self.clockLine(step)) }
+            }
             if !report.isValid { invalid = true }
         }
         if ioError { throw CommandFailure("", code: 2) }
         if invalid { throw CommandFailure("", code: 1) }
+    }
+
+    /// The spans above are of the When as written: say that the IMU's include a clock step.
+    static func clockLine(_ step: ClockStep) -> String {
+        "  clock stepped to GPS time at \(TimeText.isoLocal(epochSeconds: step.firstCorrectedWhen)) by +\(Text.duration(step.seconds)): "
+            + "the IMU spans above include it; `motionlog summary` places the rows before it"
     }
 
     static func summary(_ report: CheckReport) -> String {
