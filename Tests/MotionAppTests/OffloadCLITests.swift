@@ -131,6 +131,30 @@ struct OffloadCLITests {
     }
 
     @Test(.enabled(if: canLoop, "needs root and loop devices (run make test as root); skipped"))
+    func aWriteProtectedStickIsSaidToBeReadOnly() throws {
+        let source = try recordings(seconds: 2, count: 1)
+        let stick = try LoopStick(megabytes: 16, fileSystem: "ext4", label: "MOTIONLOG")
+        defer { stick.close() }
+        let status = Binary.temporaryDirectory() + "/offload.json"
+        // A stick used before (its host folder exists), emptied, then write-protected.
+        #expect(try run([stick.device, "--out", source]).status == 0)
+        try stick.inspect { point in
+            let host = try #require(names(point).first { $0 != "lost+found" })
+            for name in names(point + "/" + host) { try FileManager.default.removeItem(atPath: point + "/" + host + "/" + name) }
+        }
+        #expect(try Binary.run(via: Self.tool("blockdev") ?? "/sbin/blockdev", ["--setro", stick.device]).status == 0)
+        let r = try run([stick.device, "--out", source, "--status-file", status])
+        #expect(r.status != 0)
+        let said = r.stdout + r.stderr
+        #expect(said.contains("read-only") && !said.contains("unfinished copy"), "\(said)")
+        let progress = try String(contentsOfFile: status, encoding: .utf8)
+        #expect(!said.contains("/run/motionlog-offload") && !progress.contains("/run/motionlog-offload"), "\(said)\n\(progress)")
+        #expect(said.contains(stick.device + ":/"), "\(said)")
+        #expect(!stick.mountedSomewhere)
+        _ = try? Binary.run(via: Self.tool("blockdev") ?? "/sbin/blockdev", ["--setrw", stick.device])
+    }
+
+    @Test(.enabled(if: canLoop, "needs root and loop devices (run make test as root); skipped"))
     func aStickWithAnotherLabelIsLeftAlone() throws {
         let source = try recordings(seconds: 2, count: 1)
         let stick = try LoopStick(megabytes: 16, fileSystem: "ext4", label: "HOLIDAY")

@@ -93,7 +93,8 @@ struct OffloadCommand: ParsableCommand {
         // The private mount point is gone when this returns: name the folder on the stick.
         do {
             try copy(source: source, target: mounted.mountPoint + "/" + host, options: options, label: device,
-                     shownTarget: "the folder \(host) on \(device)", statusFile: status)
+                     shownTarget: "the folder \(host) on \(device)", shownMount: (mounted.mountPoint, device + ":"),
+                     statusFile: status)
         } catch {
             failure = error
         }
@@ -106,8 +107,13 @@ struct OffloadCommand: ParsableCommand {
     }
 
     /// Copies into `target`; `label` names it in the status file, `shownTarget` to the user.
+    /// Paths under a private mount point are shown on the device instead (`shownMount`:
+    /// `/run/motionlog-offload.X/…` → `/dev/sda1:/…`), since the mount is gone afterwards.
     private func copy(source: String, target: String, options: FolderOffloadOptions, label: String,
-                      shownTarget: String, statusFile: String?) throws {
+                      shownTarget: String, shownMount: (point: String, device: String)? = nil, statusFile: String?) throws {
+        func show(_ text: String) -> String {
+            shownMount.map { text.replacingOccurrences(of: $0.point + "/", with: $0.device + "/") } ?? text
+        }
         var job = FolderOffload(source: source, target: target, options: options)
         job.now = { Date() }
         let report: FolderOffloadReport
@@ -115,13 +121,14 @@ struct OffloadCommand: ParsableCommand {
             report = try job.run { progress in
                 var p = progress
                 p.target = label
+                p.message = p.message.map(show)
                 if let statusFile { p.write(to: statusFile) }
             }
         } catch {
-            self.report(state: .error, target: label, message: "\(error)", statusFile: statusFile)
-            throw CommandFailure("\(error)", code: 2)
+            self.report(state: .error, target: label, message: show("\(error)"), statusFile: statusFile)
+            throw CommandFailure(show("\(error)"), code: 2)
         }
-        for line in report.lines() { Console.out(line) }
+        for line in report.lines() { Console.out(show(line)) }
         Console.out("Target: \(shownTarget) (manifest.csv lists every verified file)")
         if !report.complete { throw CommandFailure("", code: 1) }
     }
