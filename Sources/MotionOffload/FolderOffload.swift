@@ -23,6 +23,8 @@ public struct FolderOffloadReport: Sendable {
     public var alreadyThere: [String] = []
     /// Recordings that did not fit in the space left, with their sizes.
     public var didNotFit: [(name: String, bytes: Int64)] = []
+    /// Free space on the target when the first recording did not fit, and the spare kept.
+    public var freeWhenFull: (free: Int64, kept: Int64)?
     /// Files the target's file system cannot hold (FAT32's 4 GiB limit).
     public var tooLarge: [(name: String, bytes: Int64)] = []
     /// A file of the same name on the target with other contents: left alone.
@@ -43,7 +45,10 @@ public struct FolderOffloadReport: Sendable {
                    + (alreadyThere.isEmpty ? "." : "; \(alreadyThere.count) already there."))
         if !didNotFit.isEmpty {
             let total = didNotFit.reduce(Int64(0)) { $0 + $1.bytes }
-            out.append("Did not fit (\(ByteText.describe(total)) in all; use a larger or emptier stick): "
+            let space = freeWhenFull.map {
+                "the target had \(ByteText.describe($0.free)) free and \(ByteText.describe($0.kept)) is kept spare; "
+            } ?? ""
+            out.append("Did not fit (\(ByteText.describe(total)) in all; \(space)use a larger or emptier stick): "
                        + didNotFit.map { "\($0.name) (\(ByteText.describe($0.bytes)))" }.joined(separator: ", "))
         }
         for f in tooLarge {
@@ -112,6 +117,7 @@ public struct FolderOffload {
             }
             let free = availableBytes(target) ?? Int64.max
             if r.totalBytes + options.targetReserveBytes > free {
+                if report.freeWhenFull == nil { report.freeWhenFull = (free, options.targetReserveBytes) }
                 report.didNotFit.append((r.base, r.totalBytes))
                 status.bytesTotal -= r.totalBytes
                 continue

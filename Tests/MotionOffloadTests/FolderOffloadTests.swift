@@ -95,6 +95,11 @@ struct FolderOffloadTests {
         #expect(report.didNotFit.map(\.name) == ["20251121162005"])
         #expect(!report.complete)
         #expect(report.lines().contains { $0.hasPrefix("Did not fit") && $0.contains("20251121162005") })
+        // It says how much room there was, so a stick with "enough" free space is understood.
+        let left = capacity - copiedSoFar(target.path)
+        #expect(report.freeWhenFull?.free == left && report.freeWhenFull?.kept == 0)
+        #expect(report.lines().contains { $0.contains("the target had \(ByteText.describe(left)) free and 0 B is kept spare") },
+                "\(report.lines())")
     }
 
     @Test func refusesFilesOverTheFileSystemsLimitInsteadOfTruncatingThem() throws {
