@@ -171,6 +171,11 @@ struct LineParser {
 
     mutating func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ handle: (RecordingItem) -> Void) {
         lineNumber += 1
+        // Plain valid rows (nearly every line) without Strings; the rest the thorough way.
+        if lineNumber > 1, let row = bytes.withContiguousStorageIfAvailable(PlainRowParser.row) ?? nil {
+            handle(.row(line: lineNumber, row))
+            return
+        }
         var line = String(decoding: bytes, as: UTF8.self)
         if line.hasSuffix("\r") {
             if !reportedCRLF {
@@ -225,7 +230,8 @@ struct LineParser {
         }
     }
 
-    private func parseRow(_ line: String, _ handle: (RecordingItem) -> Void) -> Row? {
+    /// The thorough path: every problem of the line, in words.
+    func parseRow(_ line: String, _ handle: (RecordingItem) -> Void) -> Row? {
         let n = lineNumber
         func error(_ m: String) -> Row? { handle(.problem(.init(line: n, severity: .error, message: m))); return nil }
         if line.isEmpty { return error("empty line") }
