@@ -61,8 +61,6 @@ enum VerifiedCopy {
         do { expected = try src.status().size } catch { throw OffloadError("read the size of", path: source, errno: error) }
 
         do { try directory.removeIfPresent(part) } catch {
-            // A read-only file system refuses the unlink even when there is no such file.
-            if error == .readOnlyFileSystem { throw OffloadError("write to", path: folder, errno: error) }
             throw OffloadError("remove the unfinished copy", path: folder + "/" + part, errno: error)
         }
         let dst: FileDescriptor

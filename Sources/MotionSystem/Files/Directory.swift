@@ -38,9 +38,14 @@ public final class Directory {
         try Syscall.retrying { unlinkat(descriptor.rawValue, name, 0) }
     }
 
-    /// `unlinkat(2)` of `name`; a missing name is fine.
+    /// `unlinkat(2)` of `name`; a missing name is fine, also where the file system refuses
+    /// the unlink before looking (a read-only one says EROFS for a name that is not there).
     public func removeIfPresent(_ name: String) throws(Errno) {
-        do { try remove(name) } catch where error == .noSuchFileOrDirectory {}
+        do { try remove(name) } catch where error == .noSuchFileOrDirectory {} catch {
+            var st = stat()
+            if fstatat(descriptor.rawValue, name, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT { return }
+            throw error
+        }
     }
 
     /// Renames `from` to `to` within this folder, never replacing: false when `to` exists.

@@ -101,7 +101,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         let step = hasIMU ? ClockStep(meta) : nil
         if let step, let first = e.startEpoch { e.startEpoch = step.place(.accelerometer, first) }
         if let a = meta.file.firstWhen, let b = meta.file.lastWhen {
-            let start = step?.place(.accelerometer, a) ?? a
+            let start = step?.place(.accelerometer, a) ?? a   // a step implies epoch When: start == startEpoch
             if b >= start { e.durationSeconds = b - start }
         }
         e.sources = meta.recording.sources
