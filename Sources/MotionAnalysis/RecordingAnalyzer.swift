@@ -17,7 +17,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 3
+    public static let version = 4
 
     let options: AnalysisOptions
     var stats = [SourceStats](repeating: SourceStats(), count: 5)
@@ -32,6 +32,8 @@ public struct RecordingAnalyzer: RowSink {
     var gyroLimit = Double.infinity
     var accelClipped = 0
     var gyroClipped = 0
+    /// IMU rows with a value no sensor gives (`SensorValue.isImpossible`), left out.
+    var impossibleRows = 0
     var outside = 0
     /// The clock steps of the recordings read (one per recording, in time order) with the
     /// rows each placed, and the index of the step of the file being read.
@@ -53,6 +55,7 @@ public struct RecordingAnalyzer: RowSink {
         if let from = options.from, when < from { outside += 1; return }
         if let to = options.to, when >= to { outside += 1; return }
         stats[source.order].add(when)
+        if let read = SensorValue.valuesRead(source), SensorValue.isImpossible(v, read) { impossibleRows += 1; return }
         switch source {
         case .accelerometer:
             if abs(v[0]) >= accelLimit || abs(v[1]) >= accelLimit || abs(v[2]) >= accelLimit { accelClipped += 1 }

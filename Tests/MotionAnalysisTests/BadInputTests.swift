@@ -56,6 +56,39 @@ import Testing
         #expect(s.fixesUsed == 1 && s.distanceM == 0 && s.timeline.isEmpty)
     }
 
+    /// One value a format allows but no sensor gives (1e200: its square overflows) once
+    /// turned a whole interval's movement, every later actigraphy count and the
+    /// magnetometer statistics into NaN — printed as 0 in JSON and a crash in the text report.
+    @Test func impossibleSensorValuesAreLeftOutAndCounted() throws {
+        func recording(spoiled: Bool) -> String {
+            var text = Self.header
+            for k in 0..<3000 {   // 60 s at 50 Hz
+                let t = t0 + Double(k) / 50
+                let bounce = 0.3 * sin(2 * Double.pi * 1.8 * Double(k) / 50)
+                let bad = spoiled && k == 1500
+                text += "A,W,\(t),\(bad ? "1e200" : "0.01"),0.02,\(-1 + bounce)\n"
+                text += "G,W,\(t),0.01,\(bad ? "-1e200" : "0.02"),0.03\n"
+                text += "M,W,\(t),\(bad ? "inf" : "20.0"),5.0,-40.0\n"
+                text += "D,W,\(t),0.01,0.02,0.03,\(bad ? "3e180" : "0.01"),0.0,\(bounce),0.1,0.2,0.3\n"
+            }
+            return text
+        }
+        let clean = try summarize(recording(spoiled: false))
+        let spoiled = try summarize(recording(spoiled: true))
+        #expect(spoiled.health.impossibleRows == 4)
+        #expect(spoiled.health.gyroClipped == 0 && spoiled.health.accelClipped == 0)
+        #expect(spoiled.messages.contains { $0.contains("4 IMU rows had values no sensor gives") })
+        #expect(spoiled.rows == clean.rows)
+        // What the four rows would have added is one sample in 3000: the results barely move.
+        #expect(spoiled.movement.sums.count == clean.movement.sums.count && !clean.movement.sums.isEmpty)
+        #expect(zip(spoiled.movement.sums, clean.movement.sums).allSatisfy { $0.isFinite && abs($0 - $1) <= 0.01 * $1 })
+        #expect(zip(spoiled.movement.counts, clean.movement.counts).allSatisfy { $0.isFinite && abs($0 - $1) <= 0.02 * $1 + 1 })
+        let field = try #require(spoiled.health.magnetometer)
+        #expect(abs(field.meanUT - (clean.health.magnetometer?.meanUT ?? 0)) < 0.01)
+        let report = SummaryReport.text(spoiled, title: "spoiled")
+        #expect(report.contains("Movement per"))
+    }
+
     @Test func nanEverywhere() throws {
         var text = Self.header
         for k in 0..<20 {

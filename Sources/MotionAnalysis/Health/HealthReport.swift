@@ -93,6 +93,11 @@ enum HealthReport {
             if a.filter.rejected > 0 { findings.append("\(a.filter.rejected) GPS fixes were not used (inaccurate or impossible jumps).") }
         }
         h.accelClipped = a.accelClipped; h.gyroClipped = a.gyroClipped
+        h.impossibleRows = a.impossibleRows
+        if a.impossibleRows > 0 {
+            let rows = a.impossibleRows == 1 ? "1 IMU row had a value" : "\(a.impossibleRows) IMU rows had values"
+            findings.append("\(rows) no sensor gives (infinite, or a million or more) and \(a.impossibleRows == 1 ? "was" : "were") left out of movement, activity and the magnetometer statistics.")
+        }
         if a.accelClipped > 0 { findings.append("\(a.accelClipped) accelerometer samples hit the range limit (clipped): choose a larger range.") }
         if a.gyroClipped > 0 { findings.append("\(a.gyroClipped) gyroscope samples hit the range limit (clipped): choose a larger range.") }
         if let field = a.magnetic.field() {

@@ -96,6 +96,8 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
         /// Samples at the accelerometer / gyro range limit.
         public var accelClipped: Int = 0
         public var gyroClipped: Int = 0
+        /// IMU rows left out for a value no sensor gives (infinite, or a million or more).
+        public var impossibleRows: Int = 0
         public var magnetometer: MagneticField?
         /// Every file ended cleanly (metadata `endedCleanly`); nil without metadata.
         public var endedCleanly: Bool?

@@ -54,7 +54,7 @@ public enum SummaryReport {
             out.append("Movement per \(Text.duration(s.movement.intervalS)) (|user acceleration|, g·s, \(source))")
             let peak = max(s.movement.sums.max() ?? 0, 1e-9)
             for (t, v) in zip(s.movement.starts, s.movement.sums).prefix(48) {
-                let bar = String(repeating: "█", count: Int((v / peak * 30).rounded()))
+                let bar = String(repeating: "█", count: v.isFinite && peak.isFinite && v > 0 ? Int((v / peak * 30).rounded()) : 0)
                 out.append("  \(LocalDay.clock(t).prefix(5))  \(Text.number(v, 1).padding(toLength: 9, withPad: " ", startingAt: 0)) \(bar)")
             }
             if s.movement.sums.count > 48 { out.append("  … \(s.movement.sums.count - 48) more intervals (see --json)") }
