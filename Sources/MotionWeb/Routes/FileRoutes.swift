@@ -34,10 +34,20 @@ extension WebApp {
     func recordingPath(_ request: Request, _ context: WebContext, head: Bool) async throws -> Response {
         guard let file = Self.parameter(context, "file") else { return Self.failure(.notFound, "no such page", api: false) }
         do {
-            if let entry = try folder.lookup(file) { return await recordingPage(entry, request: request) }
+            if let recording = try folder.recording(containing: file) {
+                return await recordingPage(recording, asked: file, request: request)
+            }
             for kind in Kind.allCases where file.hasSuffix("." + kind.rawValue) {
                 let name = String(file.dropLast(kind.rawValue.count + 1))
-                if let entry = try folder.lookup(name) { return await download(entry, kind, request: request, context: context, head: head) }
+                switch kind {
+                case .csv, .json:
+                    if let entry = try folder.lookup(name) { return await download(entry, kind, request: request, context: context, head: head) }
+                case .timeline, .wideCSV, .gpx, .geojson:
+                    // Computed from the whole recording, whichever of its parts is named.
+                    if let recording = try folder.recording(containing: name) {
+                        return await analysisDownload(recording, kind, context: context, head: head)
+                    }
+                }
             }
         } catch {
             return Self.failure(.internalServerError, "\(error)", api: false)
@@ -45,6 +55,7 @@ extension WebApp {
         return Self.failure(.notFound, WebError.notFound(file).description, api: false)
     }
 
+    /// A file of the folder as it is: the CSV (up to its last complete row while written) or the metadata.
     func download(_ entry: RecordingEntry, _ kind: Kind, request: Request, context: WebContext, head: Bool) async -> Response {
         switch kind {
         case .csv:
@@ -55,21 +66,34 @@ extension WebApp {
             guard entry.jsonStamp != nil else { return Self.failure(.notFound, "\(entry.name) has no metadata file", api: false) }
             return serveFile(request, context, fileName: RecordingFiles.metadataPath(for: entry.name), contentType: "application/json",
                              completeRows: false, mutable: false, head: head)
+        case .timeline, .wideCSV, .gpx, .geojson:
+            return await analysisDownload(RecordingParts([entry]), kind, context: context, head: head)
+        }
+    }
+
+    /// What is computed from a whole recording (all its parts, in order): the timeline, the
+    /// wide CSV, and the track of its `L` rows as GPX or GeoJSON.
+    func analysisDownload(_ recording: RecordingParts?, _ kind: Kind, context: WebContext, head: Bool) async -> Response {
+        guard let recording else { return Self.failure(.notFound, "no such recording", api: false) }
+        switch kind {
+        case .csv, .json:
+            return Self.failure(.notFound, "\(kind.rawValue) is a file of one part, not computed", api: false)
         case .timeline:
-            return await timeline(entry, head: head)
+            return await timeline(recording, head: head)
         case .wideCSV:
-            return await wideCSV(entry, context, head: head)
+            return await wideCSV(recording, context, head: head)
         case .gpx, .geojson:
-            guard entry.hasLocation else { return Self.failure(.notFound, "\(entry.name) has no GPS positions to export", api: false) }
-            let path = folder.path + "/" + entry.name + ".csv"
-            let offset = entry.metadata.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
-            let name = entry.name
+            let name = recording.name
+            guard recording.hasLocation else { return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false) }
+            let inputs = RecordingSeries.inputs(recording, folder: folder.path)
             let bytes: [UInt8]?
             do {
                 bytes = try await blocking { () throws -> [UInt8]? in
                     var points: [TrackPoint] = []
-                    try RecordingReader(path: path).read { item in
-                        if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: offset) { points.append(p) }
+                    for input in inputs {
+                        try RecordingReader(path: input.csvPath).read { item in
+                            if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: input.epochOffset) { points.append(p) }
+                        }
                     }
                     let track = LocationTrack(points: points)
                     if kind == .gpx { return Array(GPXWriter.document(track, name: name, creator: "motionlog web").utf8) }
