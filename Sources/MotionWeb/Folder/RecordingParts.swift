@@ -12,7 +12,8 @@ public struct RecordingParts: Sendable, Equatable {
     public var distanceMeters: Double?
     /// Seconds per activity over the whole recording (same sources as `distanceMeters`).
     public var activitySeconds: [String: Double]?
-    /// Whether a fresh summary of all the parts together is cached (beside the first part).
+    /// Whether a fresh summary of the recording (all its parts together) is cached beside
+    /// its first file.
     public var hasWholeSummary = false
 
     /// nil for an empty list of parts.
@@ -22,6 +23,7 @@ public struct RecordingParts: Sendable, Equatable {
         if parts.count == 1 {
             distanceMeters = first.distanceMeters
             activitySeconds = first.activitySeconds
+            hasWholeSummary = first.distanceMeters != nil     // the entry read a fresh one
         } else if parts.allSatisfy({ $0.distanceMeters != nil }) {
             distanceMeters = parts.reduce(0) { $0 + ($1.distanceMeters ?? 0) }
             var seconds: [String: Double] = [:]
@@ -41,6 +43,14 @@ public struct RecordingParts: Sendable, Equatable {
     public var durationSeconds: Double? {
         let known = parts.compactMap(\.durationSeconds)
         return known.isEmpty ? nil : known.reduce(0, +)
+    }
+
+    /// From the start of the first part present to the end of the last (missing parts
+    /// included): the time axis of the charts.
+    var spanSeconds: Double? {
+        guard parts.count > 1, let a = first.startEpoch, let last = parts.last, let b = last.startEpoch,
+              let d = last.durationSeconds, b + d >= a else { return durationSeconds }
+        return b + d - a
     }
 
     public var sizeBytes: Int64 { parts.reduce(0) { $0 + $1.sizeBytes } }

@@ -34,10 +34,7 @@ final class SummaryWarmer: Sendable {
 
     /// Whether `r` lacks a fresh summary that has not been tried for this version.
     private func needsWork(_ r: RecordingParts, tried: Set<[FileStamp]>) -> Bool {
-        guard !tried.contains(r.stamps) else { return false }
-        if r.parts.count > 1 { return !r.hasWholeSummary }
-        guard let s = r.first.summaryStamp else { return true }
-        return s.modifiedNanos < r.first.csvStamp.modifiedNanos
+        !tried.contains(r.stamps) && !r.hasWholeSummary
     }
 
     /// Starts a round when `entries` (a listing) holds a recording that needs a summary.

@@ -57,7 +57,8 @@ enum RecordingPartsSection {
             guard let m = p.metadata else { continue }
             let last = k == r.parts.count - 1
             if (last && (m.ending.isClean || !summarized)) || (!m.ending.isClean && !summarized) {
-                items.append(FileEndingText.sentence(m, subject: p.part.map { "Part \($0)" } ?? p.name))
+                let part = p.part.map { "part \($0)" } ?? p.name
+                items.append(FileEndingText.sentence(m, subject: last ? "Its last part (\(part))" : part.prefix(1).uppercased() + part.dropFirst()))
             }
         }
         var c = CounterSnapshot()

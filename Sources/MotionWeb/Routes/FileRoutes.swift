@@ -39,14 +39,8 @@ extension WebApp {
             }
             for kind in Kind.allCases where file.hasSuffix("." + kind.rawValue) {
                 let name = String(file.dropLast(kind.rawValue.count + 1))
-                switch kind {
-                case .csv, .json:
-                    if let entry = try folder.lookup(name) { return await download(entry, kind, request: request, context: context, head: head) }
-                case .timeline, .wideCSV, .gpx, .geojson:
-                    // Computed from the whole recording, whichever of its parts is named.
-                    if let recording = try folder.recording(containing: name) {
-                        return await analysisDownload(recording, kind, context: context, head: head)
-                    }
+                if let recording = try folder.recording(containing: name), let entry = recording.parts.first(where: { $0.name == name }) {
+                    return await download(entry, of: recording, kind, request: request, context: context, head: head)
                 }
             }
         } catch {
@@ -55,8 +49,12 @@ extension WebApp {
         return Self.failure(.notFound, WebError.notFound(file).description, api: false)
     }
 
-    /// A file of the folder as it is: the CSV (up to its last complete row while written) or the metadata.
-    func download(_ entry: RecordingEntry, _ kind: Kind, request: Request, context: WebContext, head: Bool) async -> Response {
+    /// The file `entry` as it is (the CSV, up to its last complete row while written, or the
+    /// metadata), or what is computed from the whole `recording` it belongs to (all its parts,
+    /// in order, whichever part is named): the timeline, the wide CSV, and the track of its
+    /// `L` rows as GPX or GeoJSON.
+    func download(_ entry: RecordingEntry, of recording: RecordingParts, _ kind: Kind, request: Request, context: WebContext,
+                  head: Bool) async -> Response {
         switch kind {
         case .csv:
             let writing = isBeingWritten(entry, writing: await writingName())
@@ -66,18 +64,6 @@ extension WebApp {
             guard entry.jsonStamp != nil else { return Self.failure(.notFound, "\(entry.name) has no metadata file", api: false) }
             return serveFile(request, context, fileName: RecordingFiles.metadataPath(for: entry.name), contentType: "application/json",
                              completeRows: false, mutable: false, head: head)
-        case .timeline, .wideCSV, .gpx, .geojson:
-            return await analysisDownload(RecordingParts([entry]), kind, context: context, head: head)
-        }
-    }
-
-    /// What is computed from a whole recording (all its parts, in order): the timeline, the
-    /// wide CSV, and the track of its `L` rows as GPX or GeoJSON.
-    func analysisDownload(_ recording: RecordingParts?, _ kind: Kind, context: WebContext, head: Bool) async -> Response {
-        guard let recording else { return Self.failure(.notFound, "no such recording", api: false) }
-        switch kind {
-        case .csv, .json:
-            return Self.failure(.notFound, "\(kind.rawValue) is a file of one part, not computed", api: false)
         case .timeline:
             return await timeline(recording, head: head)
         case .wideCSV:

@@ -84,7 +84,7 @@ extension WebApp {
     func seriesFor(_ recording: RecordingParts) async throws -> RecordingSeries {
         if let s = series.get(recording.name, recording.stamps) { return s }
         let inputs = RecordingSeries.inputs(recording, folder: folder.path)
-        let duration = recording.durationSeconds
+        let duration = recording.spanSeconds
         let read = try await blocking { try RecordingSeries.read(inputs, duration: duration) }
         series.put(recording.name, recording.stamps, read)
         return read
