@@ -30,11 +30,13 @@ trap cleanup EXIT
 "$bin" record --board simulator --duration 20 --fast --out "$work/rec" --quiet --label C >/dev/null
 names=$(cd "$work/rec" && ls *.csv | sed 's/\.csv$//')
 [ "$(echo "$names" | wc -l)" -ge 2 ] || { echo "the simulator made no recordings"; exit 1; }
-# One recording rotated into three files: one card, one page.
-"$bin" record --board simulator --duration 90 --rotate-time 30s --fast --out "$work/rot" --quiet >/dev/null
-parts=$(cd "$work/rot" && ls *.csv | sed 's/\.csv$//')
+# One recording rotated into three files (in the same folder, so the recorder gives each
+# file a name of its own): one card, one page.
+"$bin" record --board simulator --duration 90 --rotate-time 30s --fast --out "$work/rec" --quiet >/dev/null
+parts=$(cd "$work/rec" && ls *.csv | sed 's/\.csv$//' | grep -vxF "$names" || true)
 [ "$(echo "$parts" | wc -l)" -ge 3 ] || { echo "the simulator made no rotated recording"; exit 1; }
-mv "$work/rot"/* "$work/rec/"
+# In part order (the metadata's file.index), which the names need not sort in.
+parts=$(cd "$work/rec" && for n in $parts; do python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["file"]["index"], sys.argv[2])' "$n.json" "$n"; done | sort -n | cut -d' ' -f2)
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 "$bin" serve --out "$work/rec" --listen "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
