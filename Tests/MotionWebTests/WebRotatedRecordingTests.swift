@@ -120,6 +120,7 @@ import Testing
             let chosen = selectedFiles(try #require(cards(html).first))
             let zip = try await client.execute(uri: "/download.zip?" + chosen.map { "name=" + $0 }.joined(separator: "&"), method: .get)
             #expect(zip.status == .ok)
+            #expect(zip.headers[.contentDisposition]?.contains("filename=\"\(names[0]).zip\"") == true)
             let bytes = Array(buffer: zip.body)
             for n in names { #expect(bytes.firstRange(of: Array("\(n).csv".utf8)) != nil) }
         }

@@ -201,12 +201,14 @@ extension WebApp {
         var headers = HTTPFields()
         headers[.contentType] = "application/zip"
         let stamp = Text.strftime(configuration.clock(), "%Y%m%d-%H%M")
-        headers[.contentDisposition] = Text.contentDisposition(chosen.count == 1 ? chosen[0].name + ".zip" : "motionlog-\(chosen.count)-recordings-\(stamp).zip")
+        // The parts of one rotated recording are one recording: named after its first file.
+        let recordings = Set(chosen.map { $0.recordingID ?? "file " + $0.name }).count
+        headers[.contentDisposition] = Text.contentDisposition(recordings == 1 ? chosen[0].name + ".zip" : "motionlog-\(recordings)-recordings-\(stamp).zip")
         headers[.contentLength] = "\(total)"
         headers[.cacheControl] = "no-store"
         let folder = self.folder
         let log = self.log
-        log.info("ZIP download", metadata: ["recordings": "\(chosen.count)", "bytes": "\(total)"])
+        log.info("ZIP download", metadata: ["recordings": "\(recordings)", "files": "\(chosen.count)", "bytes": "\(total)"])
         return Response(status: .ok, headers: headers, body: .init(contentLength: Int(total)) { writer in
             let guarded = self.guarding(writer, context, what: what, slot: slot)
             defer { guarded.stall.end() }
