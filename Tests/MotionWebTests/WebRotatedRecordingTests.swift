@@ -164,6 +164,24 @@ import Testing
         }
     }
 
+    @Test func partsGoInPartOrderWhateverTheirNamesAndFilesWithoutMetadataStandAlone() throws {
+        // A first part closed before GPS time was known keeps its provisional name, which
+        // sorts after the dated ones (docs/GPS.md).
+        let f = try WebFixture()
+        let start = WebFixture.rotatedStart
+        try f.addRecording("unsynced-0001", start: start, seconds: 30, endReason: "rotated", rotated: ("r1", 1, nil, 0))
+        try f.addRecording("20260101080030", start: start + 30, seconds: 30, rotated: ("r1", 2, "unsynced-0001", 30))
+        try f.addRecording("20260101090000", start: start + 3600, seconds: 30)
+        try "A,W,1.0,0,0,1\n".write(toFile: f.folder + "/loose.csv", atomically: false, encoding: .utf8)
+        let recordings = try RecordingFolder(path: f.folder).recordings()
+        // Without metadata there is no start time: the file's modification time (now) places it.
+        #expect(recordings.map { $0.parts.map(\.name) } == [["loose"], ["20260101090000"], ["unsynced-0001", "20260101080030"]])
+        let ride = recordings[2]
+        #expect(ride.name == "unsynced-0001" && ride.partsText == "2 files" && ride.health == ["clean"])
+        #expect(abs((ride.durationSeconds ?? 0) - 59.8) < 1e-6)
+        #expect(recordings[0].health == ["no metadata"] && recordings[0].partsText == nil)
+    }
+
     @Test func rotatedRecordingsGetOneSummaryInTheBackground() async throws {
         let f = try WebFixture()
         try f.addRotatedRide()

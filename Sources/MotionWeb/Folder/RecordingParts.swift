@@ -96,11 +96,7 @@ public struct RecordingParts: Sendable, Equatable {
     }
 
     /// `cycling 80% · walking 20%` over the whole recording.
-    public var activityMix: String? {
-        var e = first
-        e.activitySeconds = activitySeconds
-        return e.activityMix
-    }
+    public var activityMix: String? { RecordingEntry.activityMix(activitySeconds) }
 
     /// The CSV paths of the parts in `folder`, in the order they were written.
     func csvPaths(in folder: String) -> [String] { parts.map { folder + "/" + $0.name + ".csv" } }
