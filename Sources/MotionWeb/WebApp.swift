@@ -47,11 +47,19 @@ final class WebApp: Sendable {
         }
     }
 
-    /// The folder's recordings, newest first; starts background summaries for any that need one.
+    /// The folder's files, newest first; starts background summaries for any recording that needs one.
     func listing() async throws -> [RecordingEntry] {
         let entries = try await blocking { try self.folder.list() }
-        summaries?.noteListing(entries)
+        if let summaries { summaries.noteListing(try await blocking { try self.folder.recordings() }) }
         return entries
+    }
+
+    /// The folder's recordings (rotated parts together), newest first; starts background
+    /// summaries for any that need one.
+    func recordings() async throws -> [RecordingParts] {
+        let recordings = try await blocking { try self.folder.recordings() }
+        summaries?.noteListing(recordings)
+        return recordings
     }
 
     func router() -> Router<WebContext> {

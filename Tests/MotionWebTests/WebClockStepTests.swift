@@ -17,8 +17,9 @@ import Testing
         let entry = try #require(folder.list().first)
         #expect(entry.startEpoch == start)
         #expect(abs((entry.durationSeconds ?? 0) - 19.9) < 1e-6, "\(String(describing: entry.durationSeconds))")
-        let series = try RecordingSeries.read(csvPath: fixture.folder + "/20260911120000.csv", duration: entry.durationSeconds,
-                                              epochOffset: 0, step: ClockStep(entry.metadata))
+        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
+        #expect(inputs.map(\.step) == [ClockStep(entry.metadata)])
+        let series = try RecordingSeries.read(inputs, duration: entry.durationSeconds)
         #expect(series.firstWhen == start)
         #expect(series.acceleration.count > 100 && series.acceleration.allSatisfy { $0.t >= 0 && $0.t <= 20 },
                 "\(series.acceleration.map(\.t).suffix(3))")

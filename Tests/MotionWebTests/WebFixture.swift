@@ -17,11 +17,18 @@ final class WebFixture: Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
-    /// A ride: `seconds` of A rows at 10 Hz and L rows at 1 Hz moving north-east.
+    /// Where the ride is `t` seconds after the start of its recording (`elapsed` is the
+    /// file's offset within it): degrees north and east of the origin, and m/s.
+    typealias Route = @Sendable (_ t: Double) -> (north: Double, east: Double, speed: Double)
+
+    /// A ride: `seconds` of A rows at 10 Hz and L rows at 1 Hz moving north-east (or along
+    /// `route`). `rotated`: the file is part `part` of recording `id` (after `previous`),
+    /// starting `elapsed` seconds into it.
     @discardableResult
     func addRecording(_ name: String, start: Double = 1_790_000_000, seconds: Int = 20, endedCleanly: Bool = true,
                       endReason: String = "stopped", droppedRows: Int64 = 0, rowsLost: Int64 = 0, tornTail: Bool = false,
-                      gps: Bool = true, clockBehindFor: (seconds: Double, until: Double)? = nil) throws -> String {
+                      gps: Bool = true, clockBehindFor: (seconds: Double, until: Double)? = nil,
+                      rotated: (id: String, part: Int, previous: String?, elapsed: Double)? = nil, route: Route? = nil) throws -> String {
         var csv = CSVFormat.headerLine + "\n"
         var rows: [String: Int] = ["A": 0, "L": 0]
         // With `clockBehindFor`, A rows before `until` are stamped that many seconds early
@@ -33,7 +40,8 @@ final class WebFixture: Sendable {
             rows["A", default: 0] += 1
             if gps && i % 10 == 0 {
                 let k = Double(i / 10)
-                csv += "L,W,\(t),\(48.1 + k * 0.0001),\(11.5 + k * 0.0001),\(520.0 + k),\(5.0 + k / 10),45.0,3.0,5.0,0.0,3\n"
+                let at: (north: Double, east: Double, speed: Double) = route?(k + (rotated?.elapsed ?? 0)) ?? (k * 0.0001, k * 0.0001, 5.0 + k / 10)
+                csv += "L,W,\(t),\(48.1 + at.north),\(11.5 + at.east),\(520.0 + k),\(at.speed),45.0,3.0,5.0,0.0,3\n"
                 rows["L", default: 0] += 1
             }
         }
@@ -51,11 +59,11 @@ final class WebFixture: Sendable {
             counters.time = time
         }
         let description = RecordingDescription(
-            id: "id-\(name)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: gps ? "simulated" : nil,
+            id: rotated?.id ?? "id-\(name)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: gps ? "simulated" : nil,
             deviceMotion: nil, rateHz: 10, sources: gps ? "AL" : "A", label: "W", whenMode: .epoch, startEpoch: start,
             started: TimeText.isoLocal(epochSeconds: start), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
             fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
-        var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
+        var file = RecordingMetadata.FileSection(name: name + ".csv", index: rotated?.part ?? 1, previous: rotated?.previous.map { $0 + ".csv" })
         file.firstWhen = stamped(start)
         file.lastWhen = start + Double(seconds * 10 - 1) / 10
         file.startLocal = TimeText.isoLocal(epochSeconds: start)
@@ -68,6 +76,26 @@ final class WebFixture: Sendable {
     }
 
     func exists(_ file: String) -> Bool { FileManager.default.fileExists(atPath: folder + "/" + file) }
+
+    /// A 30-minute ride rotated every 10 minutes into three files (`names`, part order):
+    /// 6 minutes of riding north, a stop of 8 minutes from 6:00 to 14:00 (across the end
+    /// of the first part, so each part alone holds only 4 minutes of it), then on north.
+    /// `present` chooses which parts are written; the last part ends as `lastEnd`.
+    static let rotatedNames = ["20260101080000", "20260101081000", "20260101082000"]
+    static let rotatedStart = 1_767_254_400.0
+    func addRotatedRide(present: Set<Int> = [1, 2, 3], lastEndedCleanly: Bool = true, lastEnd: String = "stopped") throws {
+        let names = Self.rotatedNames
+        let route: Route = { t in
+            let riding = t < 360 ? t : t < 840 ? 360 : t - 480
+            return (riding * 0.0001, 0, t >= 360 && t < 840 ? 0 : 11)
+        }
+        for part in 1...3 where present.contains(part) {
+            let last = part == 3
+            try addRecording(names[part - 1], start: Self.rotatedStart + Double(part - 1) * 600, seconds: 600,
+                             endedCleanly: last ? lastEndedCleanly : true, endReason: last ? lastEnd : "rotated",
+                             rotated: ("ride-uuid", part, part > 1 ? names[part - 2] : nil, Double(part - 1) * 600), route: route)
+        }
+    }
 }
 
 /// A scripted recorder: answers the control protocol from a status the test sets.

@@ -24,11 +24,19 @@ server=""
 cleanup() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi; rm -rf "$work"; }
 trap cleanup EXIT
 
-# Two simulated rides (the simulator's scripted route has GPS) on the simulated clock.
+# Two simulated rides (the simulator's scripted route has GPS) on the simulated clock, and
+# one rotated into three files.
 "$bin" record --board simulator --duration 60 --fast --out "$work/rec" --quiet >/dev/null
 "$bin" record --board simulator --duration 20 --fast --out "$work/rec" --quiet --label C >/dev/null
 names=$(cd "$work/rec" && ls *.csv | sed 's/\.csv$//')
 [ "$(echo "$names" | wc -l)" -ge 2 ] || { echo "the simulator made no recordings"; exit 1; }
+# One recording rotated into three files (in the same folder, so the recorder gives each
+# file a name of its own): one card, one page.
+"$bin" record --board simulator --duration 90 --rotate-time 30s --fast --out "$work/rec" --quiet >/dev/null
+parts=$(cd "$work/rec" && ls *.csv | sed 's/\.csv$//' | grep -vxF "$names" || true)
+[ "$(echo "$parts" | wc -l)" -ge 3 ] || { echo "the simulator made no rotated recording"; exit 1; }
+# In part order (the metadata's file.index), which the names need not sort in.
+parts=$(cd "$work/rec" && for n in $parts; do python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["file"]["index"], sys.argv[2])' "$n.json" "$n"; done | sort -n | cut -d' ' -f2)
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 "$bin" serve --out "$work/rec" --listen "127.0.0.1:$port" >"$work/serve.log" 2>&1 &
@@ -55,6 +63,17 @@ browser --virtual-time-budget=3000 --dump-dom "http://127.0.0.1:$port/" >"$list"
 for n in $names; do check "list shows $n" grep -q "data-name=\"$n\"" "$list"; done
 check "list has the select/download/delete controls" grep -q 'id="del-selected"' "$list"
 first=$(echo "$names" | head -n 1)
+rotated=$(echo "$parts" | head -n 1)
+nrec=$(( $(echo "$names" | wc -l) + 1 )); nfiles=$(( $(echo "$names" | wc -l) + $(echo "$parts" | wc -l) ))
+check "list counts the rotated recording once" grep -q "$nrec recordings ($nfiles files)" "$list"
+check "one card selects every part" grep -q "data-files=\"$(echo "$parts" | paste -sd/)\"" "$list"
+check "no card for a later part" bash -c "! grep -q 'data-name=\"$(echo "$parts" | tail -n 1)\"' '$list'"
+rpage=$work/rotated.html
+browser --virtual-time-budget=3000 --dump-dom "http://127.0.0.1:$port/recordings/$rotated" >"$rpage"
+check "the rotated recording's page has one track" grep -qE 'class="move"[^>]* d="M' "$rpage"
+for n in $parts; do check "the rotated recording's page links $n.csv" grep -q "href=\"/recordings/$n.csv\"" "$rpage"; done
+later=$(echo "$parts" | tail -n 1)
+check "a later part's page leads to the first's" test "$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "http://127.0.0.1:$port/recordings/$later")" = "303 http://127.0.0.1:$port/recordings/$rotated"
 page=$work/page.html
 browser --virtual-time-budget=3000 --dump-dom "http://127.0.0.1:$port/recordings/$first" >"$page"
 check "page has the track's SVG path" grep -qE 'class="move"[^>]* d="M' "$page"
@@ -68,6 +87,8 @@ for size in 390,844 1280,800; do
   w=${size%,*}
   browser --window-size="$size" --screenshot="$shots/list-$w.png" "http://127.0.0.1:$port/" >/dev/null
   browser --window-size="$size" --screenshot="$shots/recording-$w.png" "http://127.0.0.1:$port/recordings/$first" >/dev/null
+  browser --window-size="$size" --screenshot="$shots/rotated-$w.png" "http://127.0.0.1:$port/recordings/$rotated" >/dev/null
+  check "screenshot rotated-$w.png" test -s "$shots/rotated-$w.png"
   check "screenshot list-$w.png" test -s "$shots/list-$w.png"
   check "screenshot recording-$w.png" test -s "$shots/recording-$w.png"
 done

@@ -142,8 +142,11 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     }
 
     /// `cycling 80% · walking 20%` from the summary's activity seconds.
-    public var activityMix: String? {
-        guard let a = activitySeconds else { return nil }
+    public var activityMix: String? { Self.activityMix(activitySeconds) }
+
+    /// `cycling 80% · walking 20%` from seconds per activity (shares under 5% left out).
+    static func activityMix(_ seconds: [String: Double]?) -> String? {
+        guard let a = seconds else { return nil }
         let total = a.values.reduce(0, +)
         guard total > 0 else { return nil }
         return a.filter { $0.value / total >= 0.05 }.sorted { $0.value > $1.value }

@@ -1,4 +1,5 @@
 import Foundation
+import MotionAnalysis
 import MotionCore
 import MotionSystem
 import Synchronization
@@ -39,6 +40,9 @@ public final class RecordingFolder: Sendable {
     public let path: String
     private let cache = Mutex<[String: RecordingEntry]>([:])
     private let snapshot = Mutex<(folder: FileStamp, entries: [RecordingEntry])?>(nil)
+    /// The whole-recording brief of each rotated recording, by its first part's name, with
+    /// the stamps it was read for (its summary file's and every part's CSV's).
+    private let wholeBriefs = Mutex<[String: (stamps: [FileStamp?], brief: SummaryCache.Brief?)]>([:])
     private let clock: @Sendable () -> Double
 
     /// `clock` gives epoch seconds (injected so tests decide what "recently written" means).
@@ -119,6 +123,45 @@ public final class RecordingFolder: Sendable {
         return Self.newestFirst(entries, now: clock())
     }
 
+    /// Every recording, newest first: the parts of a rotated recording together
+    /// (`RecordingParts`), with the distance and activities of its cached whole summary.
+    public func recordings() throws(WebError) -> [RecordingParts] {
+        let all = RecordingParts.grouping(try list()).map(withWholeSummary)
+        let rotated = Set(all.lazy.filter { $0.parts.count > 1 }.map(\.name))
+        wholeBriefs.withLock { memo in if memo.count > rotated.count { memo = memo.filter { rotated.contains($0.key) } } }
+        return all
+    }
+
+    /// The recording a listed file belongs to (all its parts present), for a name a client sent.
+    public func recording(containing name: String) throws(WebError) -> RecordingParts? {
+        guard let entry = try lookup(name) else { return nil }
+        guard entry.recordingID != nil,
+              let found = try recordings().first(where: { r in r.parts.contains { $0.name == name } }) else {
+            return RecordingParts([entry])
+        }
+        return found
+    }
+
+    /// `r` with the brief of the summary of all its parts together, when one is cached and
+    /// fresh (read once per version of the summary and the parts).
+    private func withWholeSummary(_ r: RecordingParts) -> RecordingParts {
+        guard r.parts.count > 1 else { return r }
+        let stamps: [FileStamp?] = [r.first.summaryStamp] + r.stamps
+        let brief: SummaryCache.Brief?
+        if let memo = wholeBriefs.withLock({ $0[r.name] }), memo.stamps == stamps {
+            brief = memo.brief
+        } else {
+            brief = r.first.summaryStamp == nil ? nil : SummaryCache.loadBrief(for: r.csvPaths(in: path))
+            wholeBriefs.withLock { $0[r.name] = (stamps, brief) }
+        }
+        guard let brief else { return r }
+        var whole = r
+        whole.distanceMeters = brief.distanceM
+        whole.activitySeconds = brief.activitySeconds.isEmpty ? nil : brief.activitySeconds
+        whole.hasWholeSummary = true
+        return whole
+    }
+
     /// The entry for a name a client sent, if the folder lists it (exact match).
     public func lookup(_ name: String) throws(WebError) -> RecordingEntry? {
         guard RecordingEntry.isPlausibleName(name), try names().contains(name),
@@ -169,14 +212,18 @@ public final class RecordingFolder: Sendable {
     /// Drops a deleted recording from the caches.
     func forget(_ name: String) {
         _ = cache.withLock { $0.removeValue(forKey: name) }
+        _ = wholeBriefs.withLock { $0.removeValue(forKey: name) }
         snapshot.withLock { $0 = nil }
     }
 
     static func newestFirst(_ entries: [RecordingEntry], now: Double) -> [RecordingEntry] {
-        entries.sorted { a, b in
-            let ta = a.startEpoch ?? a.csvStamp.modifiedEpoch, tb = b.startEpoch ?? b.csvStamp.modifiedEpoch
-            return ta != tb ? ta > tb : a.name > b.name
-        }
+        entries.sorted(by: isNewer)
+    }
+
+    /// The list's order: by start time (the file's modification time without one), then name.
+    static func isNewer(_ a: RecordingEntry, _ b: RecordingEntry) -> Bool {
+        let ta = a.startEpoch ?? a.csvStamp.modifiedEpoch, tb = b.startEpoch ?? b.csvStamp.modifiedEpoch
+        return ta != tb ? ta > tb : a.name > b.name
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import MotionCore
 import Synchronization
 
-/// What a recording's page plots, read from its CSV in one streaming pass and thinned to a
+/// What a recording's page plots, read from its CSVs (all parts) in one streaming pass and thinned to a
 /// few thousand points: the GPS track, speed and elevation from the `L` rows, and the
 /// acceleration magnitude of the `A` rows per time bin (min, mean, max). Raw values only:
 /// stops, moves, activities and movement per interval belong to the summary (MotionAnalysis).
@@ -26,41 +26,64 @@ struct RecordingSeries: Sendable {
     static let maxPoints = 3000
     static let bins = 600
 
-    /// Reads `csvPath`; `duration` (from the metadata) sizes the acceleration bins; IMU rows
-    /// stamped before a clock `step` are placed by it (`ClockStep`).
-    static func read(csvPath: String, duration: Double?, epochOffset: Double, step: ClockStep? = nil) throws -> RecordingSeries {
+    /// One file to read: its path, the offset of a relative When, and its clock step.
+    struct Input: Sendable {
+        var csvPath: String
+        var epochOffset: Double
+        var step: ClockStep?
+    }
+
+    /// The files of `recording` in `folder`, in the order written; a clock step recorded by
+    /// any part applies to all of them (`ClockStep.assign`, as the summary reads them).
+    static func inputs(_ recording: RecordingParts, folder: String) -> [Input] {
+        let metas = recording.parts.map(\.metadata)
+        let steps = ClockStep.assign(metas)
+        return recording.parts.enumerated().map { k, e in
+            Input(csvPath: folder + "/" + e.name + ".csv",
+                  epochOffset: e.metadata.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0,
+                  step: steps.perFile[k].map { steps.steps[$0] })
+        }
+    }
+
+    /// Reads `inputs` in order in one streaming pass, as one series; `duration` (from the
+    /// metadata) sizes the acceleration bins; IMU rows stamped before a clock step are
+    /// placed by it (`ClockStep`).
+    static func read(_ inputs: [Input], duration: Double?) throws -> RecordingSeries {
         var s = RecordingSeries()
         var track = Thinner<TrackPoint>(limit: maxPoints * 2)
         var speed = Thinner<Point>(limit: maxPoints), elevation = Thinner<Point>(limit: maxPoints)
         let binWidth = max((duration ?? 3600) / Double(bins), 0.05)
         var bins: [Int: (min: Double, sum: Double, max: Double, n: Int)] = [:]
         var first: Double?
-        try RecordingReader(path: csvPath).read { item in
-            switch item {
-            case .problem(let p): if p.severity == .error { s.defectiveLines += 1 }
-            case .row(_, let row):
-                let when = step?.place(row.source, row.when) ?? row.when
-                if first == nil { first = when }
-                let t = when - (first ?? when)
-                s.lastWhen = when
-                switch row.source {
-                case .location:
-                    guard let p = TrackPoint(row: row, epochOffset: epochOffset) else { return }
-                    track.add(p)
-                    if p.speed.isFinite { speed.add(Point(t: t, v: p.speed * 3.6)) }
-                    if p.altitudeMSL.isFinite { elevation.add(Point(t: t, v: p.altitudeMSL)) }
-                case .accelerometer:
-                    let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()
-                    guard m.isFinite else { return }
-                    let k = Int(t / binWidth)
-                    guard k < bins.count + 1_000_000 else { return }
-                    if var b = bins[k] {
-                        b.min = Swift.min(b.min, m); b.max = Swift.max(b.max, m); b.sum += m; b.n += 1
-                        bins[k] = b
-                    } else {
-                        bins[k] = (m, m, m, 1)
+        for input in inputs {
+            let step = input.step, epochOffset = input.epochOffset
+            try RecordingReader(path: input.csvPath).read { item in
+                switch item {
+                case .problem(let p): if p.severity == .error { s.defectiveLines += 1 }
+                case .row(_, let row):
+                    let when = step?.place(row.source, row.when) ?? row.when
+                    if first == nil { first = when }
+                    let t = when - (first ?? when)
+                    s.lastWhen = when
+                    switch row.source {
+                    case .location:
+                        guard let p = TrackPoint(row: row, epochOffset: epochOffset) else { return }
+                        track.add(p)
+                        if p.speed.isFinite { speed.add(Point(t: t, v: p.speed * 3.6)) }
+                        if p.altitudeMSL.isFinite { elevation.add(Point(t: t, v: p.altitudeMSL)) }
+                    case .accelerometer:
+                        let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()
+                        guard m.isFinite else { return }
+                        let k = Int(t / binWidth)
+                        guard k < bins.count + 1_000_000 else { return }
+                        if var b = bins[k] {
+                            b.min = Swift.min(b.min, m); b.max = Swift.max(b.max, m); b.sum += m; b.n += 1
+                            bins[k] = b
+                        } else {
+                            bins[k] = (m, m, m, 1)
+                        }
+                    default: break
                     }
-                default: break
                 }
             }
         }
@@ -97,16 +120,17 @@ struct Thinner<T> {
     }
 }
 
-/// The last few recordings' series, by file stamp (a page opened twice reads the CSV once).
+/// The last few recordings' series, by the stamps of their files (a page opened twice
+/// reads the CSVs once).
 final class SeriesCache: Sendable {
-    private let entries = Mutex<[(key: String, stamp: FileStamp, series: RecordingSeries)]>([])
+    private let entries = Mutex<[(key: String, stamp: [FileStamp], series: RecordingSeries)]>([])
     static let capacity = 8
 
-    func get(_ name: String, _ stamp: FileStamp) -> RecordingSeries? {
+    func get(_ name: String, _ stamp: [FileStamp]) -> RecordingSeries? {
         entries.withLock { e in e.first { $0.key == name && $0.stamp == stamp }?.series }
     }
 
-    func put(_ name: String, _ stamp: FileStamp, _ series: RecordingSeries) {
+    func put(_ name: String, _ stamp: [FileStamp], _ series: RecordingSeries) {
         entries.withLock { e in
             e.removeAll { $0.key == name }
             e.append((name, stamp, series))

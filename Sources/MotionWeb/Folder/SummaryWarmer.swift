@@ -4,19 +4,19 @@ import MotionSystem
 import Synchronization
 
 /// Computes, in the background, the summary (MotionAnalysis) of every finished recording
-/// that has no fresh cached one, so the list can show distance and activity without the
+/// (all the parts of a rotated one together) that has no fresh cached one, so the list can show distance and activity without the
 /// page rereading CSVs. One recording at a time, newest first, on a thread of its own at
 /// the lowest CPU priority (nice 19: the sampler runs SCHED_FIFO and never waits for it).
 ///
 /// It runs when poked: when the server starts and when a listing finds a recording that
-/// needs a summary. Each version of a CSV (inode, size, modification time) is tried once,
-/// so a file that cannot be analysed, or a folder where the cache cannot be written, is
+/// needs a summary. Each version of a recording's CSVs (inode, size, modification time) is
+/// tried once, so a recording that cannot be analysed, or a folder where the cache cannot be written, is
 /// not reread on every listing.
 final class SummaryWarmer: Sendable {
     private struct State {
         var running = false
         var again = false
-        var tried: Set<FileStamp> = []
+        var tried: Set<[FileStamp]> = []
     }
 
     private let folder: RecordingFolder
@@ -32,15 +32,13 @@ final class SummaryWarmer: Sendable {
         self.onRound = onRound
     }
 
-    /// Whether `entry` lacks a fresh summary that has not been tried for this version.
-    private func needsWork(_ e: RecordingEntry, tried: Set<FileStamp>) -> Bool {
-        guard !tried.contains(e.csvStamp) else { return false }
-        guard let s = e.summaryStamp else { return true }
-        return s.modifiedNanos < e.csvStamp.modifiedNanos
+    /// Whether `r` lacks a fresh summary that has not been tried for this version.
+    private func needsWork(_ r: RecordingParts, tried: Set<[FileStamp]>) -> Bool {
+        !tried.contains(r.stamps) && !r.hasWholeSummary
     }
 
     /// Starts a round when `entries` (a listing) holds a recording that needs a summary.
-    func noteListing(_ entries: [RecordingEntry]) {
+    func noteListing(_ entries: [RecordingParts]) {
         let tried = state.withLock { $0.tried }
         if entries.contains(where: { needsWork($0, tried: tried) }) { poke() }
     }
@@ -64,12 +62,12 @@ final class SummaryWarmer: Sendable {
         while true {
             state.withLock { $0.again = false }
             var computed = 0
-            let entries = (try? folder.list()) ?? []
-            for e in entries {
+            let recordings = (try? folder.recordings()) ?? []
+            for r in recordings {
                 let tried = state.withLock { $0.tried }
-                guard needsWork(e, tried: tried), !isWriting(e) else { continue }
-                state.withLock { _ = $0.tried.insert(e.csvStamp) }
-                if (try? SummaryCache.summary(for: [folder.path + "/" + e.name + ".csv"])) != nil { computed += 1 }
+                guard needsWork(r, tried: tried), !r.parts.contains(where: isWriting) else { continue }
+                state.withLock { _ = $0.tried.insert(r.stamps) }
+                if (try? SummaryCache.summary(for: r.csvPaths(in: folder.path))) != nil { computed += 1 }
             }
             onRound?(computed)
             let more = state.withLock { s -> Bool in

@@ -1,11 +1,12 @@
 import MotionCore
 
 /// `/`: the live card (when a recorder is attached) and the recordings, newest first, with
-/// select, download and delete.
+/// select, download and delete. A recording rotated into several files is one card; its
+/// checkbox selects all of its files.
 enum ListPage {
     static let pageSize = 100
 
-    static func render(entries: [RecordingEntry], page: Int, live: LiveStatus?, hasLive: Bool, writing: String?,
+    static func render(recordings entries: [RecordingParts], page: Int, live: LiveStatus?, hasLive: Bool, writing: String?,
                        csrf: String, folder: String, loginEnabled: Bool) -> String {
         var body = ""
         if hasLive { body += liveCard(live) }
@@ -13,7 +14,9 @@ enum ListPage {
         let p = min(max(page, 1), pages)
         let shown = entries.dropFirst((p - 1) * pageSize).prefix(pageSize)
         let total = entries.reduce(Int64(0)) { $0 + $1.sizeBytes }
-        body += "<h1>Recordings</h1><div class=\"facts\"><span>\(entries.count) recording\(entries.count == 1 ? "" : "s"), \(Text.size(total))</span><span class=\"name\">\(Text.html(folder))</span>"
+        let files = entries.reduce(0) { $0 + $1.parts.count }
+        let count = "\(entries.count) recording\(entries.count == 1 ? "" : "s")" + (files == entries.count ? "" : " (\(files) files)")
+        body += "<h1>Recordings</h1><div class=\"facts\"><span>\(count), \(Text.size(total))</span><span class=\"name\">\(Text.html(folder))</span>"
         if loginEnabled { body += "<span><a href=\"/logout\" data-post>Log out</a></span>" }
         body += "</div>"
         body += """
@@ -28,7 +31,7 @@ enum ListPage {
             body += "<p class=\"card\">No recordings yet. Start one with the button on the logger, <code>motionlog start</code>, or <code>motionlog record</code>.</p>"
         }
         body += "<ul class=\"recs\" id=\"recs\">"
-        for e in shown { body += row(e, writing: e.name == writing) }
+        for r in shown { body += row(r, writing: r.parts.contains { $0.name == writing }) }
         body += "</ul>"
         if pages > 1 {
             body += "<div class=\"actions\">"
@@ -40,23 +43,29 @@ enum ListPage {
         return Layout.page(title: "Recordings", csrf: csrf, body: body, script: script)
     }
 
-    static func row(_ e: RecordingEntry, writing: Bool) -> String {
+    /// One card: a single file, or every part of a rotated recording (`data-files` names
+    /// them all, separated by `/`, which no file name holds).
+    static func row(_ r: RecordingParts, writing: Bool) -> String {
+        let e = r.first
         let link = "/recordings/" + Text.path(e.name)
         var facts: [String] = []
-        facts.append(Text.duration(e.durationSeconds))
-        if let d = Text.distance(e.distanceMeters) { facts.append(d) }
-        facts.append(Text.size(e.sizeBytes))
-        if let mix = e.activityMix { facts.append(Text.html(mix)) }
-        if !e.sources.isEmpty { facts.append(sourcesText(e.sources)) }
-        if let part = e.part, part > 1 { facts.append("part \(part)") }
+        facts.append(Text.duration(r.durationSeconds))
+        if let d = Text.distance(r.distanceMeters) { facts.append(d) }
+        facts.append(Text.size(r.sizeBytes))
+        if let mix = r.activityMix { facts.append(Text.html(mix)) }
+        if !r.sources.isEmpty { facts.append(sourcesText(r.sources)) }
+        if let parts = r.partsText { facts.append(Text.html(parts)) }
         if let l = e.label { facts.append("label \(Text.html(l))") }
         var badges = writing ? "<span class=\"badge live\">recording now</span>" : ""
-        for h in e.health where !(writing && h == "unfinished") { badges += badge(h) }
+        for h in r.health where !(writing && h == "unfinished") { badges += badge(h) }
+        let files = r.parts.map(\.name)
+        let names = files.count == 1 ? Text.html(e.name)
+            : Text.html(files[0]) + " … " + Text.html(files[files.count - 1])
         return """
-        <li class="\(writing ? "writing" : "")" data-name="\(Text.html(e.name))"><input type="checkbox" class="pick" value="\(Text.html(e.name))" aria-label="select \(Text.html(e.name))"\(writing ? " data-writing" : "")>
+        <li class="\(writing ? "writing" : "")" data-name="\(Text.html(e.name))"><input type="checkbox" class="pick" value="\(Text.html(e.name))" data-files="\(Text.html(files.joined(separator: "/")))" aria-label="select \(Text.html(e.name))"\(writing ? " data-writing" : "")>
         <div class="rec"><a class="title" href="\(link)">\(Text.html(Text.localTime(e.startEpoch)))</a>
         <div class="facts">\(facts.map { "<span>\($0)</span>" }.joined())</div>
-        <div>\(badges)</div><div class="name">\(Text.html(e.name))</div></div></li>
+        <div>\(badges)</div><div class="name">\(names)</div></div></li>
         """
     }
 
@@ -64,7 +73,7 @@ enum ListPage {
         let kind: String
         switch h {
         case "clean": kind = ""
-        case "recovered", "overruns", "no GPS", "unfinished": kind = " warn"
+        case "recovered", "overruns", "no GPS", "unfinished", "parts missing": kind = " warn"
         default: kind = " bad"
         }
         return "<span class=\"badge\(kind)\">\(Text.html(h))</span>"
@@ -124,9 +133,10 @@ enum ListPage {
     static let script = """
     const csrf=document.querySelector('meta[name=csrf]').content;
     const msg=t=>{const m=document.getElementById('msg');m.textContent=t;m.classList.toggle('show',!!t);};
-    const picks=()=>[...document.querySelectorAll('.pick:checked')].map(c=>c.value);
+    const cards=()=>[...document.querySelectorAll('.pick:checked')];
+    const picks=()=>cards().flatMap(c=>(c.dataset.files||c.value).split('/'));
     function sync(){const n=picks();const dl=document.getElementById('dl-selected');
-    dl.href='/download.zip?'+n.map(x=>'name='+encodeURIComponent(x)).join('&');dl.textContent=n.length?`Download selected (${n.length})`:'Download selected';
+    dl.href='/download.zip?'+n.map(x=>'name='+encodeURIComponent(x)).join('&');const k=cards().length;dl.textContent=k?`Download selected (${k})`:'Download selected';
     dl.style.pointerEvents=n.length?'':'none';dl.style.opacity=n.length?'':'.45';
     document.getElementById('del-selected').disabled=!n.length;}
     document.querySelectorAll('.pick').forEach(c=>c.addEventListener('change',sync));
@@ -134,7 +144,7 @@ enum ListPage {
     async function send(method,url,body){const r=await fetch(url,{method,headers:{'X-CSRF-Token':csrf,'Content-Type':'application/json'},body:body?JSON.stringify(body):undefined,credentials:'same-origin'});
     let j={};try{j=await r.json();}catch(e){}return {ok:r.ok,j};}
     document.getElementById('del-selected').addEventListener('click',async()=>{const n=picks();if(!n.length)return;
-    if(!confirm(`Delete ${n.length} recording${n.length>1?'s':''} for good?\\n\\n${n.join('\\n')}\\n\\nThe CSV and its metadata are removed from the logger.`))return;
+    const k=cards().length;if(!confirm(`Delete ${k} recording${k>1?'s':''}${n.length>k?` (${n.length} files)`:''} for good?\\n\\n${n.join('\\n')}\\n\\nEach CSV and its metadata are removed from the logger.`))return;
     const failed=[];for(const x of n){const r=await send('DELETE','/api/recordings/'+encodeURIComponent(x));if(!r.ok)failed.push(x+': '+(r.j.error||'failed'));}
     if(failed.length){msg('Not deleted: '+failed.join('; '));}else{location.reload();}});
     document.querySelectorAll('[data-post]').forEach(a=>a.addEventListener('click',async e=>{e.preventDefault();await send('POST',a.getAttribute('href'));location.href='/';}));

@@ -3,24 +3,28 @@ import MotionAnalysis
 import MotionCore
 
 /// `/recordings/NAME`: what one recording holds, at a glance (track, charts) and in detail
-/// (health, metadata, downloads).
+/// (health, metadata, downloads). A recording rotated into several files is shown whole:
+/// one track, charts and timeline over all its parts, and its files listed part by part.
 enum RecordingPage {
-    static func render(_ e: RecordingEntry, series: RecordingSeries?, summary: AnalysisSummary?, seriesError: String?,
-                       writing: Bool, csrf: String) -> String {
+    /// `writingName`: the file the attached recorder is writing, if any.
+    static func render(_ r: RecordingParts, series: RecordingSeries?, summary: AnalysisSummary?, seriesError: String?,
+                       writing: Bool, writingName: String? = nil, csrf: String) -> String {
+        let e = r.first, multi = r.parts.count > 1
         let base = "/recordings/" + Text.path(e.name)
         var body = "<h1>\(Text.html(Text.localTime(e.startEpoch)))</h1>"
-        var facts = [Text.duration(e.durationSeconds), Text.size(e.sizeBytes)]
-        if let d = Text.distance(summary?.distanceM ?? e.distanceMeters) { facts.insert(d, at: 1) }
+        var facts = [Text.duration(r.durationSeconds), Text.size(r.sizeBytes)]
+        if let d = Text.distance(summary?.distanceM ?? r.distanceMeters) { facts.insert(d, at: 1) }
         if let m = summary?.movingS, m > 0, let d = summary?.distanceM, d > 0 {
             facts.append("moving " + Text.duration(m) + String(format: ", %.1f km/h avg", d / m * 3.6))
         }
         if let g = summary?.elevationGainM, g > 0 { facts.append("↑ \(Int(g.rounded())) m") }
-        if !e.sources.isEmpty { facts.append(ListPage.sourcesText(e.sources)) }
+        if !r.sources.isEmpty { facts.append(ListPage.sourcesText(r.sources)) }
         if let m = e.metadata { facts.append("\(m.recording.rateHz) Hz") }
+        if let parts = r.partsText { facts.append(parts) }
         body += "<div class=\"facts\">\(facts.map { "<span>\(Text.html($0))</span>" }.joined())</div>"
         body += "<div>" + (writing ? "<span class=\"badge live\">recording now</span>" : "")
-            + e.health.filter { !(writing && $0 == "unfinished") }.map(ListPage.badge).joined() + "</div>"
-        body += "<div class=\"name\">\(Text.html(e.name))</div>"
+            + r.health.filter { !(writing && $0 == "unfinished") }.map(ListPage.badge).joined() + "</div>"
+        body += "<div class=\"name\">\(Text.html(r.parts.map(\.name).joined(separator: " · ")))</div>"
         if writing { body += "<p class=\"gap\">Still being written: the page shows the rows written so far; downloads end at the last complete row.</p>" }
 
         // Track and charts.
@@ -30,9 +34,9 @@ enum RecordingPage {
         } else if let seriesError {
             body += "<p class=\"gap\">Could not read the rows: \(Text.html(seriesError))</p>"
         } else {
-            body += "<p class=\"gap\">No GPS positions in this file" + (e.sources.contains("L") ? " (GPS was on but had no fix)." : " (GPS was not recorded).") + "</p>"
+            body += "<p class=\"gap\">No GPS positions in this " + (multi ? "recording" : "file") + (r.sources.contains("L") ? " (GPS was on but had no fix)." : " (GPS was not recorded).") + "</p>"
         }
-        body += "</section><section><h2>Health</h2>" + health(e, summary) + "</section></div>"
+        body += "</section><section><h2>Health</h2>" + (multi ? RecordingPartsSection.health(r, summary) : health(e, summary)) + "</section></div>"
         body += "<h2>Charts</h2><div class=\"grid2\">"
         body += chart("Speed", unit: "km/h", points: series?.speed, css: "speed", missing: "no GPS speed")
         body += chart("Elevation", unit: "m", points: series?.elevation, css: "elevation", missing: "no GPS altitude")
@@ -49,18 +53,22 @@ enum RecordingPage {
         body += "<h2>Timeline</h2>" + timeline(summary, writing: writing)
 
         body += "<h2>Downloads</h2><div class=\"downloads\">"
-        body += "<a class=\"button\" href=\"\(base).csv\" download>CSV</a>"
-        if e.metadata != nil { body += "<a class=\"button\" href=\"\(base).json\" download>Metadata JSON</a>" }
-        if e.hasLocation {
+        if !multi {
+            body += "<a class=\"button\" href=\"\(base).csv\" download>CSV</a>"
+            if e.metadata != nil { body += "<a class=\"button\" href=\"\(base).json\" download>Metadata JSON</a>" }
+        }
+        if r.hasLocation {
             body += "<a class=\"button\" href=\"\(base).gpx\" download>GPX</a><a class=\"button\" href=\"\(base).geojson\" download>GeoJSON</a>"
         }
         if let summary, !summary.timeline.isEmpty {
             body += "<a class=\"button\" href=\"\(base).timeline.json\" download>Timeline JSON</a>"
         }
         body += "<a class=\"button\" href=\"\(base).wide.csv\" download>Wide CSV</a></div>"
-        body += "<h2>Metadata</h2>" + metadata(e)
+        if multi { body += RecordingPartsSection.files(r, writingName: writingName) }
+        body += "<h2>Metadata</h2>" + metadata(e, of: r)
         if !writing {
-            body += "<div class=\"actions\"><button class=\"danger\" id=\"delete\" data-name=\"\(Text.html(e.name))\">Delete this recording</button></div><div class=\"msg\" id=\"msg\"></div>"
+            let files = Text.html(r.parts.map(\.name).joined(separator: "/"))
+            body += "<div class=\"actions\"><button class=\"danger\" id=\"delete\" data-name=\"\(Text.html(e.name))\" data-files=\"\(files)\">Delete this recording</button></div><div class=\"msg\" id=\"msg\"></div>"
         }
         return Layout.page(title: Text.localTime(e.startEpoch), csrf: csrf, body: body, script: script)
     }
@@ -81,16 +89,24 @@ enum RecordingPage {
         let summarized = summary != nil
         var items: [String] = []
         if m.ending.isClean || !summarized { items.append(FileEndingText.sentence(m, subject: "This file")) }
+        items += counterSentences(c, summarized: summarized)
+        if m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
+        items += m.recording.notes
+        items += summary?.health.findings ?? []
+        return "<ul>" + items.map { "<li>\(Text.html($0))</li>" }.joined() + "</ul>"
+    }
+
+    /// The counters as sentences: what went well always, problems only without a summary
+    /// (whose findings tell them).
+    static func counterSentences(_ c: CounterSnapshot, summarized: Bool) -> [String] {
+        var items: [String] = []
         if c.droppedRows == 0 { items.append("No rows dropped.") } else if !summarized { items.append("\(c.droppedRows) rows dropped (both buffers full).") }
         if c.rowsLostToWriteErrors > 0 && !summarized { items.append("\(c.rowsLostToWriteErrors) rows lost to \(c.writeErrors) write errors.") }
         if c.overruns == 0 { items.append("No scheduler overruns.") } else if !summarized || c.missedTicks == 0 {
             items.append("\(c.overruns) overruns, \(c.missedTicks) ticks missed (no sample exists for them).")
         }
         if c.rejectedFixes > 0 { items.append("\(c.rejectedFixes) GPS fixes refused.") }
-        if m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
-        items += m.recording.notes
-        items += summary?.health.findings ?? []
-        return "<ul>" + items.map { "<li>\(Text.html($0))</li>" }.joined() + "</ul>"
+        return items
     }
 
     static let activityColours: [Activity: String] = [.cycling: "#1f6feb", .walking: "#1a7f37", .vehicle: "#8250df", .unknown: "#6e7781"]
@@ -141,16 +157,27 @@ enum RecordingPage {
         return "<ul class=\"timeline\">" + rows + "</ul>"
     }
 
-    static func metadata(_ e: RecordingEntry) -> String {
+    /// The first file's metadata; for a rotated recording the rows of all parts and the
+    /// ending of the last.
+    static func metadata(_ e: RecordingEntry, of r: RecordingParts) -> String {
         guard let m = e.metadata else { return "<p class=\"gap\">none</p>" }
+        let multi = r.parts.count > 1
+        var rowCounts = m.file.rows
+        if multi {
+            rowCounts = [:]
+            for p in r.parts { for (k, v) in p.rows { rowCounts[k, default: 0] += v } }
+        }
+        let ended = multi ? r.parts.last?.metadata?.ended : m.ended
+        let part = multi ? RecordingPartsSection.partNumbers(r)
+            : "\(m.file.index)" + (m.file.previous.map { " (after \($0))" } ?? "")
         var rows: [(String, String)] = [
             ("Board", m.recording.board + (m.recording.boardDescription.map { " — \($0)" } ?? "")),
             ("Rate", "\(m.recording.rateHz) Hz"), ("Sources", m.recording.sources),
-            ("Rows", m.file.rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
-            ("Started", m.recording.started), ("Ended", m.ended ?? "–"),
+            ("Rows", rowCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
+            ("Started", m.recording.started), ("Ended", ended ?? "–"),
             ("Clock", m.recording.clock), ("When", "\(m.recording.whenMode)"),
             ("Label", m.recording.label), ("Recording id", m.recording.id),
-            ("Part", "\(m.file.index)" + (m.file.previous.map { " (after \($0))" } ?? "")),
+            (multi ? "Parts" : "Part", part),
             ("Software", "\(m.software.name) \(m.software.version)"),
         ]
         if let g = m.recording.gps { rows.append(("GPS", g)) }
@@ -159,10 +186,11 @@ enum RecordingPage {
 
     static let script = """
     const b=document.getElementById('delete');
-    if(b){b.addEventListener('click',async()=>{const n=b.dataset.name;
-    if(!confirm('Delete this recording for good?\\n\\n'+n+'\\n\\nThe CSV and its metadata are removed from the logger.'))return;
-    const r=await fetch('/api/recordings/'+encodeURIComponent(n),{method:'DELETE',headers:{'X-CSRF-Token':document.querySelector('meta[name=csrf]').content},credentials:'same-origin'});
-    if(r.ok){location.href='/';}else{let j={};try{j=await r.json();}catch(e){}const m=document.getElementById('msg');m.textContent='Not deleted: '+(j.error||r.status);m.classList.add('show');}});}
+    if(b){b.addEventListener('click',async()=>{const n=(b.dataset.files||b.dataset.name).split('/');
+    if(!confirm('Delete this recording for good?\\n\\n'+n.join('\\n')+'\\n\\n'+(n.length>1?'Each CSV and its metadata are':'The CSV and its metadata are')+' removed from the logger.'))return;
+    const failed=[];for(const x of n){const r=await fetch('/api/recordings/'+encodeURIComponent(x),{method:'DELETE',headers:{'X-CSRF-Token':document.querySelector('meta[name=csrf]').content},credentials:'same-origin'});
+    if(!r.ok){let j={};try{j=await r.json();}catch(e){}failed.push(x+': '+(j.error||r.status));}}
+    if(!failed.length){location.href='/';}else{const m=document.getElementById('msg');m.textContent='Not deleted: '+failed.join('; ');m.classList.add('show');}});}
     """
 }
 

@@ -11,7 +11,9 @@ extension WebApp {
         var live: Bool
         var status: LiveStatus?
         var folder: String
+        /// Recordings (the parts of a rotated one count once).
         var recordings: Int
+        var files: Int
         var sizeBytes: Int64
         var login: Bool
     }
@@ -29,6 +31,9 @@ extension WebApp {
 
     struct SummaryBody: Encodable {
         var recording: ListItem
+        /// The names of the files of the whole recording (its parts), in order: the summary
+        /// and the series are of all of them.
+        var parts: [String]
         var metadata: RecordingMetadataJSON?
         /// The MotionAnalysis summary as `motionlog summary --json` prints it (snake_case
         /// keys); null while the recording is being written or when it cannot be read.
@@ -39,7 +44,7 @@ extension WebApp {
         var elevationM: [[Double]]
         var accelerationG: [[Double]]
         enum CodingKeys: String, CodingKey {
-            case recording, metadata, summary, note, track, speedKmh = "speed_kmh", elevationM = "elevation_m", accelerationG = "acceleration_g"
+            case recording, parts, metadata, summary, note, track, speedKmh = "speed_kmh", elevationM = "elevation_m", accelerationG = "acceleration_g"
         }
     }
 
@@ -53,10 +58,11 @@ extension WebApp {
 
     func addAPI(_ router: Router<WebContext>) {
         router.get("/api/status") { _, _ -> Response in
-            let entries = (try? await self.listing()) ?? []
+            let recordings = (try? await self.recordings()) ?? []
             let live = await self.liveStatus()
             return Self.json(StatusBody(live: self.configuration.live != nil, status: live, folder: self.folder.path,
-                                        recordings: entries.count, sizeBytes: entries.reduce(0) { $0 + $1.sizeBytes },
+                                        recordings: recordings.count, files: recordings.reduce(0) { $0 + $1.parts.count },
+                                        sizeBytes: recordings.reduce(0) { $0 + $1.sizeBytes },
                                         login: self.access.needsLogin))
         }
         router.get("/api/recordings") { _, _ -> Response in
@@ -84,15 +90,17 @@ extension WebApp {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
         router.get("/api/recordings/:name/summary") { _, context -> Response in
-            guard let name = Self.parameter(context, "name"), let entry = try self.folder.lookup(name) else {
+            guard let name = Self.parameter(context, "name"), let recording = try self.folder.recording(containing: name),
+                  let entry = recording.parts.first(where: { $0.name == name }) else {
                 return Self.failure(.notFound, WebError.notFound(Self.parameter(context, "name") ?? "").description, api: true)
             }
             let writing = await self.writingName()
-            let isWriting = self.isBeingWritten(entry, writing: writing)
-            let s = try? await self.seriesFor(entry)
-            let summary = isWriting ? nil : await self.summaryFor(entry)
+            let isWriting = recording.parts.contains { self.isBeingWritten($0, writing: writing) }
+            let s = try? await self.seriesFor(recording)
+            let summary = isWriting ? nil : await self.summaryFor(recording)
             return Self.json(SummaryBody(
-                recording: ListItem(entry: entry, writing: isWriting),
+                recording: ListItem(entry: entry, writing: self.isBeingWritten(entry, writing: writing)),
+                parts: recording.parts.map(\.name),
                 metadata: entry.metadata.map(RecordingMetadataJSON.init),
                 summary: summary.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data(SummaryJSON.encode($0, pretty: false))) },
                 note: isWriting ? "being written: the summary is computed once the recording has ended"

@@ -4,22 +4,23 @@ import Hummingbird
 import MotionAnalysis
 import NIOCore
 
-/// Downloads computed from a recording by MotionAnalysis: the timeline (`NAME.timeline.json`,
-/// what `motionlog export --format timeline` writes) and the wide CSV (`NAME.wide.csv`,
-/// streamed as it is converted). Both take a download slot: each costs a pass over the CSV.
+/// Downloads computed from a recording (all its parts) by MotionAnalysis: the timeline
+/// (`NAME.timeline.json`, what `motionlog export --format timeline` writes) and the wide CSV
+/// (`NAME.wide.csv`, streamed as it is converted). Both take a download slot: each costs a
+/// pass over the CSVs.
 extension WebApp {
-    func timeline(_ entry: RecordingEntry, head: Bool) async -> Response {
+    func timeline(_ recording: RecordingParts, head: Bool) async -> Response {
         guard let slot = takeDownloadSlot() else { return busy() }
         defer { slot.release() }
-        let path = folder.path + "/" + entry.name + ".csv", name = entry.name
+        let paths = recording.csvPaths(in: folder.path), name = recording.name
         let bytes: [UInt8]?
         do {
             bytes = try await blocking { () throws -> [UInt8]? in
-                let result = try RecordingAnalyzer.analyze([path])
+                let result = try RecordingAnalyzer.analyze(paths)
                 return result.summary.timeline.isEmpty ? nil : try TimelineExport.storyline(result)
             }
         } catch {
-            return Self.failure(.internalServerError, "cannot analyse \(name).csv: \(error)", api: false)
+            return Self.failure(.internalServerError, "cannot analyse \(name): \(error)", api: false)
         }
         guard let bytes else {
             return Self.failure(.notFound, "\(name) has no timeline: no usable GPS fixes or accelerometer rows", api: false)
@@ -32,21 +33,21 @@ extension WebApp {
         return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    func wideCSV(_ entry: RecordingEntry, _ context: WebContext, head: Bool) async -> Response {
+    func wideCSV(_ recording: RecordingParts, _ context: WebContext, head: Bool) async -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/csv; charset=utf-8"
-        headers[.contentDisposition] = Text.contentDisposition(entry.name + "." + Kind.wideCSV.rawValue)
+        headers[.contentDisposition] = Text.contentDisposition(recording.name + "." + Kind.wideCSV.rawValue)
         headers[.cacheControl] = "no-cache"
         if head { return Response(status: .ok, headers: headers) }
         guard let slot = takeDownloadSlot() else { return busy() }
-        let path = folder.path + "/" + entry.name + ".csv", fileName = entry.name + "." + Kind.wideCSV.rawValue
+        let paths = recording.csvPaths(in: folder.path), fileName = recording.name + "." + Kind.wideCSV.rawValue
         return Response(status: .ok, headers: headers, body: .init { writer in
             let guarded = self.guarding(writer, context, what: fileName, slot: slot)
             defer { guarded.stall.end() }
             var out: any ResponseBodyWriter = guarded
             try await ProducedStream.run(to: &out, name: "motionlog-web-widecsv") { emit in
                 var export = WideCSVExport(emit: emit)
-                try export.convert([path])
+                try export.convert(paths)
             }
             try await out.finish(nil)
         })

@@ -34,10 +34,14 @@ extension WebApp {
     func recordingPath(_ request: Request, _ context: WebContext, head: Bool) async throws -> Response {
         guard let file = Self.parameter(context, "file") else { return Self.failure(.notFound, "no such page", api: false) }
         do {
-            if let entry = try folder.lookup(file) { return await recordingPage(entry, request: request) }
+            if let recording = try folder.recording(containing: file) {
+                return await recordingPage(recording, asked: file, request: request)
+            }
             for kind in Kind.allCases where file.hasSuffix("." + kind.rawValue) {
                 let name = String(file.dropLast(kind.rawValue.count + 1))
-                if let entry = try folder.lookup(name) { return await download(entry, kind, request: request, context: context, head: head) }
+                if let recording = try folder.recording(containing: name), let entry = recording.parts.first(where: { $0.name == name }) {
+                    return await download(entry, of: recording, kind, request: request, context: context, head: head)
+                }
             }
         } catch {
             return Self.failure(.internalServerError, "\(error)", api: false)
@@ -45,7 +49,12 @@ extension WebApp {
         return Self.failure(.notFound, WebError.notFound(file).description, api: false)
     }
 
-    func download(_ entry: RecordingEntry, _ kind: Kind, request: Request, context: WebContext, head: Bool) async -> Response {
+    /// The file `entry` as it is (the CSV, up to its last complete row while written, or the
+    /// metadata), or what is computed from the whole `recording` it belongs to (all its parts,
+    /// in order, whichever part is named): the timeline, the wide CSV, and the track of its
+    /// `L` rows as GPX or GeoJSON.
+    func download(_ entry: RecordingEntry, of recording: RecordingParts, _ kind: Kind, request: Request, context: WebContext,
+                  head: Bool) async -> Response {
         switch kind {
         case .csv:
             let writing = isBeingWritten(entry, writing: await writingName())
@@ -56,20 +65,21 @@ extension WebApp {
             return serveFile(request, context, fileName: RecordingFiles.metadataPath(for: entry.name), contentType: "application/json",
                              completeRows: false, mutable: false, head: head)
         case .timeline:
-            return await timeline(entry, head: head)
+            return await timeline(recording, head: head)
         case .wideCSV:
-            return await wideCSV(entry, context, head: head)
+            return await wideCSV(recording, context, head: head)
         case .gpx, .geojson:
-            guard entry.hasLocation else { return Self.failure(.notFound, "\(entry.name) has no GPS positions to export", api: false) }
-            let path = folder.path + "/" + entry.name + ".csv"
-            let offset = entry.metadata.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
-            let name = entry.name
+            let name = recording.name
+            guard recording.hasLocation else { return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false) }
+            let inputs = RecordingSeries.inputs(recording, folder: folder.path)
             let bytes: [UInt8]?
             do {
                 bytes = try await blocking { () throws -> [UInt8]? in
                     var points: [TrackPoint] = []
-                    try RecordingReader(path: path).read { item in
-                        if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: offset) { points.append(p) }
+                    for input in inputs {
+                        try RecordingReader(path: input.csvPath).read { item in
+                            if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: input.epochOffset) { points.append(p) }
+                        }
                     }
                     let track = LocationTrack(points: points)
                     if kind == .gpx { return Array(GPXWriter.document(track, name: name, creator: "motionlog web").utf8) }
@@ -191,12 +201,14 @@ extension WebApp {
         var headers = HTTPFields()
         headers[.contentType] = "application/zip"
         let stamp = Text.strftime(configuration.clock(), "%Y%m%d-%H%M")
-        headers[.contentDisposition] = Text.contentDisposition(chosen.count == 1 ? chosen[0].name + ".zip" : "motionlog-\(chosen.count)-recordings-\(stamp).zip")
+        // The parts of one rotated recording are one recording: named after its first file.
+        let recordings = Set(chosen.map { $0.recordingID ?? "file " + $0.name }).count
+        headers[.contentDisposition] = Text.contentDisposition(recordings == 1 ? chosen[0].name + ".zip" : "motionlog-\(recordings)-recordings-\(stamp).zip")
         headers[.contentLength] = "\(total)"
         headers[.cacheControl] = "no-store"
         let folder = self.folder
         let log = self.log
-        log.info("ZIP download", metadata: ["recordings": "\(chosen.count)", "bytes": "\(total)"])
+        log.info("ZIP download", metadata: ["recordings": "\(recordings)", "files": "\(chosen.count)", "bytes": "\(total)"])
         return Response(status: .ok, headers: headers, body: .init(contentLength: Int(total)) { writer in
             let guarded = self.guarding(writer, context, what: what, slot: slot)
             defer { guarded.stall.end() }

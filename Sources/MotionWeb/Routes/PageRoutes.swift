@@ -9,13 +9,13 @@ import NIOCore
 extension WebApp {
     func addPages(_ router: Router<WebContext>) {
         router.get("/") { request, _ -> Response in
-            let entries: [RecordingEntry]
-            do { entries = try await self.listing() } catch {
+            let recordings: [RecordingParts]
+            do { recordings = try await self.recordings() } catch {
                 return Self.failure(.internalServerError, "\(error)", api: false)
             }
             let live = await self.liveStatus()
             let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
-            return Self.html(ListPage.render(entries: entries, page: page, live: live, hasLive: self.configuration.live != nil,
+            return Self.html(ListPage.render(recordings: recordings, page: page, live: live, hasLive: self.configuration.live != nil,
                                              writing: live?.currentName, csrf: self.session(request)?.csrf ?? "",
                                              folder: self.folder.path, loginEnabled: self.access.needsLogin))
         }
@@ -57,38 +57,36 @@ extension WebApp {
         }
     }
 
-    /// The summary page of a listed recording.
-    func recordingPage(_ entry: RecordingEntry, request: Request) async -> Response {
+    /// The page of a listed recording: all its parts (a later part's name leads to the first's).
+    func recordingPage(_ recording: RecordingParts, asked name: String, request: Request) async -> Response {
+        if name != recording.name { return Self.redirect("/recordings/" + Text.path(recording.name)) }
         let writing = await writingName()
-        let isWriting = isBeingWritten(entry, writing: writing)
+        let isWriting = recording.parts.contains { isBeingWritten($0, writing: writing) }
         var seriesError: String?
         let s: RecordingSeries?
-        do { s = try await seriesFor(entry) } catch {
+        do { s = try await seriesFor(recording) } catch {
             s = nil
             seriesError = "\(error)"
         }
-        let summary = isWriting ? nil : await summaryFor(entry)
-        return Self.html(RecordingPage.render(entry, series: s, summary: summary, seriesError: seriesError, writing: isWriting,
-                                              csrf: session(request)?.csrf ?? ""))
+        let summary = isWriting ? nil : await summaryFor(recording)
+        return Self.html(RecordingPage.render(recording, series: s, summary: summary, seriesError: seriesError, writing: isWriting,
+                                              writingName: writing, csrf: session(request)?.csrf ?? ""))
     }
 
-    /// The MotionAnalysis summary of a finished recording: the cached one, else computed
-    /// once (one streaming pass) and cached beside it as `NAME.summary.json`.
-    func summaryFor(_ entry: RecordingEntry) async -> AnalysisSummary? {
-        let path = folder.path + "/" + entry.name + ".csv"
-        return try? await blocking { try SummaryCache.summary(for: [path]) }
+    /// The MotionAnalysis summary of a finished recording (all its parts in one pass): the
+    /// cached one, else computed once and cached beside its first file as `NAME.summary.json`.
+    func summaryFor(_ recording: RecordingParts) async -> AnalysisSummary? {
+        let paths = recording.csvPaths(in: folder.path)
+        return try? await blocking { try SummaryCache.summary(for: paths) }
     }
 
-    /// The plotted series of a recording, read once per version of its CSV.
-    func seriesFor(_ entry: RecordingEntry) async throws -> RecordingSeries {
-        if let s = series.get(entry.name, entry.csvStamp) { return s }
-        let path = folder.path + "/" + entry.name + ".csv"
-        let offset = entry.metadata.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
-        let read = try await blocking {
-            try RecordingSeries.read(csvPath: path, duration: entry.durationSeconds, epochOffset: offset,
-                                     step: ClockStep(entry.metadata))
-        }
-        series.put(entry.name, entry.csvStamp, read)
+    /// The plotted series of a recording, read once per version of its CSVs.
+    func seriesFor(_ recording: RecordingParts) async throws -> RecordingSeries {
+        if let s = series.get(recording.name, recording.stamps) { return s }
+        let inputs = RecordingSeries.inputs(recording, folder: folder.path)
+        let duration = recording.spanSeconds
+        let read = try await blocking { try RecordingSeries.read(inputs, duration: duration) }
+        series.put(recording.name, recording.stamps, read)
         return read
     }
 

@@ -1,0 +1,131 @@
+import MotionCore
+
+/// One recording as the list and its page show it: the files (parts) of a recording that
+/// rotation split into several (same recording id in their metadata, in part order), or a
+/// single file. Parts that are gone (deleted, offloaded) are simply not among `parts`;
+/// `missingParts` says which are known to be missing.
+public struct RecordingParts: Sendable, Equatable {
+    /// The files present, in part order (never empty).
+    public let parts: [RecordingEntry]
+    /// Distance of the whole recording: its cached summary's, the sum of the parts' cached
+    /// summaries when each has one, or nil.
+    public var distanceMeters: Double?
+    /// Seconds per activity over the whole recording (same sources as `distanceMeters`).
+    public var activitySeconds: [String: Double]?
+    /// Whether a fresh summary of the recording (all its parts together) is cached beside
+    /// its first file.
+    public var hasWholeSummary = false
+
+    /// nil for an empty list of parts.
+    init?(_ parts: [RecordingEntry]) {
+        guard let first = parts.first else { return nil }
+        self.parts = parts
+        if parts.count == 1 {
+            distanceMeters = first.distanceMeters
+            activitySeconds = first.activitySeconds
+            hasWholeSummary = first.distanceMeters != nil     // the entry read a fresh one
+        } else if parts.allSatisfy({ $0.distanceMeters != nil }) {
+            distanceMeters = parts.reduce(0) { $0 + ($1.distanceMeters ?? 0) }
+            var seconds: [String: Double] = [:]
+            for p in parts { for (k, v) in p.activitySeconds ?? [:] { seconds[k, default: 0] += v } }
+            activitySeconds = seconds.isEmpty ? nil : seconds
+        }
+    }
+
+    /// The first file present: its name names the recording (`/recordings/NAME`).
+    public var first: RecordingEntry { parts[0] }
+    public var name: String { first.name }
+    public var startEpoch: Double? { first.startEpoch }
+    /// Whether this is (part of) a rotated recording rather than one whole file.
+    public var isRotated: Bool { parts.count > 1 || (first.part ?? 1) > 1 || (parts.last?.endReason == Self.rotated) }
+
+    /// The recorded time of the parts present, added up.
+    public var durationSeconds: Double? {
+        let known = parts.compactMap(\.durationSeconds)
+        return known.isEmpty ? nil : known.reduce(0, +)
+    }
+
+    /// From the start of the first part present to the end of the last (missing parts
+    /// included): the time axis of the charts.
+    var spanSeconds: Double? {
+        guard parts.count > 1, let a = first.startEpoch, let last = parts.last, let b = last.startEpoch,
+              let d = last.durationSeconds, b + d >= a else { return durationSeconds }
+        return b + d - a
+    }
+
+    public var sizeBytes: Int64 { parts.reduce(0) { $0 + $1.sizeBytes } }
+
+    /// Source letters recorded by any part, in the order first seen.
+    public var sources: String {
+        var letters = ""
+        for p in parts { for c in p.sources where !letters.contains(c) { letters.append(c) } }
+        return letters
+    }
+
+    public var hasLocation: Bool { parts.contains(where: \.hasLocation) }
+
+    /// The parts' badge findings together (`clean` only when every part is clean), and
+    /// which parts are missing.
+    public var health: [String] {
+        var h: [String] = []
+        for p in parts { for f in p.health where f != "clean" && !h.contains(f) { h.append(f) } }
+        if !missingParts.isEmpty || lastPartMissing { h.append("parts missing") }
+        return h.isEmpty ? ["clean"] : h
+    }
+
+    /// Part numbers before the last one present that are not in the folder.
+    public var missingParts: [Int] {
+        let numbers = Set(parts.compactMap(\.part))
+        guard let last = numbers.max(), numbers.count == parts.count else { return [] }
+        return (1..<last).filter { !numbers.contains($0) }
+    }
+
+    /// Whether the last part present was closed by rotation, so a later part existed.
+    /// (The part being written is the last: its metadata still says `recording`.)
+    public var lastPartMissing: Bool { parts.last?.endReason == Self.rotated }
+
+    /// `3 files`, `2 files (parts 2–3)` when some are missing, `part 2` for a lone later
+    /// part (as a single file always showed it); nil for a recording of one file.
+    public var partsText: String? {
+        guard isRotated else { return nil }
+        if parts.count == 1 { return first.part.map { "part \($0)" } }
+        let numbers = parts.compactMap(\.part)
+        let text = "\(parts.count) files"
+        guard !missingParts.isEmpty || lastPartMissing, let a = numbers.min(), let b = numbers.max() else { return text }
+        return text + " (parts \(a)–\(b))"
+    }
+
+    /// `cycling 80% · walking 20%` over the whole recording.
+    public var activityMix: String? { RecordingEntry.activityMix(activitySeconds) }
+
+    /// The CSV paths of the parts in `folder`, in the order they were written.
+    func csvPaths(in folder: String) -> [String] { parts.map { folder + "/" + $0.name + ".csv" } }
+
+    /// Every file's stamp: a new version of any part is a new version of the recording.
+    var stamps: [FileStamp] { parts.map(\.csvStamp) }
+
+    static let rotated = "rotated"
+
+    /// Gathers the files of each recording: entries with the same recording id become one,
+    /// in part order (then name); a file without metadata is a recording of its own. The
+    /// recordings keep the order of their first parts in `entries` (newest first).
+    static func grouping(_ entries: [RecordingEntry]) -> [RecordingParts] {
+        var byID: [String: [RecordingEntry]] = [:]
+        for e in entries { if let id = e.recordingID { byID[id, default: []].append(e) } }
+        var out: [RecordingParts] = []
+        var done = Set<String>()
+        for e in entries {
+            guard let id = e.recordingID else {
+                if let r = RecordingParts([e]) { out.append(r) }
+                continue
+            }
+            guard done.insert(id).inserted, let parts = byID[id] else { continue }
+            let ordered = parts.sorted { a, b in
+                let pa = a.part ?? Int.max, pb = b.part ?? Int.max
+                return pa != pb ? pa < pb : a.name < b.name
+            }
+            if let r = RecordingParts(ordered) { out.append(r) }
+        }
+        return out.sorted { RecordingFolder.isNewer($0.first, $1.first) }
+    }
+}
