@@ -9,26 +9,41 @@ import Testing
 @Suite struct FileEndingFindingsTests {
     let t0 = 1_763_700_000.0
 
-    func summarize(endedCleanly: Bool, endReason: String, lost: Int64 = 0) throws -> AnalysisSummary {
+    /// `recordings` files 10 minutes apart, each a recording of its own with these counters.
+    func summarize(endedCleanly: Bool, endReason: String, lost: Int64 = 0, dropped: Int64 = 0, recordings: Int = 1) throws -> AnalysisSummary {
         let dir = try ScenarioRecording.tempDir()
-        let name = "20251121044000"
-        var csv = CSVFormat.headerLine + "\n"
-        for i in 0..<100 { csv += "A,W,\(t0 + Double(i) / 10),0.01,-0.02,1.0\n" }
-        try csv.write(toFile: dir + "/" + name + ".csv", atomically: false, encoding: .utf8)
-        var counters = CounterSnapshot()
-        counters.rowsLostToWriteErrors = lost
-        counters.writeErrors = lost > 0 ? 3 : 0
-        let description = RecordingDescription(
-            id: "id", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: nil,
-            deviceMotion: nil, rateHz: 10, sources: "A", label: "W", whenMode: .epoch, startEpoch: t0,
-            started: TimeText.isoLocal(epochSeconds: t0), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
-            fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
-        var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
-        file.rows = ["A": 100]
-        let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
-                                     counters: counters, endedCleanly: endedCleanly, endReason: endReason, ended: nil)
-        try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
-        return try RecordingAnalyzer.summarize([dir + "/" + name + ".csv"])
+        var paths: [String] = []
+        for k in 0..<recordings {
+            let name = "2025112104\(4 + k)000", t0 = self.t0 + Double(k) * 600
+            var csv = CSVFormat.headerLine + "\n"
+            for i in 0..<100 { csv += "A,W,\(t0 + Double(i) / 10),0.01,-0.02,1.0\n" }
+            try csv.write(toFile: dir + "/" + name + ".csv", atomically: false, encoding: .utf8)
+            var counters = CounterSnapshot()
+            counters.rowsLostToWriteErrors = lost
+            counters.writeErrors = lost > 0 ? 3 : 0
+            counters.droppedRows = dropped
+            let description = RecordingDescription(
+                id: "id-\(k)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: nil,
+                deviceMotion: nil, rateHz: 10, sources: "A", label: "W", whenMode: .epoch, startEpoch: t0,
+                started: TimeText.isoLocal(epochSeconds: t0), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
+                fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
+            var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
+            file.rows = ["A": 100]
+            let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
+                                         counters: counters, endedCleanly: endedCleanly, endReason: endReason, ended: nil)
+            try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
+            paths.append(dir + "/" + name + ".csv")
+        }
+        return try RecordingAnalyzer.summarize(paths)
+    }
+
+    /// Counters of different recordings add up; metadata saying Int64.max (damaged or
+    /// edited) once trapped the addition.
+    @Test func countersOfRecordingsAddUpWithoutTrapping() throws {
+        let two = try summarize(endedCleanly: true, endReason: "stopped", dropped: 7, recordings: 2)
+        #expect(two.health.droppedRows == 14)
+        let huge = try summarize(endedCleanly: true, endReason: "stopped", dropped: .max, recordings: 2)
+        #expect(huge.health.droppedRows == .max)
     }
 
     @Test func aFileClosedAfterWriteErrorsIsNotBlamedOnAPowerCut() throws {

@@ -199,4 +199,43 @@ import Testing
             #expect(card.contains("<span>\(Text.distance(whole.distanceM) ?? "?")</span>"))
         }
     }
+
+    /// The counters in each part's metadata are running totals of the recording: the
+    /// page says the latest part's, not their sum (10 + 10 + 25 would invent 45 drops).
+    @Test func thePartsCountersAreRunningTotalsNotAddedUp() async throws {
+        let f = try WebFixture()
+        let totals: [Int64] = [10, 10, 25]
+        for part in 1...3 {
+            try f.addRecording(names[part - 1], start: WebFixture.rotatedStart + Double(part - 1) * 600, seconds: 60,
+                               endedCleanly: part < 3, endReason: part < 3 ? "rotated" : "recording", droppedRows: totals[part - 1],
+                               rotated: ("ride-uuid", part, part > 1 ? names[part - 2] : nil, Double(part - 1) * 600))
+        }
+        let live = FakeLive()   // the last part is being written: no summary, so the counters speak
+        live.state.withLock { $0 = ("recording", f.folder + "/\(names[2]).csv", []) }
+        try await f.app(live: live).test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/\(names[0])", method: .get).body)
+            #expect(page.contains("25 rows dropped"))
+            #expect(!page.contains("45 rows dropped"))
+        }
+    }
+
+    /// Part numbers and counters come from metadata files, which can be damaged or edited:
+    /// part 0, a negative part, the largest Int and counters at Int64.max once trapped the
+    /// server (a range 1..<0, an addition overflowing).
+    @Test func impossiblePartNumbersAndCountersDoNotTrapTheServer() async throws {
+        let f = try WebFixture()
+        for (k, part) in [0, -3, Int.max].enumerated() {
+            try f.addRecording(names[k], start: WebFixture.rotatedStart + Double(k) * 600, seconds: 20, endReason: "rotated",
+                               droppedRows: .max, rotated: ("ride-uuid", part, k > 0 ? names[k - 1] : nil, Double(k) * 600))
+        }
+        try await f.app().test(.router) { client in
+            let list = try await client.execute(uri: "/", method: .get)
+            #expect(list.status == .ok)
+            #expect(cards(String(buffer: list.body)).count == 1)
+            let page = try await client.execute(uri: "/recordings/\(names[0])", method: .get)
+            #expect(page.status == .ok || page.status == .seeOther)
+            let summary = try await client.execute(uri: "/api/recordings/\(names[0])/summary", method: .get)
+            #expect(summary.status == .ok)
+        }
+    }
 }

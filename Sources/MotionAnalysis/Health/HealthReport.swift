@@ -17,12 +17,7 @@ enum HealthReport {
         var endings: [String] = []
         for (_, m) in metadata {
             let c = m.counters
-            var best = perRecording[m.recording.id] ?? CounterSnapshot()
-            best.droppedRows = max(best.droppedRows, c.droppedRows)
-            best.overruns = max(best.overruns, c.overruns)
-            best.missedTicks = max(best.missedTicks, c.missedTicks)
-            best.rowsLostToWriteErrors = max(best.rowsLostToWriteErrors, c.rowsLostToWriteErrors)
-            best.writeErrors = max(best.writeErrors, c.writeErrors)
+            var best = (perRecording[m.recording.id] ?? CounterSnapshot()).latest(c)
             if let t = c.time { if (best.time?.steps ?? -1) < t.steps { best.time = t } }
             perRecording[m.recording.id] = best
             rates[m.recording.sources, default: 0] = max(rates[m.recording.sources] ?? 0, m.recording.rateHz)
@@ -30,11 +25,10 @@ enum HealthReport {
             if ending == .recovered || ending.needsRecovery { h.recoveredFiles.append(m.file.name) }
             if !ending.isClean { endings.append(FileEndingText.sentence(m, subject: m.file.name)) }
         }
-        for c in perRecording.values {
-            h.droppedRows += c.droppedRows; h.overruns += c.overruns; h.missedTicks += c.missedTicks
-            h.rowsLostToWriteErrors += c.rowsLostToWriteErrors; h.writeErrors += c.writeErrors
-            h.clockSteps += c.time?.steps ?? 0
-        }
+        let total = perRecording.values.reduce(CounterSnapshot()) { $0.adding($1) }
+        h.droppedRows = total.droppedRows; h.overruns = total.overruns; h.missedTicks = total.missedTicks
+        h.rowsLostToWriteErrors = total.rowsLostToWriteErrors; h.writeErrors = total.writeErrors
+        h.clockSteps = perRecording.values.reduce(0) { $0 + min($1.time?.steps ?? 0, 1_000_000) }
         if !metadata.isEmpty { h.endedCleanly = metadata.allSatisfy { $0.1.ending.isClean } }
         let configured = rates.values.max().map(Double.init)
         // Per source.

@@ -73,11 +73,33 @@ public struct RecordingParts: Sendable, Equatable {
         return h.isEmpty ? ["clean"] : h
     }
 
-    /// Part numbers before the last one present that are not in the folder.
+    /// The first `listedMissing` part numbers before the last one present that are not in
+    /// the folder (`missingCount` says how many there are in all). None when the numbers
+    /// cannot be a recording's (metadata comes from outside: repeated, or below 1).
     public var missingParts: [Int] {
+        guard let (numbers, last) = validNumbers else { return [] }
+        var missing: [Int] = []
+        var k = 1
+        while k < last && missing.count < Self.listedMissing {   // at most parts + listedMissing steps
+            if !numbers.contains(k) { missing.append(k) }
+            k += 1
+        }
+        return missing
+    }
+
+    /// How many part numbers before the last one present are not in the folder.
+    public var missingCount: Int {
+        guard let (numbers, last) = validNumbers else { return 0 }
+        return last - numbers.count
+    }
+
+    static let listedMissing = 20
+
+    /// The part numbers present and the largest, when each part has a distinct number ≥ 1.
+    private var validNumbers: (Set<Int>, Int)? {
         let numbers = Set(parts.compactMap(\.part))
-        guard let last = numbers.max(), numbers.count == parts.count else { return [] }
-        return (1..<last).filter { !numbers.contains($0) }
+        guard numbers.count == parts.count, let first = numbers.min(), first >= 1, let last = numbers.max() else { return nil }
+        return (numbers, last)
     }
 
     /// Whether the last part present was closed by rotation, so a later part existed.

@@ -2,7 +2,8 @@ import MotionAnalysis
 import MotionCore
 
 /// What the page of a recording rotated into several files says about its parts: their
-/// files (raw downloads part by part), how each ended, and their counters added up.
+/// files (raw downloads part by part), how each ended, and their counters (the running
+/// totals of the latest part).
 enum RecordingPartsSection {
     /// The files, part by part, with their CSV and metadata downloads and a ZIP of them all.
     static func files(_ r: RecordingParts, writingName: String?) -> String {
@@ -30,7 +31,10 @@ enum RecordingPartsSection {
     static func missingText(_ r: RecordingParts) -> String? {
         var what: [String] = []
         let missing = r.missingParts
-        if !missing.isEmpty { what.append((missing.count == 1 ? "part " : "parts ") + missing.map(String.init).joined(separator: ", ")) }
+        if !missing.isEmpty {
+            let more = r.missingCount > missing.count ? ", … (\(r.missingCount) parts)" : ""
+            what.append((missing.count == 1 ? "part " : "parts ") + missing.map(String.init).joined(separator: ", ") + more)
+        }
         if r.lastPartMissing { what.append("the part after the last one here") }
         guard !what.isEmpty else { return nil }
         return "Not in this folder (deleted or offloaded): " + what.joined(separator: " and ") + ". The page shows the parts that are here."
@@ -45,7 +49,7 @@ enum RecordingPartsSection {
     }
 
     /// Health of all the parts: how each part that did not end cleanly ended and how the
-    /// last one did, the counters added up (each problem said once, as for one file), notes
+    /// last one did, the counters (running totals: the latest part's; each problem said once, as for one file), notes
     /// once, then the summary's findings over the whole recording.
     static func health(_ r: RecordingParts, _ summary: AnalysisSummary?) -> String {
         let metas = r.parts.compactMap(\.metadata)
@@ -61,15 +65,8 @@ enum RecordingPartsSection {
                 items.append(FileEndingText.sentence(m, subject: last ? "Its last part (\(part))" : part.prefix(1).uppercased() + part.dropFirst()))
             }
         }
-        var c = CounterSnapshot()
-        for m in metas {
-            c.droppedRows += m.counters.droppedRows
-            c.rowsLostToWriteErrors += m.counters.rowsLostToWriteErrors
-            c.writeErrors += m.counters.writeErrors
-            c.overruns += m.counters.overruns
-            c.missedTicks += m.counters.missedTicks
-            c.rejectedFixes += m.counters.rejectedFixes
-        }
+        // Running totals of the recording: the latest part's (the largest of each).
+        let c = metas.reduce(CounterSnapshot()) { $0.latest($1.counters) }
         items += RecordingPage.counterSentences(c, summarized: summarized)
         if r.sources.contains("L") && !r.hasLocation { items.append("GPS was on but recorded no position.") }
         if let missing = missingText(r) { items.append(missing) }
