@@ -5,14 +5,15 @@ import MotionCore
 /// damaged or hand-edited row: its square would overflow or swamp every sum it joins
 /// (movement per interval, the magnetometer's field statistics, the activity features), so
 /// the analysis leaves such rows out and counts them. NaN is not impossible here: the
-/// parts of the analysis that read a value already skip it.
-enum SensorValue {
-    static let limit = 1e6
+/// parts of the analysis that read a value already skip it. The web page's charts leave out
+/// the same rows, so they and the summary agree.
+public enum SensorValue {
+    public static let limit = 1e6
 
     /// The values of a row of `source` the analysis reads (the three axes; of `D` the user
     /// acceleration); nil for `L`, whose values the fix filter judges.
     @inline(__always)
-    static func valuesRead(_ source: Source) -> Range<Int>? {
+    public static func valuesRead(_ source: Source) -> Range<Int>? {
         switch source {
         case .accelerometer, .gyroscope, .magnetometer: return 0..<3
         case .deviceMotion: return 3..<6
@@ -22,7 +23,7 @@ enum SensorValue {
 
     /// Whether any of the values `read` is ±infinity or at least `limit` in size.
     @inline(__always)
-    static func isImpossible(_ v: UnsafeBufferPointer<Double>, _ read: Range<Int>) -> Bool {
+    public static func isImpossible(_ v: UnsafeBufferPointer<Double>, _ read: Range<Int>) -> Bool {
         for k in read where abs(v[k]) >= limit { return true }
         return false
     }

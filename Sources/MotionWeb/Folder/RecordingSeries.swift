@@ -1,4 +1,5 @@
 import Foundation
+import MotionAnalysis
 import MotionCore
 import Synchronization
 
@@ -73,7 +74,8 @@ struct RecordingSeries: Sendable {
                         if p.altitudeMSL.isFinite { elevation.add(Point(t: t, v: p.altitudeMSL)) }
                     case .accelerometer:
                         let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()
-                        guard m.isFinite else { return }
+                        // As in the summary: a value no sensor gives is left out (`SensorValue`).
+                        guard m.isFinite, (0..<3).allSatisfy({ abs(row[$0]) < SensorValue.limit }) else { return }
                         let k = Int(t / binWidth)
                         guard k < bins.count + 1_000_000 else { return }
                         if var b = bins[k] {
