@@ -6,29 +6,25 @@ extension CounterSnapshot {
     /// The counters the recording had reached by the later of `self` and `other` (the larger
     /// of each): for two files of the same recording.
     public func latest(_ other: CounterSnapshot) -> CounterSnapshot {
-        var c = self
-        c.overruns = max(overruns, other.overruns)
-        c.missedTicks = max(missedTicks, other.missedTicks)
-        c.droppedRows = max(droppedRows, other.droppedRows)
-        c.rejectedFixes = max(rejectedFixes, other.rejectedFixes)
-        c.rowsLostToWriteErrors = max(rowsLostToWriteErrors, other.rowsLostToWriteErrors)
-        c.writeErrors = max(writeErrors, other.writeErrors)
-        return c
+        combined(other) { max($0, $1) }
     }
 
     /// The counters of two different recordings added up (saturating).
     public func adding(_ other: CounterSnapshot) -> CounterSnapshot {
-        func sum(_ a: Int64, _ b: Int64) -> Int64 {
-            let (s, overflow) = a.addingReportingOverflow(b)
-            return overflow ? (b < 0 ? .min : .max) : s
+        combined(other) { a, b in
+            let (sum, overflow) = a.addingReportingOverflow(b)
+            return overflow ? (b < 0 ? .min : .max) : sum
         }
+    }
+
+    /// The counters that are running totals of the recording.
+    static var totals: [WritableKeyPath<CounterSnapshot, Int64>] {
+        [\.overruns, \.missedTicks, \.droppedRows, \.rejectedFixes, \.rowsLostToWriteErrors, \.writeErrors]
+    }
+
+    private func combined(_ other: CounterSnapshot, _ f: (Int64, Int64) -> Int64) -> CounterSnapshot {
         var c = self
-        c.overruns = sum(overruns, other.overruns)
-        c.missedTicks = sum(missedTicks, other.missedTicks)
-        c.droppedRows = sum(droppedRows, other.droppedRows)
-        c.rejectedFixes = sum(rejectedFixes, other.rejectedFixes)
-        c.rowsLostToWriteErrors = sum(rowsLostToWriteErrors, other.rowsLostToWriteErrors)
-        c.writeErrors = sum(writeErrors, other.writeErrors)
+        for k in Self.totals { c[keyPath: k] = f(self[keyPath: k], other[keyPath: k]) }
         return c
     }
 }
