@@ -55,7 +55,7 @@ public struct RecordingAnalyzer: RowSink {
         if let from = options.from, when < from { outside += 1; return }
         if let to = options.to, when >= to { outside += 1; return }
         stats[source.order].add(when)
-        if let read = SensorValue.valuesRead(source), SensorValue.isImpossible(v, read) { impossibleRows += 1; return }
+        if SensorValue.isImpossible(source, v, read: valuesRead(source)) { impossibleRows += 1; return }
         switch source {
         case .accelerometer:
             if abs(v[0]) >= accelLimit || abs(v[1]) >= accelLimit || abs(v[2]) >= accelLimit { accelClipped += 1 }

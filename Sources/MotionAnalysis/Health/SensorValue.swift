@@ -10,21 +10,13 @@ import MotionCore
 public enum SensorValue {
     public static let limit = 1e6
 
-    /// The values of a row of `source` the analysis reads (the three axes; of `D` the user
-    /// acceleration); nil for `L`, whose values the fix filter judges.
+    /// Whether any value of an IMU row that `read` marks (bit k: value k, as
+    /// `RowSink.valuesRead`) is ±infinity or at least `limit` in size. `L` rows are the fix
+    /// filter's to judge.
     @inline(__always)
-    public static func valuesRead(_ source: Source) -> Range<Int>? {
-        switch source {
-        case .accelerometer, .gyroscope, .magnetometer: return 0..<3
-        case .deviceMotion: return 3..<6
-        case .location: return nil
-        }
-    }
-
-    /// Whether any of the values `read` is ±infinity or at least `limit` in size.
-    @inline(__always)
-    public static func isImpossible(_ v: UnsafeBufferPointer<Double>, _ read: Range<Int>) -> Bool {
-        for k in read where abs(v[k]) >= limit { return true }
+    static func isImpossible(_ source: Source, _ v: UnsafeBufferPointer<Double>, read: UInt32) -> Bool {
+        guard source != .location else { return false }
+        for k in v.indices where read & (1 << UInt32(k)) != 0 && abs(v[k]) >= limit { return true }
         return false
     }
 }

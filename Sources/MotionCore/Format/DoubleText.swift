@@ -11,6 +11,11 @@
 ///   digits follow, and at least two exponent digits with their sign (`1e-05`,
 ///   `1.2345e-05`, `1e+16`, `9.007199254740994e+15`, `5e-324`, `1.7976931348623157e+308`).
 public enum DoubleText {
+    /// 10^0 ... 10^22, each exact in a Double (Clinger's fast path: one IEEE operation
+    /// with one of them rounds a decimal of at most 2^53 correctly).
+    public static let exactPowersOfTen: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+                                                    1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
+
     /// The most bytes one number takes (`-2.2250738585072014e-308` is 24).
     public static let maxBytes = 24
 
