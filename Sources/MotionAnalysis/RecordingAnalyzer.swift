@@ -17,7 +17,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 4
+    public static let version = 5
 
     let options: AnalysisOptions
     var stats = [SourceStats](repeating: SourceStats(), count: 5)
@@ -130,7 +130,8 @@ public struct RecordingAnalyzer: RowSink {
         if let a = s.start, let b = s.end { s.durationS = b - a }
         for src in Source.canonicalOrder where stats[src.order].count > 0 { s.rows[String(src.letter)] = stats[src.order].count }
         // Track.
-        let track = TrackStats(fixes, options: options)
+        let stays = StayPoints.detect(fixes, options: options)
+        let track = TrackStats(fixes, stays: stays, options: options)
         s.distanceM = (track.distance * 10).rounded() / 10
         s.movingS = track.moving.rounded()
         s.maxSpeedMps = track.maxSpeed.map { ($0 * 100).rounded() / 100 }
@@ -140,7 +141,7 @@ public struct RecordingAnalyzer: RowSink {
         s.fixesUsed = fixes.count; s.fixesRejected = filter.rejected
         // Timeline.
         let imu = IMUIndex(windows: windows.windows)
-        s.timeline = TimelineBuilder(fixes: fixes, speeds: track.speeds,
+        s.timeline = TimelineBuilder(fixes: fixes, stays: stays, speeds: track.speeds,
                                      steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds,
                                      imu: imu, options: options).build()
         for e in s.timeline where e.type != .gap {

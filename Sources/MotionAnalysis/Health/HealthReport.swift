@@ -135,7 +135,7 @@ public enum Text {
         if seconds < 10 { return "\(number(seconds, 1)) s" }
         let s = Int(seconds.rounded())
         if s < 60 { return "\(s) s" }
-        if s < 3600 { return "\(s / 60) min \(s % 60) s" }
+        if s < 3600 { return s % 60 == 0 ? "\(s / 60) min" : "\(s / 60) min \(s % 60) s" }
         if s >= 2 * 86400 { return "\(s / 86400) d \((s % 86400) / 3600) h" }
         let m = (s % 3600) / 60
         return "\(s / 3600) h \(m < 10 ? "0" : "")\(m) min"

@@ -10,6 +10,8 @@
 /// least the stop duration is a stop (without a position), the rest moves.
 struct TimelineBuilder {
     let fixes: [Fix]
+    /// `StayPoints.detect` of the fixes.
+    let stays: [StayPoint]
     let speeds: [Double]
     /// Speeds over ±15 s: position noise divided by 30 s instead of 10 s, for deciding the
     /// kind of motion and the speed percentiles (urban-canyon jitter of 10 m would make a
@@ -40,7 +42,6 @@ struct TimelineBuilder {
         if let first = imu.windows.first, fixes[0].time - first.start >= ModeClassifier.minRunSeconds {
             out += imuOnly(from: first.start, to: fixes[0].time)
         }
-        let stays = StayPoints.detect(fixes, options: options)
         var index = 0
         for stay in stays {
             if stay.first > index { out += moves(index, stay.first) }
@@ -179,11 +180,11 @@ struct TimelineBuilder {
             guard e.end > e.start else { continue }
             e.activity = r.activity
             e.basis = r.basis
-            var distance = 0.0, top = 0.0
-            for i in startIndex..<endIndex { distance += fixes[i].distance(to: fixes[i + 1]); top = max(top, heldSpeeds[i]) }
+            let distance = TrackStats.pathLength(fixes, startIndex...endIndex, gapSeconds: options.gapSeconds)
+            let top = heldSpeeds[startIndex..<endIndex].max() ?? 0
             e.distanceM = (distance * 10).rounded() / 10
             e.meanSpeedMps = ((distance / e.duration) * 100).rounded() / 100
-            e.maxSpeedMps = (top * 100).rounded() / 100
+            e.maxSpeedMps = (TrackStats.maximum(held: top, distance: distance, seconds: e.duration) * 100).rounded() / 100
             out.append(e)
         }
         return out

@@ -23,28 +23,22 @@ struct TrackStats {
     /// which one wrong fix raises the smoothed speed.
     static let heldSeconds = 20.0
 
-    init(_ fixes: [Fix], options: AnalysisOptions) {
+    /// `stays`: the timeline's stay points. What happens inside one (walking round a café,
+    /// position jitter while standing) is neither distance nor moving time, so the track's
+    /// distance is the sum of the moves'.
+    init(_ fixes: [Fix], stays: [StayPoint], options: AnalysisOptions) {
         guard !fixes.isEmpty else { return }
         speeds = Self.smoothedSpeeds(fixes)
-        // Distance: only steps that leave the noise radius of the last counted point; not
-        // across a jump or a loss of data longer than the timeline's gap (where the way
-        // taken is unknown).
-        var anchor = fixes[0]
-        var previous = fixes[0]
-        for f in fixes.dropFirst() {
-            defer { previous = f }
-            if f.jumped || f.time - previous.time > options.gapSeconds { anchor = f; continue }
-            let d = anchor.distance(to: f)
-            let noise = max(5, min(20, f.eph.isFinite ? f.eph : 5))
-            if d >= noise { distance += d; anchor = f }
-        }
-        for i in 1..<max(1, fixes.count) {
-            let dt = fixes[i].time - fixes[i - 1].time
-            if dt <= Self.joinSeconds && !fixes[i].jumped
-                && speeds[i] >= options.movingSpeedMps && speeds[i - 1] >= options.movingSpeedMps { moving += dt }
+        for range in Self.outside(stays, count: fixes.count) {
+            distance += Self.pathLength(fixes, range, gapSeconds: options.gapSeconds)
+            for i in range.dropFirst() {
+                let dt = fixes[i].time - fixes[i - 1].time
+                if dt <= Self.joinSeconds && !fixes[i].jumped
+                    && speeds[i] >= options.movingSpeedMps && speeds[i - 1] >= options.movingSpeedMps { moving += dt }
+            }
         }
         heldSpeeds = Self.held(speeds, fixes)
-        maxSpeed = heldSpeeds.max()
+        maxSpeed = heldSpeeds.max().map { Self.maximum(held: $0, distance: distance, seconds: moving) }
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
         for f in fixes {
             minLat = min(minLat, f.lat); maxLat = max(maxLat, f.lat)
@@ -52,6 +46,46 @@ struct TrackStats {
         }
         bbox = .init(minLat: minLat, minLon: minLon, maxLat: maxLat, maxLon: maxLon)
         elevation(fixes, hysteresis: options.elevationHysteresisM)
+    }
+
+    /// The maximum speed of a stretch: the highest speed held for `heldSeconds`, or, when
+    /// the stretch moved for less than that (an 8-second ride speeding up all along), at
+    /// least its average — which it held, and "avg 10 km/h, max 8 km/h" reads as a bug.
+    /// Longer stretches keep the held speed alone: their average includes every metre a
+    /// wrong fix adds, which the held speed is there to ignore.
+    static func maximum(held: Double, distance: Double, seconds: Double) -> Double {
+        seconds > 0 && seconds < heldSeconds ? max(held, distance / seconds) : held
+    }
+
+    /// The index ranges of `count` fixes between the stay points (a stay point's moves end
+    /// at its first fix and start again at the fix that left it), in order.
+    static func outside(_ stays: [StayPoint], count: Int) -> [ClosedRange<Int>] {
+        var ranges: [ClosedRange<Int>] = []
+        var from = 0
+        for stay in stays {
+            if stay.first > from { ranges.append(from...stay.first) }
+            from = stay.endIndex
+        }
+        if from < count - 1 { ranges.append(from...(count - 1)) }
+        return ranges
+    }
+
+    /// Metres along `fixes[range]`, counting only steps that leave the noise radius of the
+    /// last counted point (the fix's `eph`, 5–20 m), so that jitter while standing or
+    /// walking slowly does not add up; not across a jump or a loss of data longer than the
+    /// timeline's gap (where the way taken is unknown). The track's distance and each
+    /// move's are measured this way, so the moves add up to the track.
+    static func pathLength(_ fixes: [Fix], _ range: ClosedRange<Int>, gapSeconds: Double) -> Double {
+        var length = 0.0
+        var anchor = fixes[range.lowerBound]
+        for i in range.dropFirst() {
+            let f = fixes[i]
+            if f.jumped || f.time - fixes[i - 1].time > gapSeconds { anchor = f; continue }
+            let d = anchor.distance(to: f)
+            let noise = max(5, min(20, f.eph.isFinite ? f.eph : 5))
+            if d >= noise { length += d; anchor = f }
+        }
+        return length
     }
 
     /// Speed at each fix: the median of gpsd's speeds within ±5 s when gpsd reported them,

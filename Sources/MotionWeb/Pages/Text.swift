@@ -1,4 +1,5 @@
 import Foundation
+import MotionAnalysis
 import MotionCore
 import MotionSystem
 
@@ -22,13 +23,10 @@ enum Text {
         CalendarTime.format(epochSeconds: Int64(epoch), pattern: format, utc: false)
     }
 
-    /// `1 h 23 min`, `4 min 12 s`, `12 s`.
+    /// `1 h 23 min`, `4 min 12 s`, `9.5 s`: as the summary's report writes them.
     static func duration(_ seconds: Double?) -> String {
         guard let seconds, seconds.isFinite, seconds >= 0 else { return "–" }
-        let s = Int(seconds.rounded())
-        if s >= 3600 { return "\(s / 3600) h \((s / 60) % 60) min" }
-        if s >= 60 { return "\(s / 60) min \(s % 60) s" }
-        return "\(s) s"
+        return MotionAnalysis.Text.duration(seconds)
     }
 
     /// Elapsed time on a chart axis: `0:00`, `12:30`, `1:02:00`.

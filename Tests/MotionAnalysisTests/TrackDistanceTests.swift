@@ -1,0 +1,56 @@
+import Foundation
+import MotionAnalysis
+import MotionCore
+import MotionTestSupport
+import Testing
+
+/// The figures of the track agree with each other: the distance is the moves' (not the
+/// position jitter of a stop), and the maximum speed is never below the average.
+@Suite struct TrackDistanceTests {
+    let t0 = 1_763_700_000.0
+
+    /// `(seconds after t0, metres north, metres east, gpsd speed or nan)` as L rows.
+    func summary(_ points: [(Double, Double, Double, Double)]) throws -> AnalysisSummary {
+        var text = CSVFormat.headerLine + "\n"
+        for (t, north, east, speed) in points {
+            let lat = 48.1 + north / 111_195, lon = 11.5 + east / (111_195 * cos(48.1 * .pi / 180))
+            text += "L,W,\(t0 + t),\(lat),\(lon),500.0,\(speed),nan,nan,5.0,nan,3\n"
+        }
+        return try ScenarioRecording.summarize(text)
+    }
+
+    @Test func aStopsJitterIsNotDistanceAndTheMovesAddUpToTheTrack() throws {
+        // Walk north 5 min at 1.3 m/s, stand 10 min with fixes scattered ±8 m around one
+        // place (a café: each fix up to 16 m from the one before), walk on 5 min.
+        var random = SplitMix(state: 7)
+        var points: [(Double, Double, Double, Double)] = []
+        for k in 0..<300 { points.append((Double(k), 1.3 * Double(k), 0, .nan)) }
+        for k in 300..<900 { points.append((Double(k), 390 + Double.random(in: -8...8, using: &random), Double.random(in: -8...8, using: &random), .nan)) }
+        for k in 900...1200 { points.append((Double(k), 390 + 1.3 * Double(k - 900), 0, .nan)) }
+        let s = try summary(points)
+        let stops = s.timeline.filter { $0.type == .stop }
+        try #require(stops.count == 1, "\(s.timeline)")
+        // 2 × 390 m walked, less the last 100 m before the café that are inside the stay
+        // point (trackintel's: within 100 m for 5 min). The ±8 m jitter counted before:
+        // 5.5 km, "avg 20.5 km/h, max 4.7 km/h".
+        #expect(s.distanceM > 640 && s.distanceM < 790, "\(s.distanceM)")
+        #expect((s.averageSpeedMps ?? 0) < 1.5, "\(String(describing: s.averageSpeedMps))")
+        let moves = s.timeline.compactMap(\.distanceM).reduce(0, +)
+        #expect(abs(moves - s.distanceM) < 0.5, "moves \(moves) m, track \(s.distanceM) m")
+    }
+
+    @Test func aShortRideSpeedingUpHasAMaximumAtLeastItsAverage() throws {
+        // 8 s from standing to 6 m/s (gpsd's speeds), as a ride recorded for a few seconds.
+        var points: [(Double, Double, Double, Double)] = []
+        for k in 0...8 {
+            let t = Double(k), v = 0.75 * t
+            points.append((t, 0.375 * t * t, 0, v))
+        }
+        let s = try summary(points)
+        let average = try #require(s.averageSpeedMps), top = try #require(s.maxSpeedMps)
+        #expect(top >= average, "avg \(average) m/s, max \(top) m/s")
+        for move in s.timeline where move.type == .move {
+            #expect((move.maxSpeedMps ?? 0) >= (move.meanSpeedMps ?? 0), "\(move)")
+        }
+    }
+}
