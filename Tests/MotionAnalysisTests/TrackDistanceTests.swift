@@ -53,4 +53,30 @@ import Testing
             #expect((move.maxSpeedMps ?? 0) >= (move.meanSpeedMps ?? 0), "\(move)")
         }
     }
+
+    @Test func aTunnelsSecondsCountWithItsMetres() throws {
+        // A ride at 5 m/s with 90 s without signal (a tunnel): the distance counts the way
+        // through it, so the moving time must count its time (the average was 6.9 m/s).
+        var points: [(Double, Double, Double, Double)] = []
+        for k in 0...120 { points.append((Double(k), 5 * Double(k), 0, .nan)) }
+        for k in 212...330 { points.append((Double(k), 5 * Double(k), 0, .nan)) }
+        let s = try summary(points)
+        #expect(abs(s.distanceM - 1650) < 20, "\(s.distanceM)")
+        let average = try #require(s.averageSpeedMps)
+        #expect(abs(average - 5) < 0.2, "\(average)")
+    }
+
+    @Test func aShortWalkWhoseSpeedDipsHasAMaximumAtLeastItsAverage() throws {
+        // 72 s of walking at 1.6 m/s that stops for 4 s every 16 s: no 20 s at full
+        // speed, so the speed held for 20 s alone is far below the average.
+        var points: [(Double, Double, Double, Double)] = []
+        var north = 0.0
+        for k in 0...72 {
+            if k % 20 < 16 && k > 0 { north += 1.6 }
+            points.append((Double(k), north, 0, .nan))
+        }
+        let s = try summary(points)
+        let average = try #require(s.averageSpeedMps), top = try #require(s.maxSpeedMps)
+        #expect(top >= average, "avg \(average) m/s, max \(top) m/s")
+    }
 }

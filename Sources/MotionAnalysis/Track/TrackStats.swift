@@ -31,10 +31,15 @@ struct TrackStats {
         speeds = Self.smoothedSpeeds(fixes)
         for range in Self.outside(stays, count: fixes.count) {
             distance += Self.pathLength(fixes, range, gapSeconds: options.gapSeconds)
-            for i in range.dropFirst() {
+            for i in range.dropFirst() where !fixes[i].jumped {
                 let dt = fixes[i].time - fixes[i - 1].time
-                if dt <= Self.joinSeconds && !fixes[i].jumped
-                    && speeds[i] >= options.movingSpeedMps && speeds[i - 1] >= options.movingSpeedMps { moving += dt }
+                if dt <= Self.joinSeconds {
+                    if speeds[i] >= options.movingSpeedMps && speeds[i - 1] >= options.movingSpeedMps { moving += dt }
+                } else if dt <= options.gapSeconds && fixes[i - 1].distance(to: fixes[i]) >= options.movingSpeedMps * dt {
+                    // A loss (a tunnel) whose way is in the distance: its time is too, or
+                    // the average speed counts the metres without the seconds.
+                    moving += dt
+                }
             }
         }
         heldSpeeds = Self.held(speeds, fixes)
@@ -48,13 +53,12 @@ struct TrackStats {
         elevation(fixes, hysteresis: options.elevationHysteresisM)
     }
 
-    /// The maximum speed of a stretch: the highest speed held for `heldSeconds`, or, when
-    /// the stretch moved for less than that (an 8-second ride speeding up all along), at
-    /// least its average — which it held, and "avg 10 km/h, max 8 km/h" reads as a bug.
-    /// Longer stretches keep the held speed alone: their average includes every metre a
-    /// wrong fix adds, which the held speed is there to ignore.
+    /// The maximum speed of a stretch: the highest speed held for `heldSeconds`, and never
+    /// below the stretch's average, which it kept up: "avg 5.9 km/h, max 2.1 km/h" (a real
+    /// 72-second walk whose speed dipped in every 20 s) or "avg 10 km/h, max 8 km/h" (an
+    /// 8-second ride speeding up all along) reads as a bug.
     static func maximum(held: Double, distance: Double, seconds: Double) -> Double {
-        seconds > 0 && seconds < heldSeconds ? max(held, distance / seconds) : held
+        seconds > 0 ? max(held, distance / seconds) : held
     }
 
     /// The index ranges of `count` fixes between the stay points (a stay point's moves end
