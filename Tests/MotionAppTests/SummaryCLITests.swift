@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 import Testing
 
 /// `motionlog summary` and the analysis export formats, run as a user runs them.
@@ -62,5 +63,12 @@ struct SummaryCLITests {
         #expect(missing.status == 2 && missing.stderr.contains("no such file"))
         let badDay = try Binary.run(["summary", dir, "--day", "2026-13-01"])
         #expect(badDay.status == 2)
+        // Rows, but none on the day asked for: say so, not "empty or not a recording?".
+        let noon = dir + "/20261123120000.csv"
+        try (CSVFormat.headerLine + "\nL,W,1795435200.0,48.1,11.5,500.0,1.0,nan,nan,5.0,nan,3\n")
+            .write(toFile: noon, atomically: true, encoding: .utf8)
+        let otherDay = try Binary.run(["summary", noon, "--day", "2026-11-25"])
+        #expect(otherDay.status == 1 && otherDay.stderr.contains("no data rows on 2026-11-25"), "\(otherDay.stderr)")
+        #expect(!otherDay.stderr.contains("not a recording"))
     }
 }

@@ -71,6 +71,9 @@ struct SummaryCommand: ParsableCommand {
         } else {
             Console.out(SummaryReport.text(summary, title: files.count == 1 ? files[0] : "\(files[0]) … (\(files.count) files)"))
         }
+        if summary.start == nil, let day {
+            throw CommandFailure("no data rows on \(day) (local time) in \(files.joined(separator: ", ")): nothing to summarise (without --day the summary shows the days they cover)", code: 1)
+        }
         if summary.start == nil {
             throw CommandFailure("no data rows in \(files.joined(separator: ", ")): nothing to summarise (empty or not a recording? see `motionlog check`)", code: 1)
         }
