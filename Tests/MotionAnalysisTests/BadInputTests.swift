@@ -156,6 +156,12 @@ import Testing
         let both = try RecordingAnalyzer.summarize(files)
         #expect(both.timeline.contains { $0.type == .gap })
         #expect(both.distanceM > 2000 && both.distanceM < 3000, "distance \(both.distanceM)")
+        // The report puts each day's entries under its date, and dates the gap's sentence:
+        // "15:31:10–12:35:35" alone does not say which day either end is on.
+        let report = SummaryReport.text(both, title: dir)
+        let lines = report.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  \(LocalDay.date(day1))") && lines.contains("  \(LocalDay.date(day2))"), "\(report)")
+        #expect(both.messages.contains { $0.contains("from \(LocalDay.date(day1)) ") }, "\(both.messages)")
         var options = AnalysisOptions()
         let day = LocalDay.date(day2)
         let bounds = try #require(LocalDay.bounds(day))

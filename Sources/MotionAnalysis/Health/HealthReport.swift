@@ -31,6 +31,10 @@ enum HealthReport {
         h.clockSteps = perRecording.values.reduce(0) { $0 + min($1.time?.steps ?? 0, 1_000_000) }
         if !metadata.isEmpty { h.endedCleanly = metadata.allSatisfy { $0.1.ending.isClean } }
         let configured = rates.values.max().map(Double.init)
+        // Times in sentences: the clock, and the date too when the files cover several days.
+        let firsts = a.stats.compactMap(\.first), lasts = a.stats.compactMap(\.last)
+        let severalDays = (firsts.min().map(LocalDay.date) ?? "") != (lasts.max().map(LocalDay.date) ?? "")
+        func at(_ t: Double) -> String { severalDays ? "\(LocalDay.date(t)) \(LocalDay.clock(t))" : LocalDay.clock(t) }
         // Per source.
         for src in Source.canonicalOrder where a.stats[src.order].count > 0 {
             let st = a.stats[src.order]
@@ -45,7 +49,7 @@ enum HealthReport {
             let big = st.longest.filter { $0.durationS > threshold }
             for g in big.prefix(3) {
                 let what = src == .location ? "GPS had no fix" : "\(name) rows were missing"
-                findings.append("\(what) for \(Text.duration(g.durationS)) from \(LocalDay.clock(g.start)).")
+                findings.append("\(what) for \(Text.duration(g.durationS)) from \(at(g.start)).")
             }
             if st.backwards > 0 {
                 findings.append("\(name) time went backwards or repeated \(st.backwards) time\(st.backwards == 1 ? "" : "s") (clock step or files out of order).")
@@ -63,7 +67,7 @@ enum HealthReport {
         }
         for (step, rows) in a.placedSteps {
             findings.append("The logger's clock was \(Text.duration(step.seconds)) behind until GPS time set it at "
-                            + "\(LocalDay.clock(step.firstCorrectedWhen)); the \(rows) IMU rows recorded before that are placed by GPS time.")
+                            + "\(at(step.firstCorrectedWhen)); the \(rows) IMU rows recorded before that are placed by GPS time.")
         }
         if h.clockSteps > a.placedSteps.count {
             findings.append("The clock was stepped \(h.clockSteps) time\(h.clockSteps == 1 ? "" : "s") to GPS time during the recording"

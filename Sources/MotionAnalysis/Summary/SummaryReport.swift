@@ -25,7 +25,10 @@ public enum SummaryReport {
         if !s.timeline.isEmpty {
             out.append("")
             out.append("Timeline")
+            var day = sameDay ? LocalDay.date(start) : ""
             for e in s.timeline {
+                // Over several days, each day's entries under its date.
+                if LocalDay.date(e.start) != day { day = LocalDay.date(e.start); out.append("  \(day)") }
                 let span = "\(LocalDay.clock(e.start))–\(LocalDay.clock(e.end))"
                 var line = "  \(span)  "
                 switch e.type {
@@ -53,7 +56,9 @@ public enum SummaryReport {
             let source = s.movement.source == "D" ? "from D rows" : "from A rows, gravity removed"
             out.append("Movement per \(Text.duration(s.movement.intervalS)) (|user acceleration|, g·s, \(source))")
             let peak = max(s.movement.sums.max() ?? 0, 1e-9)
+            var day = sameDay ? LocalDay.date(start) : ""
             for (t, v) in zip(s.movement.starts, s.movement.sums).prefix(48) {
+                if LocalDay.date(t) != day { day = LocalDay.date(t); out.append("  \(day)") }
                 let bar = String(repeating: "█", count: v.isFinite && peak.isFinite && v > 0 ? Int((v / peak * 30).rounded()) : 0)
                 out.append("  \(LocalDay.clock(t).prefix(5))  \(Text.number(v, 1).padding(toLength: 9, withPad: " ", startingAt: 0)) \(bar)")
             }
