@@ -90,4 +90,20 @@ import Testing
         let distance = try #require(moves.first?.distanceM)
         #expect(abs(distance - 28 * (6 * 600 + 5 * 180 - 60)) < 0.03 * 28 * 4440, "\(distance) m")
     }
+
+    @Test func twoFixesBetweenBridgedLossesAreNotAWalk() throws {
+        // GeoLife user 010's train: a fix a minute, a loss of 2 min, two fixes 70 s apart,
+        // a loss of 4 min. Two fixes are too few to judge by their speeds, but 1.8 km in
+        // 70 s is no walk (it was "walking, 94 km/h").
+        var text = "", start = (t0, 0.0, 0.0)
+        for (k, (seconds, step)) in [(600.0, 60.0), (140.0, 70.0), (600.0, 60.0)].enumerated() {
+            let (piece, end) = leg(from: start, speed: 26, seconds: seconds, step: step, noise: 15, channel: 200 + UInt64(k) * 2)
+            text += piece
+            let loss = k == 0 ? 124.0 : 257.0
+            start = (end.0 - step + loss, end.1 + 26 * (loss - step), end.2)
+        }
+        let s = try analyse(text)
+        let moves = s.timeline.filter { $0.type == .move }
+        #expect(!moves.isEmpty && moves.allSatisfy { $0.activity == .vehicle }, "\(s.timeline)")
+    }
 }

@@ -30,6 +30,9 @@ struct TimelineBuilder {
     static let bridgeMinSeconds = 120.0
     static let bridgeMaxSeconds = 7200.0
     static let bridgeMinSpeed = 3.0
+    /// Two fixes this far apart are not one place seen with a position error (the first
+    /// fixes after GPS comes back are off by up to a few hundred metres).
+    static let sparseMinMetres = 1000.0
 
     func build() -> [TimelineEntry] {
         var out: [TimelineEntry] = []
@@ -164,8 +167,24 @@ struct TimelineBuilder {
         mergeShort(&runs) { a, b in a.walkLike == b.walkLike }
         // 4. Classify each run, then merge neighbours that came out the same.
         for k in runs.indices {
-            let f = ModeClassifier.features(fixes: fixes, speeds: speeds, steady: steadySpeeds, range: runs[k].lo...runs[k].hi, imu: imu)
-            let walkLike = runs[k].walkLike || f.movingFixes < ModeClassifier.minMovingFixes
+            var f = ModeClassifier.features(fixes: fixes, speeds: speeds, steady: steadySpeeds, range: runs[k].lo...runs[k].hi, imu: imu)
+            var walkLike = runs[k].walkLike
+            if f.movingFixes < ModeClassifier.minMovingFixes {
+                // Too few moving fixes to judge by their speeds: walk-like, unless the fixes
+                // are further apart than any position error, covered faster than anyone
+                // walks — the evidence a bridged loss is judged on. (A train logged once a
+                // minute, two fixes between two bridged losses: 1.8 km in 70 s was
+                // "walking, 94 km/h".) Its straight-line speed is then its speed.
+                let first = fixes[runs[k].lo], last = fixes[runs[k].hi]
+                let straight = first.distance(to: last), dt = last.time - first.time
+                if dt > 0 && straight >= Self.sparseMinMetres && straight >= Self.bridgeMinSpeed * dt {
+                    let v = straight / dt
+                    f.p50 = v; f.p85 = v; f.p95 = v
+                    walkLike = false
+                } else {
+                    walkLike = true
+                }
+            }
             (runs[k].activity, runs[k].basis) = walkLike ? ModeClassifier.classifyWalkLike(f) : ModeClassifier.classifyFast(f)
         }
         var merged: [Run] = []
