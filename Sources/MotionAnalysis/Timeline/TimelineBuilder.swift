@@ -30,9 +30,9 @@ struct TimelineBuilder {
     static let bridgeMinSeconds = 120.0
     static let bridgeMaxSeconds = 7200.0
     static let bridgeMinSpeed = 3.0
-    /// Two fixes this far apart are not one place seen with a position error (the first
-    /// fixes after GPS comes back are off by up to a few hundred metres).
-    static let sparseMinMetres = 1000.0
+    /// Two fixes this far apart are not one place seen with a position error: beyond the
+    /// 100–600 m the first fixes after GPS comes back are often off (GeoLife).
+    static let sparseMinMetres = 800.0
 
     func build() -> [TimelineEntry] {
         var out: [TimelineEntry] = []
