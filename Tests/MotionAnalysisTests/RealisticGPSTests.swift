@@ -106,4 +106,19 @@ import Testing
         let moves = s.timeline.filter { $0.type == .move }
         #expect(!moves.isEmpty && moves.allSatisfy { $0.activity == .vehicle }, "\(s.timeline)")
     }
+
+    @Test func aShortPieceBetweenBridgedLossesTakesItsNeighboursActivity() throws {
+        // A train at 21 m/s, a fix a minute; two losses of 130 s (bridged) with two fixes
+        // 11 s and 231 m apart between them: too short to be a walk of its own (it was
+        // "walking, 75.6 km/h").
+        var text = "", start = (t0, 0.0, 0.0)
+        for (k, (seconds, step)) in [(600.0, 60.0), (22.0, 11.0), (600.0, 60.0)].enumerated() {
+            let (piece, end) = leg(from: start, speed: 21, seconds: seconds, step: step, noise: 10, channel: 300 + UInt64(k) * 2)
+            text += piece
+            start = (end.0 - step + 130, end.1 + 21 * (130 - step), end.2)
+        }
+        let s = try analyse(text)
+        let moves = s.timeline.filter { $0.type == .move }
+        #expect(!moves.isEmpty && moves.allSatisfy { $0.activity == .vehicle }, "\(s.timeline)")
+    }
 }

@@ -61,7 +61,27 @@ struct TimelineBuilder {
                 out += imuOnly(from: fixes[fixes.count - 1].time, to: end)
             }
         }
-        return Self.joinTouchingMoves(out)
+        return Self.joinTouchingMoves(Self.absorbShortMoves(out))
+    }
+
+    /// A move shorter than a minute that touches a longer move on either side takes the
+    /// activity of the longer neighbour, as short runs inside a stretch do (step 3 of
+    /// `classify`): the pieces around a bridged loss are classified apart, and two fixes
+    /// 230 m and 11 s apart between two bridged vehicle moves were "walking, 75.6 km/h".
+    static func absorbShortMoves(_ entries: [TimelineEntry]) -> [TimelineEntry] {
+        var out = entries
+        func touching(_ a: Int, _ b: Int) -> Bool {
+            out[a].type == .move && out[b].type == .move && out[a].end == out[b].start
+                && (out[a].distanceM == nil) == (out[b].distanceM == nil)
+        }
+        for k in out.indices where out[k].type == .move && out[k].duration < ModeClassifier.minRunSeconds {
+            let left = k > 0 && touching(k - 1, k) ? k - 1 : nil
+            let right = k + 1 < out.count && touching(k, k + 1) ? k + 1 : nil
+            let neighbours = [left, right].compactMap { $0 }.filter { out[$0].duration > out[k].duration }
+            guard let longer = neighbours.max(by: { out[$0].duration < out[$1].duration }) else { continue }
+            out[k].activity = out[longer].activity
+        }
+        return out
     }
 
     /// Moves with the same activity that meet end to start become one (a train logged once a
