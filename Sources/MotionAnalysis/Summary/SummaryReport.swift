@@ -20,7 +20,7 @@ public enum SummaryReport {
                 row("Area", "\(Text.number(b.minLat, 5)), \(Text.number(b.minLon, 5)) – \(Text.number(b.maxLat, 5)), \(Text.number(b.maxLon, 5))")
             }
         } else {
-            row("Distance", "no usable GPS fix")
+            row("Distance", s.rows["L"] == nil ? "no GPS (L) rows" : "no usable GPS fix")
         }
         if !s.timeline.isEmpty {
             out.append("")
@@ -36,6 +36,8 @@ public enum SummaryReport {
                     line += "stop".padding(toLength: 9, withPad: " ", startingAt: 0) + Text.duration(e.duration).padding(toLength: 14, withPad: " ", startingAt: 0)
                     if let lat = e.lat, let lon = e.lon {
                         line += "at \(Text.number(lat, 5)), \(Text.number(lon, 5)) (within \(Text.number(e.radiusM ?? 0, 0)) m)"
+                    } else {
+                        line += "still (accelerometer; no position)"
                     }
                 case .move:
                     line += (e.activity ?? .unknown).rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
@@ -45,6 +47,7 @@ public enum SummaryReport {
                 case .gap:
                     line += "no data".padding(toLength: 9, withPad: " ", startingAt: 0) + Text.duration(e.duration)
                 }
+                while line.hasSuffix(" ") { line.removeLast() }   // an IMU-only move has no distance
                 out.append(line)
             }
             let order = ["walking", "cycling", "vehicle", "unknown", "stop"]
