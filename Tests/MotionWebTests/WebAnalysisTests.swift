@@ -57,6 +57,21 @@ import Glibc
         }
     }
 
+    @Test func aRecordingWithoutGPSShowsNoDistance() async throws {
+        // A night in bed has no distance, not "0 m", on its page and its card.
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 120, gps: false)
+        try await f.app().test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(page.contains("2 min") && !page.contains("<span>0 m</span>"), "\(page.prefix(1200))")
+            let list = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(list.contains("20260101080000") && !list.contains("<span>0 m</span>"))
+            let api = try await client.execute(uri: "/api/recordings", method: .get)
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [[String: Any]])
+            #expect(entries.first?["distance_m"] is NSNull, "\(entries)")
+        }
+    }
+
     @Test func wideCSVStreamsOneLinePerTick() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000", seconds: 30)

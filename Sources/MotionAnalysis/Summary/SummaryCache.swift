@@ -38,11 +38,12 @@ public enum SummaryCache {
         return summary
     }
 
-    /// What a listing shows from a cached summary: distance and time per activity.
+    /// What a listing shows from a cached summary: distance (nil without a usable GPS fix:
+    /// not "0 m" for a night in bed) and time per activity.
     public struct Brief: Sendable, Equatable {
-        public var distanceM: Double
+        public var distanceM: Double?
         public var activitySeconds: [String: Double]
-        public init(distanceM: Double, activitySeconds: [String: Double]) {
+        public init(distanceM: Double?, activitySeconds: [String: Double]) {
             self.distanceM = distanceM; self.activitySeconds = activitySeconds
         }
     }
@@ -55,6 +56,7 @@ public enum SummaryCache {
             var analysisVersion: Int
             var files: [AnalysisSummary.SourceFile]
             var distanceM: Double
+            var fixesUsed: Int
             var activitySeconds: [String: Double]
         }
         guard let first = csvPaths.first,
@@ -63,7 +65,7 @@ public enum SummaryCache {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let slim = try? decoder.decode(Slim.self, from: data), slim.analysisVersion == RecordingAnalyzer.version,
               let current = try? RecordingInputs.stamps(csvPaths), current == slim.files else { return nil }
-        return Brief(distanceM: slim.distanceM, activitySeconds: slim.activitySeconds)
+        return Brief(distanceM: slim.fixesUsed > 0 ? slim.distanceM : nil, activitySeconds: slim.activitySeconds)
     }
 
     /// Writes `summary` as the cache of the recording whose first CSV is `summary.files[0]`

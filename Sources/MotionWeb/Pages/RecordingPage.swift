@@ -13,7 +13,9 @@ enum RecordingPage {
         let base = "/recordings/" + Text.path(e.name)
         var body = "<h1>\(Text.html(Text.localTime(e.startEpoch)))</h1>"
         var facts = [Text.duration(r.durationSeconds), Text.size(r.sizeBytes)]
-        if let d = Text.distance(summary?.distanceM ?? r.distanceMeters) { facts.insert(d, at: 1) }
+        // No distance at all (not "0 m") without a usable fix.
+        let distance = summary.map { $0.fixesUsed > 0 ? $0.distanceM : nil } ?? r.distanceMeters
+        if let d = Text.distance(distance) { facts.insert(d, at: 1) }
         if let m = summary?.movingS, m > 0, let d = summary?.distanceM, d > 0 {
             facts.append("moving " + Text.duration(m) + String(format: ", %.1f km/h avg", d / m * 3.6))
         }
