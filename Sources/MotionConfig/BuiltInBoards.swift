@@ -14,7 +14,7 @@ public enum BuiltInBoards {
         # a Raspberry Pi. Use it to try motionlog without hardware:
         #   motionlog record --board simulator --duration 10
         name: simulator
-        description: Simulated board — scripted bike ride, 9-axis IMU and GPS, no hardware needed
+        description: Simulated board — scripted bike ride (or --scenario commute, car, night), 9-axis IMU and GPS, no hardware needed
         imu:
           # "simulated" is the ideal scripted IMU; with --imu CHIP (mpu9250, icm20948, lsm9ds1,
           # bno055, or mpu6050/lsm6dsox/icm42688 with +qmc5883l, +hmc5883l or +lis3mdl) the real

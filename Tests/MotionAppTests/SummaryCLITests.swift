@@ -29,6 +29,11 @@ struct SummaryCLITests {
         #expect(object["health"] is [String: Any])
         let human = try Binary.run(["summary", dir])
         #expect(human.status == 0 && human.stdout.contains("Timeline") && human.stdout.contains("walking"))
+        // The metadata says which scenario the simulated sensors lived through.
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+        let meta = try #require(names.first { $0.hasSuffix(".json") && !$0.hasSuffix(".summary.json") })
+        let text = try String(contentsOfFile: dir + "/" + meta, encoding: .utf8)
+        #expect(text.contains("simulated 9-axis IMU (scripted commute)"), "\(text.prefix(600))")
     }
 
     @Test func timelineExportsAndWideCSV() throws {

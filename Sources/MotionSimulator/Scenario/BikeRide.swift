@@ -29,6 +29,8 @@ public struct RideState: Sendable {
 /// same signals. After each loop the course has turned by 360°, so the next loop continues
 /// seamlessly from where the last one ended.
 public struct BikeRide: Sendable {
+    /// What it is, as the recording's sensor model names it ("scripted bike ride").
+    public let name: String
     public let segments: [RideSegment]
     /// Seconds per loop.
     public let loopDuration: Double
@@ -67,7 +69,8 @@ public struct BikeRide: Sendable {
         RideSegment("rest", duration: 10, endSpeed: 0),
     ])
 
-    public init(segments: [RideSegment]) {
+    public init(name: String = "scripted bike ride", segments: [RideSegment]) {
+        self.name = name
         self.segments = segments
         var t = 0.0, v = 0.0, c = 0.0, g = 0.0
         var starts: [Double] = [], speeds: [Double] = [], courses: [Double] = [], grades: [Double] = []

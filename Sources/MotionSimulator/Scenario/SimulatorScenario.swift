@@ -57,7 +57,7 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
               RideSegment("lock the bike", duration: 20, endSpeed: 0, style: .still, truth: "cycling"),
               walk("walk off", 4, 1.4), walk("walk to work", 120, 1.4), walk("turn back", 10, 1.3, turn: -180),
               walk("walk on", 110, 1.4), walk("arrive", 4, 0)]
-        return BikeRide(segments: s)
+        return BikeRide(name: "scripted commute", segments: s)
     }()
 
     static let carRoute: BikeRide = {
@@ -67,7 +67,7 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
         func walk(_ note: String, _ d: Double, _ v: Double, turn: Double = 0) -> RideSegment {
             RideSegment(note, duration: d, endSpeed: v, turn: turn, style: .walking, truth: "walking")
         }
-        return BikeRide(segments: [
+        return BikeRide(name: "scripted car trip", segments: [
             car("engine on", 20, 0), car("pull out", 10, 8), car("city", 60, 13),
             car("brake for the lights", 8, 0), car("red light", 45, 0), car("pull away", 10, 13),
             car("right turn", 8, 8, turn: 90), car("city", 90, 13),
@@ -84,7 +84,7 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
     static let nightRoute: BikeRide = {
         func bed(_ d: Double) -> RideSegment { RideSegment("asleep", duration: d, endSpeed: 0, style: .inBed, truth: "stop") }
         func turn() -> RideSegment { RideSegment("turn over", duration: 4, endSpeed: 0, style: .turningOver, truth: "stop") }
-        return BikeRide(segments: [bed(1500), turn(), bed(2900), turn(), bed(4100), turn(), bed(3300), turn(),
+        return BikeRide(name: "scripted night in bed", segments: [bed(1500), turn(), bed(2900), turn(), bed(4100), turn(), bed(3300), turn(),
                                    bed(5200), turn(), bed(4400), turn(), bed(3800), turn(), bed(3600)])
     }()
 }

@@ -45,7 +45,7 @@ public final class SimulatedIMU: MotionSensor {
     }
 
     public var info: SensorInfo {
-        SensorInfo(model: "simulated 9-axis IMU (scripted bike ride)", accelRangeG: 16, gyroRangeDegPerSec: 2000,
+        SensorInfo(model: "simulated 9-axis IMU (\(ride.name))", accelRangeG: 16, gyroRangeDegPerSec: 2000,
                    magRangeMicroTesla: 4900, notes: ["deterministic noise, vibration, gyro bias and magnetometer hard iron included in raw rows"])
     }
 
