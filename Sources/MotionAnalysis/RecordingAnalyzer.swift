@@ -108,6 +108,13 @@ public struct RecordingAnalyzer: RowSink {
         analyzer.placedSteps = steps.steps.map { ($0, 0) }
         for (k, (path, meta)) in zip(csvPaths, metas).enumerated() {
             analyzer.currentStep = steps.perFile[k]
+            // Another recording (not the next part of a rotated one): the time before it is
+            // not a gap of the sources. Without metadata to say so, a pause longer than the
+            // timeline's gap limit is taken for one.
+            if k > 0, metas[k - 1]?.recording.id != meta?.recording.id || meta == nil {
+                let longerThan = meta != nil && metas[k - 1] != nil ? 0 : options.gapSeconds
+                for i in analyzer.stats.indices { analyzer.stats[i].startRecording(longerThan: longerThan) }
+            }
             if let meta {
                 metadata.append((path, meta))
                 if let g = meta.recording.sensor.accelRangeG, g > 0 { analyzer.accelLimit = g * 0.999 }

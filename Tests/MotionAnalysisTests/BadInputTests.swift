@@ -156,12 +156,22 @@ import Testing
         let both = try RecordingAnalyzer.summarize(files)
         #expect(both.timeline.contains { $0.type == .gap })
         #expect(both.distanceM > 2000 && both.distanceM < 3000, "distance \(both.distanceM)")
-        // The report puts each day's entries under its date, and dates the gap's sentence:
-        // "15:31:10–12:35:35" alone does not say which day either end is on.
+        // The report puts each day's entries under its date: "15:31:10–12:35:35" alone
+        // does not say which day either end is on. The days between the two files are no
+        // GPS outage (the logger was off): no finding, and the rate is the files' own.
         let report = SummaryReport.text(both, title: dir)
         let lines = report.split(separator: "\n").map(String.init)
         #expect(lines.contains("  \(LocalDay.date(day1))") && lines.contains("  \(LocalDay.date(day2))"), "\(report)")
-        #expect(both.messages.contains { $0.contains("from \(LocalDay.date(day1)) ") }, "\(both.messages)")
+        #expect(!both.messages.contains { $0.contains("GPS had no fix") }, "\(both.messages)")
+        #expect(abs((both.health.sources.first?.achievedHz ?? 0) - 1) < 0.01)
+        // One file with a loss of GPS across midnight: its sentence carries the date.
+        var night = Self.header
+        let midnight = try #require(LocalDay.bounds(LocalDay.date(day2))).start
+        for k in 0..<60 { night += fix(midnight - 600 + Double(k), 52.52 + Double(k) * 0.00001, 13.405, speed: "1.1") }
+        for k in 0..<60 { night += fix(midnight + 900 + Double(k), 52.5206 + Double(k) * 0.00001, 13.405, speed: "1.1") }
+        let across = try summarize(night, name: TimeTextName.of(midnight - 600))
+        #expect(across.messages.contains { $0.contains("GPS had no fix for 24 min 1 s from \(LocalDay.date(midnight - 600)) ") },
+                "\(across.messages)")
         var options = AnalysisOptions()
         let day = LocalDay.date(day2)
         let bounds = try #require(LocalDay.bounds(day))

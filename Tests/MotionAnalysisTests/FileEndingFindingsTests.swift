@@ -37,6 +37,17 @@ import Testing
         return try RecordingAnalyzer.summarize(paths)
     }
 
+    /// The time between two recordings is not a gap of their sensors: two 10-second
+    /// recordings 10 minutes apart said "Accelerometer rows came at 0.3 Hz of the configured
+    /// 10 Hz" and "were missing for 9 min 50 s".
+    @Test func thePauseBetweenRecordingsIsNoGap() throws {
+        let two = try summarize(endedCleanly: true, endReason: "stopped", recordings: 2)
+        let a = try #require(two.health.sources.first { $0.source == "A" })
+        #expect(abs((a.achievedHz ?? 0) - 10) < 0.01, "\(String(describing: a.achievedHz))")
+        #expect((a.longestGaps.first?.durationS ?? 0) < 1, "\(a.longestGaps)")
+        #expect(!two.messages.contains { $0.contains("Accelerometer") }, "\(two.messages)")
+    }
+
     /// Counters of different recordings add up; metadata saying Int64.max (damaged or
     /// edited) once trapped the addition.
     @Test func countersOfRecordingsAddUpWithoutTrapping() throws {

@@ -72,7 +72,7 @@ struct BoardSearchTests {
     /// MOTIONLOG_BOARDS, as a user who downloaded it would.
     @Test func recordBoardSimulatorWorksFromAnywhere() throws {
         let bin = Binary.temporaryDirectory() + "/motionlog"
-        try FileManager.default.copyItem(atPath: Binary.path, toPath: bin)
+        try Binary.copy(to: bin)
         let home = Binary.temporaryDirectory()
         let r = try run(bin, ["record", "--board", "simulator", "--fast", "--duration", "2", "--out", home + "/rec", "--quiet",
                               "--config", S.emptyConfig()], in: home)

@@ -89,7 +89,7 @@ struct FileCommandsTrustTests {
 
     @Test func checkOnABinaryFileSaysSoInOneLine() throws {
         let path = Binary.temporaryDirectory() + "/motionlog"
-        try FileManager.default.copyItem(atPath: Binary.path, toPath: path)
+        try Binary.copy(to: path)
         let r = try Binary.run(["check", "--quiet", path])
         #expect(r.status == 1)
         #expect(r.stdout.contains("not a recording (binary data at byte 0)"), "\(r.stdout.prefix(500))")

@@ -21,6 +21,12 @@ struct SourceStats {
     private var longestThreshold = -Double.infinity
     /// When went backwards (or stood still) between consecutive rows.
     var backwards = 0
+    /// Set between two recordings (`startRecording`): the time from one recording's last
+    /// row to the next one's first is not an interval of the source — the logger was off —
+    /// so it is neither a gap nor in the rate.
+    private var between: Double?
+    /// The intervals left out that way, and how many.
+    private var betweenSeconds = 0.0, betweenCount = 0
 
     /// Intervals per bin of `edges` (the last bin is open).
     var histogram: [Int] {
@@ -29,11 +35,19 @@ struct SourceStats {
         return h
     }
 
+    /// The rows from now on are another recording's: the interval to its first row is left
+    /// out when it is longer than `longerThan` seconds (0: always).
+    mutating func startRecording(longerThan: Double) { between = longerThan }
+
     @inline(__always)
     mutating func add(_ when: Double) {
         count += 1
         guard let previous = last else { first = when; last = when; return }
         let d = when - previous
+        if let limit = between {
+            between = nil
+            if d > limit { betweenSeconds += d; betweenCount += 1; last = when; return }
+        }
         if d <= 0 { backwards += 1; if d < 0 { last = when }; return }
         last = when
         if d > runLower && d <= runUpper {
@@ -63,10 +77,11 @@ struct SourceStats {
         if longest.count == Self.keepLongest { longestThreshold = longest[longest.count - 1].durationS }
     }
 
-    /// Rows per second between the first and the last row.
+    /// Rows per second between the first and the last row, leaving out the time between
+    /// recordings.
     var achievedHz: Double? {
-        guard count >= 2, let f = first, let l = last, l > f else { return nil }
-        return Double(count - 1) / (l - f)
+        guard count >= 2, let f = first, let l = last, l - f - betweenSeconds > 0, count - 1 > betweenCount else { return nil }
+        return Double(count - 1 - betweenCount) / (l - f - betweenSeconds)
     }
 
     func report(_ letter: String, configuredHz: Double?) -> AnalysisSummary.SourceHealth {

@@ -20,6 +20,19 @@ struct Binary {
 
     static func temporaryDirectory() -> String { ScratchFolder.make("cli") }
 
+    /// Copies the binary to `destination` through a close-on-exec descriptor. With
+    /// `FileManager.copyItem` a test starting a process at the same moment could inherit
+    /// the copy's write descriptor, and running the copy then failed with "Text file busy"
+    /// for as long as that process lived.
+    static func copy(to destination: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let fd = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        defer { close(fd) }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count else { throw CocoaError(.fileWriteUnknown) }
+    }
+
     static func csvFiles(in dir: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".csv") }.sorted()
             .map { dir + "/" + $0 }
