@@ -141,6 +141,19 @@ import Testing
         #expect(s.rows["L"] == 1 && s.health.badLines == 1)
     }
 
+    @Test func sourcesMissingTheSameSamplesShareOneSentence() throws {
+        // A and G of one tick miss the same 5 s: one sentence, not one per source.
+        var text = Self.header
+        for k in 0..<300 where k < 100 || k >= 150 {
+            let t = t0 + Double(k) / 10
+            text += "A,W,\(t),0.01,-0.02,1.0\nG,W,\(t),0.001,0.002,-0.001\n"
+        }
+        let s = try summarize(text)
+        let missing = s.messages.filter { $0.contains("rows were missing") }
+        #expect(missing.count == 1 && missing.first?.hasPrefix("Accelerometer and gyroscope rows were missing for 5.1 s") == true,
+                "\(s.messages)")
+    }
+
     @Test func filesFromDifferentDaysAndTheDayFilter() throws {
         let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -7,6 +7,13 @@ enum HealthReport {
                                           .magnetometer: "Magnetometer", .deviceMotion: "Device-motion",
                                           .location: "GPS"]
 
+    /// "Accelerometer", "Accelerometer and gyroscope", "Accelerometer, gyroscope and GPS".
+    static func list(_ names: [String]) -> String {
+        let words = names.enumerated().map { k, n in k == 0 || n == "GPS" ? n : n.lowercased() }
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " and " + (words.last ?? "")
+    }
+
     static func make(_ a: RecordingAnalyzer, counts: ScanCounts, metadata: [(String, RecordingMetadata)],
                      fixes: [Fix]) -> AnalysisSummary.Health {
         var h = AnalysisSummary.Health()
@@ -35,26 +42,35 @@ enum HealthReport {
         let firsts = a.stats.compactMap(\.first), lasts = a.stats.compactMap(\.last)
         let severalDays = (firsts.min().map(LocalDay.date) ?? "") != (lasts.max().map(LocalDay.date) ?? "")
         func at(_ t: Double) -> String { severalDays ? "\(LocalDay.date(t)) \(LocalDay.clock(t))" : LocalDay.clock(t) }
-        // Per source.
+        // Per source. Sources that share a finding (the IMU's come from one tick, so they
+        // miss the same samples) share its sentence: "Accelerometer, gyroscope and
+        // magnetometer rows came at 958.9 Hz …", not three sentences.
+        var shared: [(predicate: String, names: [String])] = []
+        func say(_ name: String, _ predicate: String) {
+            if let i = shared.firstIndex(where: { $0.predicate == predicate }) { shared[i].names.append(name) }
+            else { shared.append((predicate, [name])) }
+        }
+        var gpsGaps: [String] = []
         for src in Source.canonicalOrder where a.stats[src.order].count > 0 {
             let st = a.stats[src.order]
             h.sources.append(st.report(String(src.letter), configuredHz: src == .location ? nil : configured))
             h.timeJumps += st.backwards
             let name = names[src] ?? src.description
             if src != .location, let want = configured, let got = st.achievedHz, got < want * 0.98 {
-                findings.append("\(name) rows came at \(Text.number(got, 1)) Hz of the configured \(Text.number(want, 0)) Hz.")
+                say(name, "rows came at \(Text.number(got, 1)) Hz of the configured \(Text.number(want, 0)) Hz.")
             }
             let period = src == .location ? 1.0 : 1 / (configured ?? st.achievedHz ?? 1)
             let threshold = src == .location ? 30.0 : max(0.1, 10 * period)
             let big = st.longest.filter { $0.durationS > threshold }
             for g in big.prefix(3) {
-                let what = src == .location ? "GPS had no fix" : "\(name) rows were missing"
-                findings.append("\(what) for \(Text.duration(g.durationS)) from \(at(g.start)).")
+                let gap = "for \(Text.duration(g.durationS)) from \(at(g.start))."
+                if src == .location { gpsGaps.append("GPS had no fix " + gap) } else { say(name, "rows were missing " + gap) }
             }
             if st.backwards > 0 {
-                findings.append("\(name) time went backwards or repeated \(st.backwards) time\(st.backwards == 1 ? "" : "s") (clock step or files out of order).")
+                say(name, "time went backwards or repeated \(st.backwards) time\(st.backwards == 1 ? "" : "s") (clock step or files out of order).")
             }
         }
+        findings += shared.map { "\(Self.list($0.names)) \($0.predicate)" } + gpsGaps
         if a.stats[Source.location.order].count == 0 {
             findings.append("No GPS (L) rows: no track or places; the timeline comes from the accelerometer alone.")
         } else if fixes.isEmpty {
