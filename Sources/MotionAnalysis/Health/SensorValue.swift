@@ -10,13 +10,17 @@ import MotionCore
 public enum SensorValue {
     public static let limit = 1e6
 
+    /// Whether no sensor gives `value`: ±infinity, or at least `limit` in size (NaN is not).
+    @inline(__always)
+    public static func isImpossible(_ value: Double) -> Bool { abs(value) >= limit }
+
     /// Whether any value of an IMU row that `read` marks (bit k: value k, as
     /// `RowSink.valuesRead`) is ±infinity or at least `limit` in size. `L` rows are the fix
     /// filter's to judge.
     @inline(__always)
     static func isImpossible(_ source: Source, _ v: UnsafeBufferPointer<Double>, read: UInt32) -> Bool {
         guard source != .location else { return false }
-        for k in v.indices where read & (1 << UInt32(k)) != 0 && abs(v[k]) >= limit { return true }
+        for k in v.indices where read & (1 << UInt32(k)) != 0 && isImpossible(v[k]) { return true }
         return false
     }
 }

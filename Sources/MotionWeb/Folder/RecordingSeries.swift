@@ -75,7 +75,7 @@ struct RecordingSeries: Sendable {
                     case .accelerometer:
                         let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()
                         // As in the summary: a value no sensor gives is left out (`SensorValue`).
-                        guard m.isFinite, (0..<3).allSatisfy({ abs(row[$0]) < SensorValue.limit }) else { return }
+                        guard m.isFinite, !(0..<3).contains(where: { SensorValue.isImpossible(row[$0]) }) else { return }
                         let k = Int(t / binWidth)
                         guard k < bins.count + 1_000_000 else { return }
                         if var b = bins[k] {
