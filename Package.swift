@@ -115,7 +115,7 @@ let package = Package(
                                    .product(name: "HTTPTypes", package: "swift-http-types"),
                                    .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: strict),
-        .testTarget(name: "MotionAppTests", dependencies: ["MotionTestSupport", "MotionApp", "MotionCore", "MotionSystem"], swiftSettings: strict),
+        .testTarget(name: "MotionAppTests", dependencies: ["MotionTestSupport", "MotionApp", "MotionCore", "MotionSimulator", "MotionSystem"], swiftSettings: strict),
         .testTarget(name: "MotionOffloadTests", dependencies: ["MotionTestSupport", "MotionOffload", "MotionCore"], swiftSettings: strict),
         // The benchmark program's own logic (statistics, fakes, baselines' input); no timings.
         .testTarget(name: "MotionLogBenchTests", dependencies: ["motionlog-bench", "MotionCore"], swiftSettings: strict),

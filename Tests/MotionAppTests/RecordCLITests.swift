@@ -1,5 +1,6 @@
 import Foundation
 import MotionCore
+import MotionSimulator
 import Testing
 
 @Suite("motionlog record and check, as a user runs them")
@@ -78,6 +79,20 @@ struct RecordCLITests {
         #expect(fast.status == 2 && fast.stderr.contains("--fast needs --duration"))
         let board = try Binary.run(["record", "--board", "nosuchboard", "--duration", "1"])
         #expect(board.status == 2 && board.stderr.contains("nosuchboard: no such board") && board.stderr.contains("available: "))
+    }
+
+    /// `--fast --scenario` without `--duration` records the scenario once, to its end.
+    @Test func fastScenarioRecordsTheScenarioOnce() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--scenario", "car", "--fast", "--rate", "10",
+                                "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: String(csv.dropLast(4)) + ".json"))))
+        #expect(meta.endedCleanly && meta.endReason == "duration")
+        let seconds = SimulatorScenario.car.duration
+        #expect(meta.file.rows["A"] == Int((seconds * 10).rounded(.down)))
+        #expect((Int(seconds) - 2...Int(seconds)).contains(meta.file.rows["L"] ?? 0))   // 1 Hz, from the first fix
     }
 
     @Test func metadataDescribesTheRecording() throws {

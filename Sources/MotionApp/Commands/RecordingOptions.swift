@@ -1,5 +1,7 @@
 import ArgumentParser
+import MotionAnalysis
 import MotionCore
+import MotionSimulator
 
 /// The recording options shared by `record` and `daemon`. Each overrides the config file,
 /// which overrides the board file, which overrides the built-in defaults. Options that
@@ -44,7 +46,7 @@ struct RecordingOptions: ParsableArguments {
                                                                     valueName: "motionlog|chip"))
     var deviceMotion: String?
 
-    @Option(name: .long, help: ArgumentHelp("Simulator only: what the simulated sensors live through (default ride).",
+    @Option(name: .long, help: ArgumentHelp("Simulator only: what the simulated sensors live through (default ride). With --fast and no --duration, the scenario is recorded once (\(RecordingOptions.scenarioLengths)).",
                                             valueName: "ride|commute|car|night"))
     var scenario: String?
 
@@ -64,9 +66,16 @@ struct RecordRunOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds to record, or with s/m/h (default: until Ctrl-C).")
     var duration: String?
 
-    @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows.")
+    @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows (needs --duration or --scenario).")
     var fast = false
 
     @Flag(name: .long, help: "No live status line.")
     var quiet = false
+}
+
+extension RecordingOptions {
+    /// Each scenario's length, as `--scenario`'s help gives it: `ride 4 min 10 s, commute …`.
+    static var scenarioLengths: String {
+        SimulatorScenario.allCases.map { "\($0.rawValue) \(MotionAnalysis.Text.duration($0.duration))" }.joined(separator: ", ")
+    }
 }

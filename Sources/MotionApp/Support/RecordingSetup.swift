@@ -90,9 +90,6 @@ struct RecordingSetup {
         if run.fast && !simulated {
             throw .usage("--fast runs on the simulated clock and needs the simulator board (--board simulator)")
         }
-        if run.fast && duration == nil {
-            throw .usage("--fast needs --duration (a simulated recording runs as fast as the machine allows)")
-        }
         var simulatedChip: IMUSelection?
         if let chip = o.imu {
             let model: IMUSelection
@@ -109,6 +106,13 @@ struct RecordingSetup {
             }
             guard simulated else { throw .usage("--scenario needs the simulator board (--board simulator)") }
             scenario = s
+        }
+        if run.fast && duration == nil {
+            // A scenario has its own length; the plain ride loops forever.
+            guard o.scenario != nil else {
+                throw .usage("--fast needs --duration or --scenario (a simulated recording runs as fast as the machine allows)")
+            }
+            duration = scenario.duration
         }
         let deviceMotion = try resolveDeviceMotion(o, settings, board: board, simulatedChip: simulatedChip)
         // gpsd: --gpsd, else the config file, else the board; the simulator board only with --gpsd.
