@@ -39,6 +39,17 @@ import Testing
         #expect(abs(moves - s.distanceM) < 0.5, "moves \(moves) m, track \(s.distanceM) m")
     }
 
+    @Test func theReportWritesDistancesBelowAKilometreInMetres() throws {
+        // 5 min walking at 1.3 m/s: 390 m, which read "0.39 km" (and a few metres "0.00 km").
+        let walk = try summary((0..<300).map { (Double($0), 1.3 * Double($0), 0, Double.nan) })
+        let report = SummaryReport.text(walk, title: "walk").split(separator: "\n")
+        let metres = Int(walk.distanceM.rounded())
+        #expect(metres > 370 && metres < 400, "\(walk.distanceM)")
+        #expect(report.contains { $0.hasPrefix("  Distance   \(metres) m   moving") }, "\(report)")
+        #expect(report.contains { $0.contains("walking") && $0.contains(" \(metres) m ") && $0.hasSuffix("km/h") }, "\(report)")
+        #expect(Text.distance(999.4) == "999 m" && Text.distance(999.6) == "1.00 km" && Text.distance(15_449) == "15.45 km")
+    }
+
     @Test func aShortRideSpeedingUpHasAMaximumAtLeastItsAverage() throws {
         // 8 s from standing to 6 m/s (gpsd's speeds), as a ride recorded for a few seconds.
         var points: [(Double, Double, Double, Double)] = []

@@ -149,6 +149,12 @@ public enum Text {
         return s
     }
 
+    /// `468 m` below a kilometre, `9.68 km` from there on.
+    public static func distance(_ metres: Double) -> String {
+        guard metres.isFinite else { return "–" }
+        return metres.rounded() < 1000 ? "\(Int(metres.rounded())) m" : "\(number(metres / 1000, 2)) km"
+    }
+
     /// `4 min 10 s`, `2 h 05 min`, `12.5 s`.
     public static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "–" }

@@ -11,7 +11,7 @@ public enum SummaryReport {
         row("Time", "\(LocalDay.date(start)) \(LocalDay.clock(start)) – \(sameDay ? "" : LocalDay.date(end) + " ")\(LocalDay.clock(end))  (\(Text.duration(s.durationS)))")
         row("Rows", s.rows.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: "  "))
         if s.fixesUsed > 0 {
-            var line = "\(Text.number(s.distanceM / 1000, 2)) km   moving \(Text.duration(s.movingS))"
+            var line = "\(Text.distance(s.distanceM))   moving \(Text.duration(s.movingS))"
             if let avg = s.averageSpeedMps { line += "   avg \(Text.number(avg * 3.6, 1)) km/h" }
             if let max = s.maxSpeedMps { line += "   max \(Text.number(max * 3.6, 1)) km/h" }
             row("Distance", line)
@@ -42,7 +42,7 @@ public enum SummaryReport {
                 case .move:
                     line += (e.activity ?? .unknown).rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
                         + Text.duration(e.duration).padding(toLength: 14, withPad: " ", startingAt: 0)
-                    if let d = e.distanceM { line += "\(Text.number(d / 1000, 2)) km" }
+                    if let d = e.distanceM { line += Text.distance(d).padding(toLength: 9, withPad: " ", startingAt: 0) }
                     if let v = e.meanSpeedMps { line += "  \(Text.number(v * 3.6, 1)) km/h" }
                 case .gap:
                     line += "no data".padding(toLength: 9, withPad: " ", startingAt: 0) + Text.duration(e.duration)

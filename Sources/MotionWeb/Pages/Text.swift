@@ -38,9 +38,10 @@ enum Text {
 
     static func size(_ bytes: Int64) -> String { ByteText.describe(bytes) }
 
+    /// `468 m`, `9.68 km`: as the summary's report writes them; nil without a distance.
     static func distance(_ metres: Double?) -> String? {
         guard let metres, metres.isFinite else { return nil }
-        return metres >= 1000 ? String(format: "%.1f km", metres / 1000) : "\(Int(metres.rounded())) m"
+        return MotionAnalysis.Text.distance(metres)
     }
 
     /// The HTTP date form (RFC 9110 §5.6.7) for `Last-Modified`.
