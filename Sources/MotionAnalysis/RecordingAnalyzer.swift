@@ -134,7 +134,7 @@ public struct RecordingAnalyzer: RowSink {
         // Span and rows.
         let firsts = stats.compactMap(\.first), lasts = stats.compactMap(\.last)
         s.start = firsts.min(); s.end = lasts.max()
-        if let a = s.start, let b = s.end { s.durationS = b - a }
+        if let a = s.start, let b = s.end { s.durationS = ((b - a) * 1000).rounded() / 1000 }   // to the ms: 2591.98, not 2591.9800000190735
         for src in Source.canonicalOrder where stats[src.order].count > 0 { s.rows[String(src.letter)] = stats[src.order].count }
         // Track.
         let stays = StayPoints.detect(fixes, options: options)

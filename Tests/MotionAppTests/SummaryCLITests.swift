@@ -21,6 +21,10 @@ struct SummaryCLITests {
         for key in ["distance_m", "duration_s", "moving_s", "max_speed_mps", "elevation_gain_m"] {
             #expect(object[key] is NSNumber, "\(key): \(String(describing: object[key]))")
         }
+        // To the millisecond, as When is written (not 299.9600000381 from two epoch Doubles).
+        let duration = try #require(object["duration_s"] as? Double)
+        #expect(abs(duration * 1000 - (duration * 1000).rounded()) < 1e-6 && r.stdout.contains("\"duration_s\" : \(duration)"),
+                "\(duration)")
         let timeline = try #require(object["timeline"] as? [[String: Any]])
         #expect(timeline.first?["type"] as? String == "move")
         #expect(timeline.first?["activity"] as? String == "walking")

@@ -87,7 +87,8 @@ struct SourceStats {
     func report(_ letter: String, configuredHz: Double?) -> AnalysisSummary.SourceHealth {
         AnalysisSummary.SourceHealth(source: letter, rows: count, configuredHz: configuredHz,
                                       achievedHz: achievedHz.map { ($0 * 1000).rounded() / 1000 },
-                                      gapEdgesS: Self.edges, gapCounts: histogram, longestGaps: longest)
+                                      gapEdgesS: Self.edges, gapCounts: histogram,
+                                      longestGaps: longest.map { .init(start: $0.start, durationS: ($0.durationS * 1000).rounded() / 1000) })
     }
 }
 
