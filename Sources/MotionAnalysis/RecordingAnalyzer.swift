@@ -17,7 +17,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 5
+    public static let version = 6
 
     let options: AnalysisOptions
     var stats = [SourceStats](repeating: SourceStats(), count: 5)
@@ -151,6 +151,7 @@ public struct RecordingAnalyzer: RowSink {
         s.timeline = TimelineBuilder(fixes: fixes, stays: stays, speeds: track.speeds,
                                      steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds,
                                      imu: imu, options: options).build()
+        if let a = s.start, let b = s.end { s.timeline = TimelineBuilder.clamp(s.timeline, from: a, to: b) }
         for e in s.timeline where e.type != .gap {
             let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue
             s.activitySeconds[key, default: 0] += e.duration.rounded()

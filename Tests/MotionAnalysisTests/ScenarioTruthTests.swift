@@ -16,6 +16,11 @@ import Testing
         let summary = try RecordingAnalyzer.summarize([path])
         let (share, wrong) = ScenarioRecording.agreement(summary, scenario, seconds: seconds)
         #expect(share >= 0.95, "\(scenario) imu \(imu): \(Int(share * 1000)) ‰ of seconds right; wrong: \(wrong)")
+        // The timeline lies within the rows: the accelerometer's 5 s windows made a night
+        // recorded from hh:mm:01 "still" from hh:mm:00.
+        let first = try #require(summary.start), last = try #require(summary.end)
+        #expect((summary.timeline.first?.start ?? 0) >= first && (summary.timeline.last?.end ?? .infinity) <= last,
+                "\(scenario): rows \(first)–\(last), timeline \(summary.timeline.first?.start ?? 0)–\(summary.timeline.last?.end ?? 0)")
         let start = ScenarioRecording.startEpoch
         let truthStops = ScenarioRecording.truthStops(scenario, seconds: seconds)
         let found = summary.timeline.filter { $0.type == .stop }

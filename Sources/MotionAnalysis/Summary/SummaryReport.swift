@@ -1,5 +1,9 @@
 /// The human report of `motionlog summary`: aligned, with units and local times.
 public enum SummaryReport {
+    /// Movement intervals listed at most: a day at the default 10 min (a night of 8–10 h
+    /// fits whole; it was cut at 8 h).
+    static let movementLines = 144
+
     public static func text(_ s: AnalysisSummary, title: String) -> String {
         var out: [String] = [title]
         func row(_ name: String, _ value: String) { out.append("  " + name.padding(toLength: 11, withPad: " ", startingAt: 0) + value) }
@@ -60,12 +64,13 @@ public enum SummaryReport {
             out.append("Movement per \(Text.duration(s.movement.intervalS)) (|user acceleration|, g·s, \(source))")
             let peak = max(s.movement.sums.max() ?? 0, 1e-9)
             var day = sameDay ? LocalDay.date(start) : ""
-            for (t, v) in zip(s.movement.starts, s.movement.sums).prefix(48) {
+            for (t, v) in zip(s.movement.starts, s.movement.sums).prefix(Self.movementLines) {
                 if LocalDay.date(t) != day { day = LocalDay.date(t); out.append("  \(day)") }
                 let bar = String(repeating: "█", count: v.isFinite && peak.isFinite && v > 0 ? Int((v / peak * 30).rounded()) : 0)
                 out.append("  \(LocalDay.clock(t).prefix(5))  \(Text.number(v, 1).padding(toLength: 9, withPad: " ", startingAt: 0)) \(bar)")
             }
-            if s.movement.sums.count > 48 { out.append("  … \(s.movement.sums.count - 48) more intervals (see --json)") }
+            let more = s.movement.sums.count - Self.movementLines
+            if more > 0 { out.append("  … \(more) more interval\(more == 1 ? "" : "s") (see --json)") }
         }
         out.append("")
         out.append("Health")

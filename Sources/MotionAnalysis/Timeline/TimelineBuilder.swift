@@ -64,6 +64,16 @@ struct TimelineBuilder {
         return Self.joinTouchingMoves(Self.absorbShortMoves(out))
     }
 
+    /// The timeline within the first and last row: the accelerometer's windows lie on a
+    /// 5 s grid, and a night recorded from 22:04:01 to 06:04:29 was "still 22:04:00–06:04:30".
+    static func clamp(_ entries: [TimelineEntry], from: Double, to: Double) -> [TimelineEntry] {
+        entries.compactMap { e in
+            var e = e
+            e.start = max(e.start, from); e.end = min(e.end, to)
+            return e.end > e.start ? e : nil
+        }
+    }
+
     /// A move shorter than a minute that touches a longer move on either side takes the
     /// activity of the longer neighbour, as short runs inside a stretch do (step 3 of
     /// `classify`): the pieces around a bridged loss are classified apart, and two fixes
