@@ -21,3 +21,32 @@ import Testing
         #expect(SVGChart.label(value, step: step) == text)
     }
 }
+
+/// The time axis: labels at round multiples of a step, on local hours for wall-clock times.
+@Suite struct TimeTicksTests {
+    @Test func aNightIsLabelledEveryTwoHours() {
+        // Elapsed 0:24 to 8:00:52 was labelled 0:24, 2:40:33, 5:20:43, 8:00:52.
+        #expect(TimeTicks.ticks(from: 24, to: 28_852) == [7200, 14_400, 21_600, 28_800])
+        // The commute, 43 min 12 s: every 10 min.
+        #expect(TimeTicks.ticks(from: 1, to: 2592) == [600, 1200, 1800, 2400])
+        // A few seconds, and a week.
+        #expect(TimeTicks.ticks(from: 0, to: 8) == [0, 2, 4, 6, 8])
+        #expect(TimeTicks.ticks(from: 0, to: 7 * 86_400).count >= 4)
+        #expect(TimeTicks.ticks(from: 5, to: 5).isEmpty && TimeTicks.ticks(from: 0, to: .infinity).isEmpty)
+    }
+
+    @Test func wallClockLabelsFallOnLocalHours() {
+        // 22:10 to 06:10 local time in India (UTC+5:30): labels at 00:00, 02:00, 04:00, 06:00
+        // local, which are not multiples of 2 h in UTC.
+        let offset = 19_800.0, localMidnight = 1_795_737_600.0 - offset
+        let ticks = TimeTicks.ticks(from: localMidnight - 6600, to: localMidnight + 22_200, offset: offset)
+        #expect(ticks == [localMidnight, localMidnight + 7200, localMidnight + 14_400, localMidnight + 21_600])
+    }
+
+    @Test func theChartsAxisCarriesTheTicks() throws {
+        let t = Array(stride(from: 24.0, through: 28_852, by: 49))
+        let svg = try #require(SVGChart.render(title: "a", unit: "g", line: .init(t: t, v: t.map { _ in 1 }), cssClass: "a"))
+        for label in ["2:00:00", "4:00:00", "6:00:00", "8:00:00"] { #expect(svg.contains(">\(label)</text>"), "\(label)") }
+        #expect(!svg.contains(">0:24</text>"))
+    }
+}

@@ -196,7 +196,7 @@ import Testing
             // 22 minutes of riding at 0.0001°/s north (11.1 m/s): about 14.7 km.
             let whole = try SummaryJSON.decode(Array(try Data(contentsOf: URL(fileURLWithPath: f.folder + "/\(names[0]).summary.json"))))
             #expect(whole.files.count == 3 && whole.distanceM > 14_000)
-            #expect(card.contains("<span>\(Text.distance(whole.distanceM) ?? "?")</span>"))
+            #expect(card.contains("<span>\(MotionWeb.Text.distance(whole.distanceM) ?? "?")</span>"))
         }
     }
 

@@ -38,6 +38,15 @@ public enum CalendarTime {
                      hour: Int(p.tm_hour), minute: Int(p.tm_min), second: Int(p.tm_sec), weekday: Int(p.tm_wday))
     }
 
+    /// Seconds local time is ahead of UTC at `epochSeconds` (3600 in Berlin in winter,
+    /// 19800 in India, negative west of Greenwich).
+    public static func utcOffset(epochSeconds: Int64) -> Int {
+        var t = time_t(epochSeconds)
+        var p = tm()
+        localtime_r(&t, &p)
+        return Int(p.tm_gmtoff)
+    }
+
     /// Epoch seconds of a local date and time (`mktime(3)`, daylight saving time decided by
     /// the rules); nil when the C library cannot represent it.
     public static func localEpoch(year: Int32, month: Int32, day: Int32,

@@ -1,4 +1,5 @@
 import Foundation
+import MotionSystem
 
 /// A time chart as inline SVG: a line (or a min–max band with its mean), or bars per
 /// interval, against elapsed time, with its value range and time axis labelled.
@@ -18,7 +19,8 @@ enum SVGChart {
         let pad = (hi - lo) * 0.05
         lo -= pad; hi += pad
         let plotW = width - left - right, plotH = height - top - bottom
-        func x(_ t: Double) -> String { SVG.num(left + (t - t0) / (t1 - t0) * plotW) }
+        func position(_ t: Double) -> Double { left + (t - t0) / (t1 - t0) * plotW }
+        func x(_ t: Double) -> String { SVG.num(position(t)) }
         func y(_ v: Double) -> String { SVG.num(top + (hi - v) / (hi - lo) * plotH) }
         var svg = "<svg class=\"chart \(cssClass)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(title)\">"
         // Grid: three value lines with labels.
@@ -28,10 +30,7 @@ enum SVGChart {
             svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(y(v))\" y2=\"\(y(v))\"/>"
             svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\">\(label(v, step: step))</text>"
         }
-        for i in 0...3 {
-            let t = t0 + Double(i) * (t1 - t0) / 3
-            svg += "<text class=\"axis\" x=\"\(x(t))\" y=\"\(Int(height - 6))\" text-anchor=\"\(i == 0 ? "start" : i == 3 ? "end" : "middle")\">\(Text.clock(t))</text>"
-        }
+        svg += timeAxis(TimeTicks.ticks(from: t0, to: t1)) { (position($0), Text.clock($0)) }
         if let band {
             let upper = zip(line.t, band.hi).map { x($0) + " " + y($1) }
             let lower = zip(line.t, band.lo).reversed().map { x($0) + " " + y($1) }
@@ -63,10 +62,8 @@ enum SVGChart {
             svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(SVG.num(y(v)))\" y2=\"\(SVG.num(y(v)))\"/>"
             svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(SVG.num(y(v)))\" dy=\"4\" text-anchor=\"end\">\(label(v, step: step))</text>"
         }
-        for i in 0...3 {
-            let t = t0 + Double(i) * (t1 - t0) / 3
-            svg += "<text class=\"axis\" x=\"\(SVG.num(x(t)))\" y=\"\(Int(height - 6))\" text-anchor=\"\(i == 0 ? "start" : i == 3 ? "end" : "middle")\">\(timeLabel(t))</text>"
-        }
+        let offset = Double(CalendarTime.utcOffset(epochSeconds: Int64(t0)))
+        svg += timeAxis(TimeTicks.ticks(from: t0, to: t1, offset: offset)) { (x($0), timeLabel($0)) }
         let gap = min(1.0, (x(t0 + interval) - x(t0)) * 0.1)
         for (t, v) in zip(starts, values) where v.isFinite && v > 0 {
             let x0 = x(t) + gap / 2, w = max(x(t + interval) - x(t) - gap, 0.5)
@@ -74,6 +71,18 @@ enum SVGChart {
         }
         svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
         return svg + "</svg>"
+    }
+
+    /// The time axis' labels at `ticks`, placed by `place` (x and text); a label near an
+    /// edge is anchored to it so that it is not cut off.
+    static func timeAxis(_ ticks: [Double], place: (Double) -> (Double, String)) -> String {
+        var svg = ""
+        for t in ticks {
+            let (x, text) = place(t)
+            let anchor = x - left < 20 ? "start" : width - right - x < 20 ? "end" : "middle"
+            svg += "<text class=\"axis\" x=\"\(SVG.num(x))\" y=\"\(Int(height - 6))\" text-anchor=\"\(anchor)\">\(text)</text>"
+        }
+        return svg
     }
 
     /// `v` with as many decimals as grid lines `step` apart need to read differently
