@@ -50,3 +50,33 @@ import Testing
         #expect(!svg.contains(">0:24</text>"))
     }
 }
+
+/// The value axis: grid lines at round values.
+@Suite struct RoundValuesTests {
+    @Test(arguments: [
+        // Speeds up to 22 km/h were labelled 0, 11, 22; an elevation of 34–40 m 34, 37, 40.
+        (-1.1, 23.1, [0.0, 10, 20]), (33.7, 40.3, [34.0, 36, 38, 40]), (0.555, 1.545, [1.0, 1.5]),
+        (33.99, 34.21, [34.0, 34.1, 34.2]), (0.0, 73.5, [0.0, 20, 40, 60]),
+    ])
+    func gridLinesFallOnRoundValues(lo: Double, hi: Double, values: [Double]) {
+        let got = SVGChart.roundValues(from: lo, to: hi).values
+        #expect(got.count == values.count && zip(got, values).allSatisfy { abs($0 - $1) < 1e-9 }, "\(got)")
+    }
+}
+
+/// The movement bars: one per interval, as high as its value.
+@Suite struct MovementBarsTests {
+    @Test func eachBarIsAsHighAsItsValue() throws {
+        let values = [10.5, 69.9, 16.7, 6.0, 0, 33.3]
+        let starts = values.indices.map { 1_795_729_800 + 600 * Double($0) }
+        let svg = try #require(SVGChart.bars(title: "Movement", unit: "g·s", starts: starts, values: values, interval: 600,
+                                             cssClass: "m", timeLabel: { String(Int($0)) }))
+        let heights = svg.components(separatedBy: "<rect ").dropFirst().compactMap { rect -> Double? in
+            guard let r = rect.range(of: "height=\"") else { return nil }
+            return Double(rect[r.upperBound...].prefix { $0 != "\"" })
+        }
+        let drawn = values.filter { $0 > 0 }
+        try #require(heights.count == drawn.count, "\(heights)")
+        for (h, v) in zip(heights, drawn) { #expect(abs(h / heights[1] - v / 69.9) < 0.01, "\(heights)") }
+    }
+}

@@ -23,10 +23,9 @@ enum SVGChart {
         func x(_ t: Double) -> String { SVG.num(position(t)) }
         func y(_ v: Double) -> String { SVG.num(top + (hi - v) / (hi - lo) * plotH) }
         var svg = "<svg class=\"chart \(cssClass)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(title)\">"
-        // Grid: three value lines with labels.
-        let step = (hi - lo - 2 * pad) / 2
-        for i in 0...2 {
-            let v = lo + pad + Double(i) * step
+        // Grid: lines at round values (0, 10, 20 km/h), each labelled.
+        let (grid, step) = roundValues(from: lo, to: hi)
+        for v in grid {
             svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(y(v))\" y2=\"\(y(v))\"/>"
             svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(y(v))\" dy=\"4\" text-anchor=\"end\">\(label(v, step: step))</text>"
         }
@@ -56,9 +55,8 @@ enum SVGChart {
         func x(_ t: Double) -> Double { left + (t - t0) / (t1 - t0) * plotW }
         func y(_ v: Double) -> Double { top + (hi - v) / hi * plotH }
         var svg = "<svg class=\"chart \(cssClass)\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" aria-label=\"\(title)\">"
-        let step = hi / 1.05 / 2
-        for i in 0...2 {
-            let v = Double(i) * step
+        let (grid, step) = roundValues(from: 0, to: hi)
+        for v in grid {
             svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(SVG.num(y(v)))\" y2=\"\(SVG.num(y(v)))\"/>"
             svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(SVG.num(y(v)))\" dy=\"4\" text-anchor=\"end\">\(label(v, step: step))</text>"
         }
@@ -71,6 +69,18 @@ enum SVGChart {
         }
         svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
         return svg + "</svg>"
+    }
+
+    /// Two to four multiples of a round step (1, 2 or 5 × 10ⁿ) within `[lo, hi]`, and the step.
+    static func roundValues(from lo: Double, to hi: Double) -> (values: [Double], step: Double) {
+        guard lo.isFinite, hi.isFinite, hi > lo else { return ([], 0) }
+        let magnitude = pow(10, (log10((hi - lo) / 4)).rounded(.down))
+        for factor in [1.0, 2, 5, 10, 20] {
+            let step = factor * magnitude
+            let first = (lo / step).rounded(.up), last = (hi / step).rounded(.down)
+            if last - first <= 3 { return (stride(from: first, through: last, by: 1).map { $0 * step }, step) }
+        }
+        return ([lo, hi], hi - lo)
     }
 
     /// The time axis' labels at `ticks`, placed by `place` (x and text); a label near an
