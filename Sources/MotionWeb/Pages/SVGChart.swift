@@ -71,7 +71,8 @@ enum SVGChart {
         return svg + "</svg>"
     }
 
-    /// Two to four multiples of a round step (1, 2 or 5 × 10ⁿ) within `[lo, hi]`, and the step.
+    /// At most four multiples of a round step (1, 2 or 5 × 10ⁿ) within `[lo, hi]` (two or more
+    /// for any range a chart draws), and the step.
     static func roundValues(from lo: Double, to hi: Double) -> (values: [Double], step: Double) {
         guard lo.isFinite, hi.isFinite, hi > lo else { return ([], 0) }
         let magnitude = pow(10, (log10((hi - lo) / 4)).rounded(.down))
