@@ -71,7 +71,7 @@ enum SVGChart {
         return svg + "</svg>"
     }
 
-    /// At most four multiples of a round step (1, 2 or 5 × 10ⁿ) within `[lo, hi]` (two or more
+    /// At most four multiples of a round step (1, 2 or 5 × 10ⁿ) within `[lo, hi]` (one or more
     /// for any range a chart draws), and the step.
     static func roundValues(from lo: Double, to hi: Double) -> (values: [Double], step: Double) {
         guard lo.isFinite, hi.isFinite, hi > lo else { return ([], 0) }
