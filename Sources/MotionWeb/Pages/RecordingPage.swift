@@ -176,7 +176,7 @@ enum RecordingPage {
             ("Board", m.recording.board + (m.recording.boardDescription.map { " — \($0)" } ?? "")),
             ("Rate", "\(m.recording.rateHz) Hz"), ("Sources", m.recording.sources),
             ("Rows", rowCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
-            ("Started", m.recording.started), ("Ended", ended ?? "–"),
+            ("Started", m.recording.started), ("File closed", ended ?? "–"),
             ("Clock", m.recording.clock), ("When", "\(m.recording.whenMode)"),
             ("Label", m.recording.label), ("Recording id", m.recording.id),
             (multi ? "Parts" : "Part", part),
