@@ -46,7 +46,7 @@ struct RecordingOptions: ParsableArguments {
                                                                     valueName: "motionlog|chip"))
     var deviceMotion: String?
 
-    @Option(name: .long, help: ArgumentHelp("Simulator only: what the simulated sensors live through (default ride). With --fast and no --duration, the scenario is recorded once (\(RecordingOptions.scenarioLengths)).",
+    @Option(name: .long, help: ArgumentHelp("Simulator only: what the simulated sensors live through (default ride), each so long before it repeats: \(RecordingOptions.scenarioLengths).",
                                             valueName: "ride|commute|car|night"))
     var scenario: String?
 
@@ -66,7 +66,7 @@ struct RecordRunOptions: ParsableArguments {
     @Option(name: .long, help: "Seconds to record, or with s/m/h (default: until Ctrl-C).")
     var duration: String?
 
-    @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows (needs --duration or --scenario).")
+    @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows; needs --duration, or --scenario, which it then records once.")
     var fast = false
 
     @Flag(name: .long, help: "No live status line.")
@@ -74,7 +74,7 @@ struct RecordRunOptions: ParsableArguments {
 }
 
 extension RecordingOptions {
-    /// Each scenario's length, as `--scenario`'s help gives it: `ride 4 min 10 s, commute …`.
+    /// Each scenario's length, as `--scenario`'s help gives it: `ride 3 min 49 s, commute …`.
     static var scenarioLengths: String {
         SimulatorScenario.allCases.map { "\($0.rawValue) \(MotionAnalysis.Text.duration($0.duration))" }.joined(separator: ", ")
     }
