@@ -26,9 +26,12 @@ import Testing
 @Suite struct TimeTicksTests {
     @Test func aNightIsLabelledEveryTwoHours() {
         // Elapsed 0:24 to 8:00:52 was labelled 0:24, 2:40:33, 5:20:43, 8:00:52.
-        #expect(TimeTicks.ticks(from: 24, to: 28_852) == [7200, 14_400, 21_600, 28_800])
-        // The commute, 43 min 12 s: every 10 min.
-        #expect(TimeTicks.ticks(from: 1, to: 2592) == [600, 1200, 1800, 2400])
+        #expect(TimeTicks.ticks(from: 24, to: 28_852) == [0, 7200, 14_400, 21_600, 28_800])
+        // The commute, 43 min 12 s: every 10 min, from 0:00 (its first sample at 1 s).
+        #expect(TimeTicks.ticks(from: 1, to: 2592) == [0, 600, 1200, 1800, 2400])
+        // No tick far outside the span: 2:00 is 5 % of the span before 2:30, 0:00 more.
+        #expect(TimeTicks.ticks(from: 120, to: 720) == [120, 240, 360, 480, 600, 720])
+        #expect(TimeTicks.ticks(from: 150, to: 700).first == 240)
         // A few seconds, and a week.
         #expect(TimeTicks.ticks(from: 0, to: 8) == [0, 2, 4, 6, 8])
         #expect(TimeTicks.ticks(from: 0, to: 7 * 86_400).count >= 4)
@@ -46,7 +49,7 @@ import Testing
     @Test func theChartsAxisCarriesTheTicks() throws {
         let t = Array(stride(from: 24.0, through: 28_852, by: 49))
         let svg = try #require(SVGChart.render(title: "a", unit: "g", line: .init(t: t, v: t.map { _ in 1 }), cssClass: "a"))
-        for label in ["2:00:00", "4:00:00", "6:00:00", "8:00:00"] { #expect(svg.contains(">\(label)</text>"), "\(label)") }
+        for label in ["0:00", "2:00:00", "4:00:00", "6:00:00", "8:00:00"] { #expect(svg.contains(">\(label)</text>"), "\(label)") }
         #expect(!svg.contains(">0:24</text>"))
     }
 }
