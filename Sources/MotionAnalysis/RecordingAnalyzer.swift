@@ -134,7 +134,7 @@ public struct RecordingAnalyzer: RowSink {
         // Span and rows.
         let firsts = stats.compactMap(\.first), lasts = stats.compactMap(\.last)
         s.start = firsts.min(); s.end = lasts.max()
-        if let a = s.start, let b = s.end { s.durationS = ((b - a) * 1000).rounded() / 1000 }   // to the ms: 2591.98, not 2591.9800000190735
+        if let a = s.start, let b = s.end { s.durationS = Text.round(b - a, 3) }   // to the ms: 2591.98, not 2591.9800000190735
         for src in Source.canonicalOrder where stats[src.order].count > 0 { s.rows[String(src.letter)] = stats[src.order].count }
         // Track.
         let stays = StayPoints.detect(fixes, options: options)
@@ -150,8 +150,7 @@ public struct RecordingAnalyzer: RowSink {
         let imu = IMUIndex(windows: windows.windows)
         s.timeline = TimelineBuilder(fixes: fixes, stays: stays, speeds: track.speeds,
                                      steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds,
-                                     imu: imu, options: options).build()
-        if let a = s.start, let b = s.end { s.timeline = TimelineBuilder.clamp(s.timeline, from: a, to: b) }
+                                     imu: imu, options: options, rows: (s.start ?? 0)...max(s.start ?? 0, s.end ?? 0)).build()
         for e in s.timeline where e.type != .gap {
             let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue
             s.activitySeconds[key, default: 0] += e.duration.rounded()

@@ -86,9 +86,9 @@ struct SourceStats {
 
     func report(_ letter: String, configuredHz: Double?) -> AnalysisSummary.SourceHealth {
         AnalysisSummary.SourceHealth(source: letter, rows: count, configuredHz: configuredHz,
-                                      achievedHz: achievedHz.map { ($0 * 1000).rounded() / 1000 },
+                                      achievedHz: achievedHz.map { Text.round($0, 3) },
                                       gapEdgesS: Self.edges, gapCounts: histogram,
-                                      longestGaps: longest.map { .init(start: $0.start, durationS: ($0.durationS * 1000).rounded() / 1000) })
+                                      longestGaps: longest.map { .init(start: $0.start, durationS: Text.round($0.durationS, 3)) })
     }
 }
 

@@ -75,12 +75,10 @@ struct MovementAccumulator {
         let useD = !fromD.isEmpty
         let sums = (useD ? fromD : fromA).series(interval)
         let epochs = (counts.isEmpty ? dCounts : counts).series(epoch)
-        return AnalysisSummary.Movement(intervalS: interval, starts: sums.starts, sums: sums.values.map(Self.round3),
-                                         epochS: epoch, epochStarts: epochs.starts, counts: epochs.values.map(Self.round3),
+        return AnalysisSummary.Movement(intervalS: interval, starts: sums.starts, sums: sums.values.map { Text.round($0, 3) },
+                                         epochS: epoch, epochStarts: epochs.starts, counts: epochs.values.map { Text.round($0, 3) },
                                          source: useD ? "D" : (fromA.isEmpty ? nil : "A"))
     }
-
-    static func round3(_ v: Double) -> Double { (v * 1000).rounded() / 1000 }
 }
 
 /// Sums per interval number; the current interval is kept aside so a stream in time order

@@ -34,16 +34,26 @@ struct TimelineBuilder {
     /// 100–600 m the first fixes after GPS comes back are often off (GeoLife).
     static let sparseMinMetres = 800.0
 
+    /// First and last row of the recording (any source): the accelerometer's windows lie on
+    /// a 5 s grid, and a night recorded from 22:04:01 to 06:04:29 was "still 22:04:00–06:04:30".
+    let rows: ClosedRange<Double>
+
+    /// The span the IMU windows cover, within the rows.
+    var imuSpan: (start: Double, end: Double)? {
+        guard let first = imu.windows.first, let last = imu.windows.last else { return nil }
+        return (max(first.start, rows.lowerBound), min(last.start + IMUWindowBuilder.windowSeconds, rows.upperBound))
+    }
+
     func build() -> [TimelineEntry] {
         var out: [TimelineEntry] = []
+        let span = imuSpan
         guard fixes.count >= 2 else {
-            if imu.windows.isEmpty { return [] }
-            return imuOnly(from: imu.windows.first?.start ?? 0,
-                           to: (imu.windows.last?.start ?? 0) + IMUWindowBuilder.windowSeconds)
+            guard let span else { return [] }
+            return imuOnly(from: span.start, to: span.end)
         }
         // Before the first fix: what the IMU saw, if anything worth a minute.
-        if let first = imu.windows.first, fixes[0].time - first.start >= ModeClassifier.minRunSeconds {
-            out += imuOnly(from: first.start, to: fixes[0].time)
+        if let span, fixes[0].time - span.start >= ModeClassifier.minRunSeconds {
+            out += imuOnly(from: span.start, to: fixes[0].time)
         }
         var index = 0
         for stay in stays {
@@ -55,23 +65,10 @@ struct TimelineBuilder {
             index = stay.endIndex
         }
         if index < fixes.count - 1 { out += moves(index, fixes.count - 1) }
-        if let last = imu.windows.last {
-            let end = last.start + IMUWindowBuilder.windowSeconds
-            if end - fixes[fixes.count - 1].time >= ModeClassifier.minRunSeconds {
-                out += imuOnly(from: fixes[fixes.count - 1].time, to: end)
-            }
+        if let span, span.end - fixes[fixes.count - 1].time >= ModeClassifier.minRunSeconds {
+            out += imuOnly(from: fixes[fixes.count - 1].time, to: span.end)
         }
         return Self.joinTouchingMoves(Self.absorbShortMoves(out))
-    }
-
-    /// The timeline within the first and last row: the accelerometer's windows lie on a
-    /// 5 s grid, and a night recorded from 22:04:01 to 06:04:29 was "still 22:04:00–06:04:30".
-    static func clamp(_ entries: [TimelineEntry], from: Double, to: Double) -> [TimelineEntry] {
-        entries.compactMap { e in
-            var e = e
-            e.start = max(e.start, from); e.end = min(e.end, to)
-            return e.end > e.start ? e : nil
-        }
     }
 
     /// A move shorter than a minute that touches a longer move on either side takes the
