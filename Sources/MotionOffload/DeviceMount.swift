@@ -58,9 +58,20 @@ public final class MountedDevice: Sendable {
         let r = runner.run("mount", ["-t", device.fileSystem.rawValue, "-o", options.joined(separator: ","), device.path, point], environment: [:])
         guard r.status == 0 else {
             try? FileSystem.removeDirectory(point)
-            throw OffloadError("mount", path: device.path, reason: r.output.trimmingCharacters(in: .whitespacesAndNewlines))
+            throw OffloadError("mount", path: device.path, reason: mountFailure(r.output, device.fileSystem))
         }
         return MountedDevice(device: device, mountPoint: point, runner: runner)
+    }
+
+    /// mount's complaint on one line, and what to do where the cause is known: a kernel
+    /// without the stick's file system (many have no vfat or exfat module) says only
+    /// "unknown filesystem type 'vfat'".
+    static func mountFailure(_ output: String, _ fileSystem: BlockDevice.FileSystem) -> String {
+        let said = output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        guard said.contains("unknown filesystem type") else { return said }
+        return said + " — this kernel has no \(fileSystem.rawValue) driver: `sudo modprobe \(fileSystem.rawValue)` loads it "
+            + "where it is installed; or use a stick formatted ext4 (`sudo mkfs.ext4 -L MOTIONLOG /dev/sdX1`, which erases it)"
     }
 
     /// Flushes and unmounts; the stick may be pulled once this returns without error.

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes Sources/MotionAnalysis/Input/PowersOfFive.swift: the 128-bit approximations of
+"""Writes Sources/MotionCore/Format/PowersOfFive.swift: the 128-bit approximations of
 5^q, q in -342...308, that the Eisel-Lemire step of the number parser multiplies by
 (fast_float's table, Lemire, "Number Parsing at a Gigabyte per Second", 2021; the same
 construction as fast_float's script/table_generation.py). Exact integer arithmetic
 (Python ints).
 
-    python3 bench/tools/make_eisel_lemire_table.py > Sources/MotionAnalysis/Input/PowersOfFive.swift
+    python3 bench/tools/make_eisel_lemire_table.py > Sources/MotionCore/Format/PowersOfFive.swift
 """
 
 SMALLEST = -342

@@ -5,10 +5,8 @@
 /// reported never depend on which path read a line.
 ///
 /// A number is accepted only when its text is byte for byte the `Double.description` of the
-/// value read (`DoubleText`, the writer's encoder). That also proves the value right: the
-/// shortest text of a Double reads back as that Double, so a value read approximately
-/// (w / 10^q, two roundings at most) and then confirmed, or its neighbour one ulp away, is
-/// exactly the value `Double(text)` gives.
+/// value read (`DoubleText`, the writer's encoder): the value is read exactly by `FastNumber`
+/// (the reader `summary` uses too) and written again to compare.
 enum PlainRowParser {
     /// The row on `line` (without its LF), or nil for the thorough path.
     static func row(_ line: UnsafeBufferPointer<UInt8>) -> Row? {
@@ -47,14 +45,13 @@ enum PlainRowParser {
                    values: (values.1, values.2, values.3, values.4, values.5, values.6, values.7, values.8, values.9))
     }
 
-    /// The Double whose `description` is exactly the text `[start, end)`, or nil.
+    /// The Double whose `description` is exactly the text `[start, end)`, or nil. The text
+    /// is read exactly (`FastNumber`); a shortest text reads back as the Double it came from,
+    /// so writing that value again must give the text byte for byte.
     static func confirmed(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int,
                           scratch: UnsafeMutablePointer<UInt8>) -> Double? {
-        guard let guess = approximate(p, start, end) else { return nil }
-        if writes(guess, p, start, end, scratch) { return guess }
-        if writes(guess.nextUp, p, start, end, scratch) { return guess.nextUp }
-        if writes(guess.nextDown, p, start, end, scratch) { return guess.nextDown }
-        return nil
+        guard let v = FastNumber.parse(p, start, end), writes(v, p, start, end, scratch) else { return nil }
+        return v
     }
 
     /// Whether `v`'s description is the text `[start, end)`.
@@ -65,52 +62,5 @@ enum PlainRowParser {
         guard count == end - start else { return false }
         for k in 0..<count where scratch[k] != p[start + k] { return false }
         return true
-    }
-
-    /// The value of a decimal `-?digits[.digits][e[+-]digits]` or `nan`, within an ulp or so;
-    /// nil for other text, more than 19 significant digits or a power of ten beyond ±22.
-    static func approximate(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
-        var i = start
-        let negative = i < end && p[i] == 0x2D
-        if negative { i += 1 }
-        if end - i == 3 && p[i] == 0x6E && p[i + 1] == 0x61 && p[i + 2] == 0x6E { return .nan }
-        var w: UInt64 = 0, significant = 0, q = 0, digits = 0
-        var point = false
-        while i < end {
-            let c = p[i]
-            if c == 0x2E, !point {
-                point = true
-            } else if c &- 0x30 < 10 {
-                let d = UInt64(c &- 0x30)
-                if w > 0 || d > 0 { significant += 1 }
-                guard significant <= 19 else { return nil }
-                w = w &* 10 &+ d
-                digits += 1
-                if point { q -= 1 }
-            } else {
-                break
-            }
-            i += 1
-        }
-        guard digits > 0 else { return nil }
-        if i < end {
-            guard p[i] == 0x65, i + 1 < end else { return nil }
-            i += 1
-            var exponentNegative = false
-            if p[i] == 0x2D || p[i] == 0x2B { exponentNegative = p[i] == 0x2D; i += 1 }
-            var e = 0
-            guard i < end else { return nil }
-            while i < end {
-                let d = p[i] &- 0x30
-                guard d < 10, e < 1000 else { return nil }
-                e = e * 10 + Int(d)
-                i += 1
-            }
-            q += exponentNegative ? -e : e
-        }
-        guard q >= -22 && q <= 22 else { return nil }
-        let power = DoubleText.exactPowersOfTen[q < 0 ? -q : q]
-        let magnitude = q < 0 ? Double(w) / power : Double(w) * power
-        return negative ? -magnitude : magnitude
     }
 }

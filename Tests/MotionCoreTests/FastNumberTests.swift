@@ -1,4 +1,4 @@
-@testable import MotionAnalysis
+@testable import MotionCore
 import Testing
 import MotionTestSupport
 

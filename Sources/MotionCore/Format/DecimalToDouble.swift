@@ -9,10 +9,10 @@
 ///   top 54 bits of the product and the binary exponent give the result. Mushtak and
 ///   Lemire ("Fast Number Parsing Without Fallback", 2023) prove the 128-bit product
 ///   always suffices when w is exact, so there is no slow path.
-enum DecimalToDouble {
+public enum DecimalToDouble {
     /// The Double nearest w × 10^q.
-    @inline(__always)
-    static func value(_ w: UInt64, _ q: Int, negative: Bool, tables: DecimalTables) -> Double {
+    @inlinable @inline(__always)
+    public static func value(_ w: UInt64, _ q: Int, negative: Bool, tables: DecimalTables) -> Double {
         let magnitude: Double
         if w <= 1 << 53 && q >= -22 && q <= 22 {
             let power = tables.powersOfTen[q < 0 ? -q : q]
@@ -30,7 +30,7 @@ enum DecimalToDouble {
 
     /// fast_float's `compute_float` for binary64 (positive result). Not inlined, so that
     /// `value` stays small enough to be inlined into the parser.
-    @inline(never)
+    @inline(never) @usableFromInline
     static func eiselLemire(_ w: UInt64, _ q: Int, powersOfFive: UnsafePointer<UInt64>) -> Double {
         if w == 0 || q < PowersOfFive.smallestExponent { return 0 }
         if q > PowersOfFive.largestExponent { return .infinity }

@@ -9,9 +9,9 @@
 /// Digits are read eight at a time (SWAR) into a 64-bit significand; `DecimalToDouble`
 /// turns it and the power of ten into the Double. A significand of more than 19 digits
 /// (never written by the format) takes the standard library's parser instead.
-enum FastNumber {
+public enum FastNumber {
     /// The number filling `[start, end)` exactly, or nil.
-    static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+    public static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         let count = end - start
         guard count > 0 else { return nil }
         // parseField needs a terminator and 8 readable bytes after it: copy with padding.
@@ -31,8 +31,8 @@ enum FastNumber {
     /// The text must be followed, within readable memory, by a byte that cannot continue a
     /// number, and 8 more bytes must be readable from that byte on (digits are loaded eight
     /// at a time). With `convert` false the text is only checked, and the value is NaN.
-    @inline(__always)
-    static func parseField(_ p: UnsafePointer<UInt8>, _ start: Int, tables: DecimalTables,
+    @inlinable @inline(__always)
+    public static func parseField(_ p: UnsafePointer<UInt8>, _ start: Int, tables: DecimalTables,
                            convert: Bool = true) -> (Double, Int)? {
         var i = start
         var negative = false
@@ -80,7 +80,7 @@ enum FastNumber {
     }
 
     /// Appends the decimal digits at `i` to `w` (wrapping), eight at a time while it can.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func readDigits(_ p: UnsafePointer<UInt8>, _ i: inout Int, _ w: inout UInt64) {
         while true {
             let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self).littleEndian
@@ -97,7 +97,7 @@ enum FastNumber {
     }
 
     /// Whether all eight bytes (little-endian word) are ASCII digits.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func isEightDigits(_ word: UInt64) -> Bool {
         let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
         return (word & highNibbles) | (((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4) == 0x3333_3333_3333_3333
@@ -105,7 +105,7 @@ enum FastNumber {
 
     /// The value of eight ASCII digits (little-endian word, first digit in the low byte),
     /// by pairing digits, then pairs, then quadruples with three multiplications.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func eightDigitsValue(_ word: UInt64) -> UInt64 {
         var v = word &- 0x3030_3030_3030_3030
         v = (v &* 10) &+ (v >> 8)   // two-digit values in bytes 0, 2, 4, 6
@@ -116,6 +116,7 @@ enum FastNumber {
     }
 
     /// The digits among the first `digits` digits at `start` that follow the leading zeros.
+    @usableFromInline
     static func significantDigits(_ p: UnsafePointer<UInt8>, _ start: Int, _ digits: Int) -> Int {
         var i = start, zeros = 0
         while p[i] == 0x30 || p[i] == 0x2E {
@@ -127,6 +128,7 @@ enum FastNumber {
 
     /// More than 19 significant digits: the standard library's exact parser, on the
     /// digits and the exponent rewritten as `DDDD…eN`.
+    @usableFromInline
     static func slowValue(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int, exponent: Int, negative: Bool) -> Double {
         var text = negative ? "-" : ""
         var i = start
