@@ -33,7 +33,7 @@ public enum FastNumber {
     /// at a time). With `convert` false the text is only checked, and the value is NaN.
     @inlinable @inline(__always)
     public static func parseField(_ p: UnsafePointer<UInt8>, _ start: Int, tables: DecimalTables,
-                           convert: Bool = true) -> (Double, Int)? {
+                                  convert: Bool = true) -> (Double, Int)? {
         var i = start
         var negative = false
         if p[i] == 0x2D { negative = true; i += 1 } else if p[i] == 0x2B { i += 1 }
