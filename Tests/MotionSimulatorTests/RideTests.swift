@@ -90,3 +90,14 @@ struct RideTests {
         #expect(SimulatedIMU().read(at: t) == imu.read(at: t))
     }
 }
+
+/// A scenario's length comes from its segments (the help of `record` and `daemon` gives
+/// every length, and building the night's route would cost 35 MB at every start); it is
+/// the length of the route the simulator plays.
+@Suite struct ScenarioLengthTests {
+    @Test(arguments: SimulatorScenario.allCases)
+    func theLengthFromTheSegmentsIsTheRoutesLoop(_ scenario: SimulatorScenario) {
+        #expect(scenario.duration == scenario.route.loopDuration)
+        #expect(scenario.segments.map(\.note) == scenario.route.segments.map(\.note))
+    }
+}

@@ -48,7 +48,10 @@ public struct BikeRide: Sendable {
     public static let gravity = 9.80665
 
     /// The standard ride (about 4 minutes per loop).
-    public static let standard = BikeRide(segments: [
+    public static let standard = BikeRide(segments: standardSegments)
+
+    /// The standard ride's segments.
+    public static let standardSegments: [RideSegment] = [
         RideSegment("start from rest", duration: 8, endSpeed: 6),
         RideSegment("cruise, gentle climb", duration: 20, endSpeed: 6, endGrade: 0.03),
         RideSegment("right turn", duration: 6, endSpeed: 5, turn: 90, endGrade: 0),
@@ -67,7 +70,7 @@ public struct BikeRide: Sendable {
         RideSegment("right turn", duration: 6, endSpeed: 5, turn: 90),
         RideSegment("slow down", duration: 8, endSpeed: 0),
         RideSegment("rest", duration: 10, endSpeed: 0),
-    ])
+    ]
 
     public init(name: String = "scripted bike ride", segments: [RideSegment]) {
         self.name = name

@@ -21,14 +21,30 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
     /// Position noise of the scenario's GPS, metres (1 σ, correlated over seconds).
     public var gpsNoiseMetres: Double { self == .ride ? 0 : 2.5 }
 
-    /// Seconds the scenario lasts before it loops.
-    public var duration: Double { route.loopDuration }
+    /// The segments of one loop, without the route's position table (which `route`
+    /// integrates once, at 50 Hz: 35 MB for the 8-hour night).
+    public var segments: [RideSegment] {
+        switch self {
+        case .ride: return BikeRide.standardSegments
+        case .commute: return Self.commuteSegments
+        case .car: return Self.carSegments
+        case .night: return Self.nightSegments
+        }
+    }
+
+    /// Seconds the scenario lasts before it loops: the sum of its segments, so that a
+    /// command's help, which gives every scenario's length, builds no route.
+    public var duration: Double { segments.reduce(0) { $0 + $1.duration } }
 
     /// The truth at `t` seconds: `walking`, `cycling`, `vehicle` or `stop`.
     public func truth(at t: Double) -> String { route.segment(at: t).truth }
 
     // Each route turns by a whole number of turns in all, so a loop continues smoothly.
-    static let commuteRoute: BikeRide = {
+    static let commuteRoute = BikeRide(name: "scripted commute", segments: commuteSegments)
+    static let carRoute = BikeRide(name: "scripted car trip", segments: carSegments)
+    static let nightRoute = BikeRide(name: "scripted night in bed", segments: nightSegments)
+
+    static let commuteSegments: [RideSegment] = {
         func walk(_ note: String, _ d: Double, _ v: Double, turn: Double = 0) -> RideSegment {
             RideSegment(note, duration: d, endSpeed: v, turn: turn, style: .walking, truth: "walking")
         }
@@ -57,17 +73,17 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
               RideSegment("lock the bike", duration: 20, endSpeed: 0, style: .still, truth: "cycling"),
               walk("walk off", 4, 1.4), walk("walk to work", 120, 1.4), walk("turn back", 10, 1.3, turn: -180),
               walk("walk on", 110, 1.4), walk("arrive", 4, 0)]
-        return BikeRide(name: "scripted commute", segments: s)
+        return s
     }()
 
-    static let carRoute: BikeRide = {
+    static let carSegments: [RideSegment] = {
         func car(_ note: String, _ d: Double, _ v: Double, turn: Double = 0) -> RideSegment {
             RideSegment(note, duration: d, endSpeed: v, turn: turn, style: .vehicle, truth: "vehicle")
         }
         func walk(_ note: String, _ d: Double, _ v: Double, turn: Double = 0) -> RideSegment {
             RideSegment(note, duration: d, endSpeed: v, turn: turn, style: .walking, truth: "walking")
         }
-        return BikeRide(name: "scripted car trip", segments: [
+        return [
             car("engine on", 20, 0), car("pull out", 10, 8), car("city", 60, 13),
             car("brake for the lights", 8, 0), car("red light", 45, 0), car("pull away", 10, 13),
             car("right turn", 8, 8, turn: 90), car("city", 90, 13),
@@ -78,13 +94,13 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
             car("pull away", 10, 10), car("into the car park", 30, 3, turn: -20), car("park", 5, 0),
             car("engine off", 15, 0),
             walk("get out and walk", 4, 1.4), walk("walk to the door", 120, 1.4), walk("arrive", 4, 0),
-        ])
+        ]
     }()
 
-    static let nightRoute: BikeRide = {
+    static let nightSegments: [RideSegment] = {
         func bed(_ d: Double) -> RideSegment { RideSegment("asleep", duration: d, endSpeed: 0, style: .inBed, truth: "stop") }
         func turn() -> RideSegment { RideSegment("turn over", duration: 4, endSpeed: 0, style: .turningOver, truth: "stop") }
-        return BikeRide(name: "scripted night in bed", segments: [bed(1500), turn(), bed(2900), turn(), bed(4100), turn(), bed(3300), turn(),
-                                   bed(5200), turn(), bed(4400), turn(), bed(3800), turn(), bed(3600)])
+        return [bed(1500), turn(), bed(2900), turn(), bed(4100), turn(), bed(3300), turn(),
+                bed(5200), turn(), bed(4400), turn(), bed(3800), turn(), bed(3600)]
     }()
 }
