@@ -20,6 +20,7 @@ import ZIPFoundation
             #expect(list?.first?["health"] as? [String] == ["rows dropped"])
             #expect(list?.last?["health"] as? [String] == ["clean"])
             #expect((list?.last?["duration_s"] as? Double).map { abs($0 - 19.9) < 1e-6 } == true)
+            #expect(String(buffer: r.body).contains("\"duration_s\":19.9,"), "to the millisecond, not the difference of two epoch Doubles")
             #expect(list?.last?["size_bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: f.folder + "/20260101080000.csv")[.size] as? Int))
             let page = try await client.execute(uri: "/", method: .get)
             let html = String(buffer: page.body)

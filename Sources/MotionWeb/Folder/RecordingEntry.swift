@@ -50,7 +50,9 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         try c.encode(name, forKey: .name)
         try c.encode(start, forKey: .start)
         try c.encode(startEpoch, forKey: .startEpoch)
-        try c.encode(durationSeconds, forKey: .durationSeconds)
+        // To the millisecond, as the summary gives it (the difference of two epoch Doubles
+        // reads 1799.9990000724792).
+        try c.encode(durationSeconds.map { MotionAnalysis.Text.round($0, 3) }, forKey: .durationSeconds)
         try c.encode(sizeBytes, forKey: .sizeBytes)
         try c.encode(distanceMeters, forKey: .distanceMeters)
         try c.encode(sources, forKey: .sources)
