@@ -83,3 +83,33 @@ import Testing
         for (h, v) in zip(heights, drawn) { #expect(abs(h / heights[1] - v / 69.9) < 0.01, "\(heights)") }
     }
 }
+
+@Suite struct MovementBarsSpanTests {
+    /// The x and width of each bar.
+    func boxes(_ svg: String) -> [(x: Double, w: Double)] {
+        svg.components(separatedBy: "<rect ").dropFirst().compactMap { rect in
+            func attr(_ name: String) -> Double? {
+                guard let r = rect.range(of: " \(name)=\"") ?? rect.range(of: "\(name)=\"") else { return nil }
+                return Double(rect[r.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let x = attr("x"), let w = attr("width") else { return nil }
+            return (x, w)
+        }
+    }
+
+    /// A one-minute recording inside a 10-minute interval is drawn as one minute; the bars
+    /// of a recording that covers whole intervals are unchanged.
+    @Test func aBarCoversOnlyTheRecordedPartOfItsInterval() throws {
+        let t0 = 1_795_743_600.0   // 01:40
+        func draw(_ recorded: ClosedRange<Double>?) throws -> [(x: Double, w: Double)] {
+            boxes(try #require(SVGChart.bars(title: "Movement", unit: "g·s", starts: [t0], values: [4], interval: 600,
+                                             recorded: recorded, cssClass: "m", timeLabel: { String(Int($0)) })))
+        }
+        let whole = try #require(try draw(nil).first)
+        let minute = try #require(try draw((t0 + 370)...(t0 + 430)).first)
+        #expect(abs(minute.w / whole.w - 0.1) < 0.02, "\(minute) \(whole)")
+        #expect(abs((minute.x - whole.x) / whole.w - 370.0 / 600) < 0.02, "\(minute) \(whole)")
+        let covering = try #require(try draw((t0 - 5)...(t0 + 900)).first)
+        #expect(covering.x == whole.x && covering.w == whole.w)
+    }
+}

@@ -13,6 +13,11 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
     public var end: Double?
     /// `end - start`, seconds.
     public var durationS: Double
+    /// `start...end`, nil without rows.
+    public var recordedSpan: ClosedRange<Double>? {
+        guard let start, let end, start <= end else { return nil }
+        return start...end
+    }
     /// Rows per source letter.
     public var rows: [String: Int]
 

@@ -132,7 +132,8 @@ enum RecordingPage {
             return head + "</figcaption><p class=\"gap\">\(why)</p></figure>"
         }
         let svg = SVGChart.bars(title: "Movement", unit: "g·s per " + (Int(m.intervalS) % 60 == 0 ? "\(Int(m.intervalS) / 60) min" : "\(Int(m.intervalS)) s"), starts: m.starts,
-                                values: m.sums, interval: m.intervalS, cssClass: "movement") { Text.strftime($0, "%H:%M") } ?? ""
+                                values: m.sums, interval: m.intervalS, recorded: summary?.recordedSpan,
+                                cssClass: "movement") { Text.strftime($0, "%H:%M") } ?? ""
         return head + " (\(Text.html(m.source ?? "IMU")))</figcaption>" + svg + "</figure>"
     }
 

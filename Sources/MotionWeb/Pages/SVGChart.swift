@@ -43,8 +43,10 @@ enum SVGChart {
 
     /// Bars from zero, one per interval of `interval` seconds starting at `starts`: the
     /// sleep tracker's movement per interval. `timeLabel` writes a start on the time axis.
+    /// With `recorded` (the span of the data), a bar covers only the part of its interval
+    /// that was recorded: a one-minute recording is not drawn as ten minutes of movement.
     static func bars(title: String, unit: String, starts: [Double], values: [Double], interval: Double,
-                     cssClass: String, timeLabel: (Double) -> String) -> String? {
+                     recorded: ClosedRange<Double>? = nil, cssClass: String, timeLabel: (Double) -> String) -> String? {
         guard !starts.isEmpty, starts.count == values.count, interval > 0, let t0 = starts.first, let last = starts.last else { return nil }
         let t1 = last + interval
         let finite = values.filter(\.isFinite)
@@ -64,7 +66,8 @@ enum SVGChart {
         svg += timeAxis(TimeTicks.ticks(from: t0, to: t1, offset: offset)) { (x($0), timeLabel($0)) }
         let gap = min(1.0, (x(t0 + interval) - x(t0)) * 0.1)
         for (t, v) in zip(starts, values) where v.isFinite && v > 0 {
-            let x0 = x(t) + gap / 2, w = max(x(t + interval) - x(t) - gap, 0.5)
+            let a = max(t, recorded?.lowerBound ?? t), b = min(t + interval, recorded?.upperBound ?? t + interval)
+            let x0 = x(a) + gap / 2, w = max(x(b) - x(a) - gap, 0.5)
             svg += "<rect class=\"bar\" x=\"\(SVG.num(x0))\" y=\"\(SVG.num(y(v)))\" width=\"\(SVG.num(w))\" height=\"\(SVG.num(y(0) - y(v)))\"><title>\(timeLabel(t)) \(label(v, step: v / 100))</title></rect>"
         }
         svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
