@@ -40,7 +40,10 @@ public struct BikeRide: Sendable {
     private let startGrades: [Double]
     /// Position samples of one loop every `tableStep` seconds (integrated at construction).
     private let positionTable: [Vector3]
-    private let tableStep = 0.02
+    /// 20 ms, or longer for a loop of more than `maxTableSteps` of them (the 8-hour night,
+    /// which stays in bed: 200 000 points instead of 1.44 M, 5 MB instead of 35 MB).
+    private let tableStep: Double
+    static let maxTableSteps = 200_000.0
     private let loopDisplacement: Vector3
     /// The rider's pedal strokes (rock and surge), or nil for a ride without them.
     public private(set) var pedalling: Pedalling?
@@ -83,6 +86,8 @@ public struct BikeRide: Sendable {
         }
         self.starts = starts; startSpeeds = speeds; startCourses = courses; startGrades = grades
         loopDuration = t
+        let tableStep = max(0.02, t / Self.maxTableSteps)
+        self.tableStep = tableStep
         // Integrate velocity over one loop (trapezoid, 2 ms sub-steps) into a position table.
         var table: [Vector3] = [.zero]
         var p = Vector3.zero
