@@ -22,7 +22,7 @@ public enum SimulatorScenario: String, CaseIterable, Sendable {
     public var gpsNoiseMetres: Double { self == .ride ? 0 : 2.5 }
 
     /// The segments of one loop, without the route's position table (which `route`
-    /// integrates once, at 50 Hz: 35 MB for the 8-hour night).
+    /// integrates once: megabytes and a fraction of a second for the 8-hour night).
     public var segments: [RideSegment] {
         switch self {
         case .ride: return BikeRide.standardSegments
