@@ -139,10 +139,10 @@ public struct RecordingAnalyzer: RowSink {
         // Track.
         let stays = StayPoints.detect(fixes, options: options)
         let track = TrackStats(fixes, stays: stays, options: options)
-        s.distanceM = (track.distance * 10).rounded() / 10
+        s.distanceM = Text.round(track.distance, 1)
         s.movingS = track.moving.rounded()
-        s.maxSpeedMps = track.maxSpeed.map { ($0 * 100).rounded() / 100 }
-        s.averageSpeedMps = track.moving > 0 ? ((track.distance / track.moving) * 100).rounded() / 100 : nil
+        s.maxSpeedMps = track.maxSpeed.map { Text.round($0, 2) }
+        s.averageSpeedMps = track.moving > 0 ? Text.round(track.distance / track.moving, 2) : nil
         s.elevationGainM = track.gain.rounded(); s.elevationLossM = track.loss.rounded()
         s.bbox = track.bbox
         s.fixesUsed = fixes.count; s.fixesRejected = filter.rejected
@@ -150,7 +150,7 @@ public struct RecordingAnalyzer: RowSink {
         let imu = IMUIndex(windows: windows.windows)
         s.timeline = TimelineBuilder(fixes: fixes, stays: stays, speeds: track.speeds,
                                      steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds,
-                                     imu: imu, options: options, rows: (s.start ?? 0)...max(s.start ?? 0, s.end ?? 0)).build()
+                                     imu: imu, options: options, rows: s.recordedSpan ?? 0...0).build()
         for e in s.timeline where e.type != .gap {
             let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue
             s.activitySeconds[key, default: 0] += e.duration.rounded()

@@ -61,7 +61,7 @@ public enum TimelineExport {
                 guard let bounds = LocalDay.bounds(day) else { break }
                 var piece = e
                 piece.start = max(e.start, bounds.start); piece.end = min(e.end, bounds.end)
-                if let d = e.distanceM, e.duration > 0 { piece.distanceM = (d * piece.duration / e.duration * 10).rounded() / 10 }
+                if let d = e.distanceM, e.duration > 0 { piece.distanceM = Text.round(d * piece.duration / e.duration, 1) }
                 if days[day] == nil { order.append(day) }
                 days[day, default: []].append(piece)
                 if bounds.end >= e.end || bounds.end <= t { break }
@@ -92,7 +92,7 @@ public enum TimelineExport {
             }
             let summary = totals.keys.sorted().map { k in
                 ActivitySummary(activity: k, group: k, duration: (totals[k]?.0 ?? 0).rounded(),
-                                distance: ((totals[k]?.1 ?? 0) * 10).rounded() / 10)
+                                distance: Text.round(totals[k]?.1 ?? 0, 1))
             }
             return Day(date: day.replacingOccurrences(of: "-", with: ""), segments: segments, summary: summary,
                        lastUpdate: movesTime(result.summary.end ?? 0))

@@ -60,7 +60,7 @@ struct TimelineBuilder {
             if stay.first > index { out += moves(index, stay.first) }
             var e = TimelineEntry(type: .stop, start: stay.start, end: stay.end)
             e.lat = (stay.lat * 1e7).rounded() / 1e7; e.lon = (stay.lon * 1e7).rounded() / 1e7
-            e.radiusM = (stay.radius * 10).rounded() / 10
+            e.radiusM = Text.round(stay.radius, 1)
             out.append(e)
             index = stay.endIndex
         }
@@ -105,8 +105,8 @@ struct TimelineBuilder {
             if e.duration > last.duration { last.basis = e.basis }
             last.end = e.end
             if let a = last.distanceM, let b = e.distanceM {
-                last.distanceM = ((a + b) * 10).rounded() / 10
-                last.meanSpeedMps = ((a + b) / last.duration * 100).rounded() / 100
+                last.distanceM = Text.round(a + b, 1)
+                last.meanSpeedMps = Text.round((a + b) / last.duration, 2)
             }
             if let a = last.maxSpeedMps, let b = e.maxSpeedMps { last.maxSpeedMps = max(a, b) }
             out[out.count - 1] = last
@@ -127,8 +127,8 @@ struct TimelineBuilder {
                 if i - 1 > start { out += classify(start, i - 1) }
                 var e = TimelineEntry(type: .move, start: fixes[i - 1].time, end: fixes[i].time)
                 e.activity = .vehicle; e.basis = "gap-speed"
-                e.distanceM = (straight * dt * 10).rounded() / 10
-                e.meanSpeedMps = (straight * 100).rounded() / 100
+                e.distanceM = Text.round(straight * dt, 1)
+                e.meanSpeedMps = Text.round(straight, 2)
                 e.maxSpeedMps = e.meanSpeedMps
                 out.append(e)
                 start = i
@@ -228,9 +228,9 @@ struct TimelineBuilder {
             e.basis = r.basis
             let distance = TrackStats.pathLength(fixes, startIndex...endIndex, gapSeconds: options.gapSeconds)
             let top = heldSpeeds[startIndex..<endIndex].max() ?? 0
-            e.distanceM = (distance * 10).rounded() / 10
-            e.meanSpeedMps = ((distance / e.duration) * 100).rounded() / 100
-            e.maxSpeedMps = (TrackStats.maximum(held: top, distance: distance, seconds: e.duration) * 100).rounded() / 100
+            e.distanceM = Text.round(distance, 1)
+            e.meanSpeedMps = Text.round(distance / e.duration, 2)
+            e.maxSpeedMps = Text.round(TrackStats.maximum(held: top, distance: distance, seconds: e.duration), 2)
             out.append(e)
         }
         return out
