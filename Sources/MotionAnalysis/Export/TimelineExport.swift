@@ -46,8 +46,11 @@ public enum TimelineExport {
     static func movesName(_ a: Activity) -> String { a == .vehicle ? "transport" : a.rawValue }
 
     /// Moves' compact local time, `yyyyMMddTHHmmss±hhmm`.
+    /// (The zone's sign is kept: west of Greenwich it is `-hhmm`.)
     static func movesTime(_ t: Double) -> String {
-        TimeTextBridge.isoLocal(t).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        let iso = TimeTextBridge.isoLocal(t)   // 2026-11-24T00:29:59-05:00, or …Z
+        let clock = iso.prefix(19), zone = iso.dropFirst(19)
+        return clock.filter { $0 != "-" && $0 != ":" } + zone.filter { $0 != ":" }
     }
 
     /// One storyline per local day (a segment crossing midnight is cut at midnight).
@@ -58,7 +61,8 @@ public enum TimelineExport {
             var t = e.start
             while true {
                 let day = LocalDay.date(t)
-                guard let bounds = LocalDay.bounds(day) else { break }
+                // (A date LocalDay cannot bound keeps the rest of the entry whole, never drops it.)
+                let bounds = LocalDay.bounds(day) ?? (start: t, end: e.end)
                 var piece = e
                 piece.start = max(e.start, bounds.start); piece.end = min(e.end, bounds.end)
                 if let d = e.distanceM, e.duration > 0 { piece.distanceM = Text.round(d * piece.duration / e.duration, 1) }

@@ -1,5 +1,6 @@
 import Foundation
 import MotionCore
+import MotionSystem
 
 /// Turns the command line's `FILE|DIR...` into the CSV files to read, in time order, and
 /// reads the metadata JSON beside each. A folder stands for every `*.csv` in it (not
@@ -76,8 +77,8 @@ public enum RecordingInputs {
     }
 }
 
-/// Local calendar days (for `--day YYYY-MM-DD`) without C calls: the local offset comes
-/// from MotionCore's ISO 8601 local formatting.
+/// Local calendar days (for `--day YYYY-MM-DD`): dates and clock times from MotionCore's ISO
+/// 8601 local formatting, the zone's offset from the system (`CalendarTime`).
 public enum LocalDay {
     /// `[start, end)` of the local day `text` (`YYYY-MM-DD`) in Unix seconds; nil when malformed.
     public static func bounds(_ text: String) -> (start: Double, end: Double)? {
@@ -86,11 +87,19 @@ public enum LocalDay {
               let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
               (1...12).contains(m), (1...31).contains(d) else { return nil }
         let midnightUTC = Double(daysFromCivil(y, m, d)) * 86400
-        func localStart(_ utc: Double) -> Double { utc - offset(at: utc) }
-        let start = localStart(midnightUTC)
-        let end = localStart(midnightUTC + 86400)
+        let start = localMidnight(midnightUTC)
+        let end = localMidnight(midnightUTC + 86400)
         guard date(start) == text else { return nil }
         return (start, end)
+    }
+
+    /// The moment local clocks read the midnight that `wallClock` (Unix seconds of that
+    /// midnight read as UTC) stands for. The offset is taken at a first guess and again at
+    /// the moment it gives, so a change of offset (daylight saving) between UTC midnight and
+    /// local midnight is followed.
+    static func localMidnight(_ wallClock: Double) -> Double {
+        let guess = wallClock - offset(at: wallClock)
+        return wallClock - offset(at: guess)
     }
 
     /// `YYYY-MM-DD` of `epoch` in local time.
@@ -104,14 +113,10 @@ public enum LocalDay {
         return String(iso[s..<e])
     }
 
-    /// Local offset from UTC at `epoch`, seconds (from the `+HHMM` of ISO local time).
+    /// Seconds local time is ahead of UTC at `epoch` (negative west of Greenwich).
     static func offset(at epoch: Double) -> Double {
-        let iso = TimeText.isoLocal(epochSeconds: epoch)
-        guard iso.count >= 24 else { return 0 }
-        let tail = Array(iso.suffix(5))
-        guard let h = Int(String(tail[1...2])), let m = Int(String(tail[3...4])) else { return 0 }
-        let sign: Double = tail[0] == "-" ? -1 : 1
-        return sign * Double(h * 3600 + m * 60)
+        guard epoch.isFinite, abs(epoch) < CSVFormat.maxWhen * 2 else { return 0 }
+        return Double(CalendarTime.utcOffset(epochSeconds: Int64(epoch.rounded(.down))))
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).

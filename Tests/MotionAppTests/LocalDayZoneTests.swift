@@ -1,0 +1,79 @@
+import Foundation
+@testable import MotionAnalysis
+import Testing
+
+/// `summary --day` and `export --format timeline` cut at local midnight in the zone the
+/// user's TZ names, west and east of Greenwich and at half hours. The binary runs with `TZ`
+/// set to a POSIX rule (no time zone database needed); the test suite's own zone is UTC.
+/// Before the fix every zone was read as UTC: `--day` was refused west of Greenwich and the
+/// timeline export was `[]`; east of it the day was the UTC day.
+@Suite("local days in other time zones")
+struct LocalDayZoneTests {
+    /// A POSIX `TZ` rule and the offset it gives, in seconds east of UTC.
+    struct Zone: Sendable, CustomStringConvertible {
+        var tz: String
+        var offset: Int
+        var description: String { tz }
+        /// `+hhmm` / `-hhmm`, as the timeline export writes it.
+        var suffix: String {
+            let a = abs(offset)
+            return (offset < 0 ? "-" : "+") + String(format: "%02d%02d", a / 3600, a % 3600 / 60)
+        }
+    }
+
+    static let zones = [Zone(tz: "XXX5", offset: -5 * 3600), Zone(tz: "XXX-1", offset: 3600),
+                        Zone(tz: "XXX-5:30", offset: 5 * 3600 + 1800)]
+
+    /// An hour of walking from 23:30 local time on 23 Nov 2026 to 00:29:59 on the 24th, one
+    /// fix a second, in a file named by its local start time; returns its folder and local
+    /// midnight (Unix seconds).
+    static func walkAcrossMidnight(_ zone: Zone) throws -> (dir: String, midnight: Double) {
+        let dir = Binary.temporaryDirectory()
+        let midnight = Double(LocalDay.daysFromCivil(2026, 11, 24) * 86400 - zone.offset)
+        var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        for k in 0..<3600 {
+            let lon = 13.4 + Double(k) * 1.4 / 67_700   // 1.4 m/s east at 52.5° N
+            text += "L,W,\(midnight - 1800 + Double(k)),52.5,\(lon),34.0,1.4,90.0,0.0,3.0,4.0,3\n"
+        }
+        try text.write(toFile: dir + "/20261123233000.csv", atomically: true, encoding: .utf8)
+        return (dir, midnight)
+    }
+
+    static func run(_ zone: Zone, _ arguments: [String]) throws -> Binary.Result {
+        try Binary.run(via: "/usr/bin/env", ["TZ=\(zone.tz)", Binary.path] + arguments)
+    }
+
+    struct Span: Decodable { var start: Double; var end: Double }
+
+    @Test(arguments: zones)
+    func dayIsTheLocalDay(zone: Zone) throws {
+        let (dir, midnight) = try Self.walkAcrossMidnight(zone)
+        let first = try Self.run(zone, ["summary", dir, "--day", "2026-11-23", "--json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let a = try JSONDecoder().decode(Span.self, from: Data(first.stdout.utf8))
+        #expect(a.start == midnight - 1800 && a.end == midnight - 1, "\(a) for midnight \(midnight)")
+        let second = try Self.run(zone, ["summary", dir, "--day", "2026-11-24", "--json"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let b = try JSONDecoder().decode(Span.self, from: Data(second.stdout.utf8))
+        #expect(b.start == midnight && b.end == midnight + 1799, "\(b) for midnight \(midnight)")
+    }
+
+    struct Day: Decodable {
+        struct Segment: Decodable { var type: String; var startTime: String; var endTime: String }
+        var date: String
+        var segments: [Segment]
+    }
+
+    @Test(arguments: zones)
+    func timelineExportIsCutAtLocalMidnight(zone: Zone) throws {
+        let (dir, _) = try Self.walkAcrossMidnight(zone)
+        let r = try Self.run(zone, ["export", dir + "/20261123233000.csv", "--format", "timeline"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let days = try JSONDecoder().decode([Day].self, from: Data(r.stdout.utf8))
+        #expect(days.map(\.date) == ["20261123", "20261124"], "\(r.stdout)")
+        guard days.count == 2, let last = days[0].segments.last, let next = days[1].segments.first else { return }
+        #expect(days[0].segments.first?.startTime == "20261123T233000" + zone.suffix)
+        #expect(last.endTime == "20261124T000000" + zone.suffix && next.startTime == last.endTime, "\(r.stdout)")
+        #expect(days[1].segments.last?.endTime == "20261124T002959" + zone.suffix)
+    }
+}
