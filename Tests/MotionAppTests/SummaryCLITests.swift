@@ -80,4 +80,26 @@ struct SummaryCLITests {
         #expect(otherDay.status == 1 && otherDay.stderr.contains("no data rows on 2026-11-25"), "\(otherDay.stderr)")
         #expect(!otherDay.stderr.contains("not a recording"))
     }
+
+    /// An export with no rows writes nothing: no header-only file, and with --force an
+    /// earlier export stays (it was replaced by a header before).
+    @Test func emptyWideCSVExportWritesNothing() throws {
+        let dir = Binary.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let empty = dir + "/20261123000000.csv", noon = dir + "/20261123120000.csv"
+        try CSVFormat.headerLine.write(toFile: empty, atomically: true, encoding: .utf8)
+        try (CSVFormat.headerLine + "\nL,W,1795435200.0,48.1,11.5,500.0,1.0,nan,nan,5.0,nan,3\n")
+            .write(toFile: noon, atomically: true, encoding: .utf8)
+        let out = dir + "/wide.csv"
+        let none = try Binary.run(["export", empty, "--format", "wide-csv", "-o", out])
+        #expect(none.status == 1 && none.stderr.contains("nothing exported"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let good = try Binary.run(["export", noon, "--format", "wide-csv", "-o", out])
+        #expect(good.status == 0, "\(good.stderr)")
+        let exported = try String(contentsOfFile: out, encoding: .utf8)
+        let forced = try Binary.run(["export", empty, "--format", "wide-csv", "-o", out, "--force"])
+        #expect(forced.status == 1)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == exported)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [empty, noon, out].map { ($0 as NSString).lastPathComponent }.sorted())
+    }
 }

@@ -25,18 +25,20 @@ extension ExportCommand {
         case .wideCSV:
             let inputs: [String]
             do { inputs = try RecordingInputs.resolve(files) } catch { throw CommandFailure("\(error)", code: 2) }
-            var rows = 0
             try writeAnalysisOutput { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     var export = WideCSVExport(emit: emit)
                     try export.convert(inputs)
-                    rows = export.rowsIn
                     if export.skipped > 0 {
                         Console.error("\(export.skipped) defective line\(export.skipped == 1 ? "" : "s") skipped (see `motionlog check`)")
                     }
+                    // Thrown before the output is committed: no header-only file is left,
+                    // and with --force an earlier export stays as it was.
+                    if export.rowsIn == 0 {
+                        throw CommandFailure("no data rows in \(files.joined(separator: ", ")): nothing exported", code: 1)
+                    }
                 }
             }
-            if rows == 0 { throw CommandFailure("no data rows in \(files.joined(separator: ", ")): nothing exported", code: 1) }
             return true
         }
     }
