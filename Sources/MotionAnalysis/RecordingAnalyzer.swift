@@ -17,7 +17,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 6
+    public static let version = 7
 
     let options: AnalysisOptions
     var stats = [SourceStats](repeating: SourceStats(), count: 5)
@@ -132,8 +132,8 @@ public struct RecordingAnalyzer: RowSink {
         filter.finish()
         let fixes = filter.accepted
         // Span and rows.
-        let firsts = stats.compactMap(\.first), lasts = stats.compactMap(\.last)
-        s.start = firsts.min(); s.end = lasts.max()
+        let spans = stats.compactMap(\.span)
+        s.start = spans.map(\.start).min(); s.end = spans.map(\.end).max()
         if let a = s.start, let b = s.end { s.durationS = Text.round(b - a, 3) }   // to the ms: 2591.98, not 2591.9800000190735
         for src in Source.canonicalOrder where stats[src.order].count > 0 { s.rows[String(src.letter)] = stats[src.order].count }
         // Track.
@@ -145,7 +145,7 @@ public struct RecordingAnalyzer: RowSink {
         s.averageSpeedMps = track.moving > 0 ? Text.round(track.distance / track.moving, 2) : nil
         s.elevationGainM = track.gain.rounded(); s.elevationLossM = track.loss.rounded()
         s.bbox = track.bbox
-        s.fixesUsed = fixes.count; s.fixesRejected = filter.rejected
+        s.fixesUsed = fixes.count; s.fixesRejected = filter.rejected + filter.outOfOrder
         // Timeline.
         let imu = IMUIndex(windows: windows.windows)
         s.timeline = TimelineBuilder(fixes: fixes, stays: stays, speeds: track.speeds,

@@ -192,6 +192,43 @@ import Testing
         let one = try RecordingAnalyzer.summarize(RecordingInputs.onDay(files, day: day), options: options)
         #expect(one.rows["L"] == 120 && one.start == day2)
     }
+
+    /// Files given out of order (`summary b.csv a.csv`) are read in time order when they are
+    /// named by time; before, b was read first, a's fixes were "not used (inaccurate or
+    /// impossible jumps)" and the duration was negative. Other names keep the order given.
+    @Test func filesGivenOutOfOrderAreReadInTimeOrder() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let day1 = t0, day2 = t0 + 2 * 86400
+        var a = Self.header, b = Self.header
+        for k in 0..<120 { a += fix(day1 + Double(k), 52.52 + Double(k) * 0.0001, 13.405, speed: "1.1") }
+        for k in 0..<120 { b += fix(day2 + Double(k), 52.52 + Double(k) * 0.0001, 13.405, speed: "1.1") }
+        let pa = dir + "/" + TimeTextName.of(day1), pb = dir + "/" + TimeTextName.of(day2)
+        try a.write(toFile: pa, atomically: true, encoding: .utf8)
+        try b.write(toFile: pb, atomically: true, encoding: .utf8)
+        #expect(try RecordingInputs.resolve([pb, pa]) == [pa, pb])
+        let s = try RecordingAnalyzer.summarize(try RecordingInputs.resolve([pb, pa]))
+        #expect(s.start == day1 && s.end == day2 + 119 && s.fixesUsed == 240, "\(s.start ?? 0) \(s.end ?? 0) \(s.fixesUsed)")
+        // Names the recorder did not give: the order given, and a time that goes backwards
+        // still has its span from the earliest to the latest When and says why fixes were left.
+        let ride = dir + "/ride.csv", walk = dir + "/walk.csv"
+        try b.write(toFile: ride, atomically: true, encoding: .utf8)
+        try a.write(toFile: walk, atomically: true, encoding: .utf8)
+        let given = try RecordingInputs.resolve([ride, walk])
+        #expect(given == [ride, walk])
+        let backwards = try RecordingAnalyzer.summarize(given)
+        #expect(backwards.start == day1 && backwards.end == day2 + 119 && backwards.durationS > 0)
+        #expect(backwards.messages.contains { $0.contains("120 GPS fixes were not used: their time was not after the fix before") },
+                "\(backwards.messages)")
+        // The next file begun in the same second (`-1`) comes after the first, not before.
+        let same = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: same) }
+        for name in ["20261123120000-1.csv", "20261123120000.csv", "20261123120000-10.csv", "20261123120000-2.csv", "20261123115959.csv"] {
+            try Self.header.write(toFile: same + "/" + name, atomically: true, encoding: .utf8)
+        }
+        #expect(try RecordingInputs.resolve([same]).map { ($0 as NSString).lastPathComponent }
+                == ["20261123115959.csv", "20261123120000.csv", "20261123120000-1.csv", "20261123120000-2.csv", "20261123120000-10.csv"])
+    }
 }
 
 /// File names as the recorder makes them (local time).

@@ -105,6 +105,10 @@ enum HealthReport {
                 findings.append("\(rows) had no usable position (nan, out of range, or 0, 0).")
             }
             if a.filter.rejected > 0 { findings.append("\(a.filter.rejected) GPS fixes were not used (inaccurate or impossible jumps).") }
+            if a.filter.outOfOrder > 0 {
+                let n = a.filter.outOfOrder
+                findings.append("\(n == 1 ? "1 GPS fix was" : "\(n) GPS fixes were") not used: \(n == 1 ? "its time was" : "their time was") not after the fix before (files out of order, or a clock set back).")
+            }
         }
         h.accelClipped = a.accelClipped; h.gyroClipped = a.gyroClipped
         h.impossibleRows = a.impossibleRows

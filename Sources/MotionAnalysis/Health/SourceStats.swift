@@ -21,6 +21,15 @@ struct SourceStats {
     private var longestThreshold = -Double.infinity
     /// When went backwards (or stood still) between consecutive rows.
     var backwards = 0
+    /// The earliest and latest When where they are not `first` and `last` (kept only when
+    /// time went backwards, so the per-row work stays one comparison).
+    private var earliest = Double.infinity, latest = -Double.infinity
+    /// The span of the rows: earliest to latest When (`first` to `last` when time only
+    /// went forwards).
+    var span: (start: Double, end: Double)? {
+        guard let f = first, let l = last else { return nil }
+        return (min(f, earliest), max(l, latest))
+    }
     /// Set between two recordings (`startRecording`): the time from one recording's last
     /// row to the next one's first is not an interval of the source — the logger was off —
     /// so it is neither a gap nor in the rate.
@@ -48,7 +57,11 @@ struct SourceStats {
             between = nil
             if d > limit { betweenSeconds += d; betweenCount += 1; last = when; return }
         }
-        if d <= 0 { backwards += 1; if d < 0 { last = when }; return }
+        if d <= 0 {
+            backwards += 1
+            if d < 0 { latest = max(latest, previous); earliest = min(earliest, when); last = when }
+            return
+        }
         last = when
         if d > runLower && d <= runUpper {
             runCount += 1

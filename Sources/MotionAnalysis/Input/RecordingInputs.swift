@@ -11,9 +11,10 @@ public enum RecordingInputs {
         public var description: String { "\(path): no such file or folder" }
     }
 
-    /// The CSV files named by `paths` (files as given, folders expanded), sorted by name
-    /// within each folder, duplicates removed. `day` (`YYYY-MM-DD`) keeps the files whose
-    /// name starts with that date or whose metadata says they overlap it.
+    /// The CSV files named by `paths` (files as given, folders expanded), duplicates
+    /// removed, in time order: a folder's files by `timeOrderKey`; and all of them so when
+    /// every file is named by its time (`yyyyMMddHHmmss[-N].csv` or provisional), whatever the
+    /// order of the arguments. Otherwise (a `ride.csv`) files keep the order given.
     public static func resolve(_ paths: [String]) throws -> [String] {
         var out: [String] = []
         var seen = Set<String>()
@@ -22,7 +23,7 @@ public enum RecordingInputs {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw NotFound(path: path) }
             if isDir.boolValue {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                for name in names.sorted() where name.hasSuffix(".csv") && !name.hasPrefix(".") {
+                for name in names.sorted(by: { timeOrderKey($0) < timeOrderKey($1) }) where name.hasSuffix(".csv") && !name.hasPrefix(".") {
                     let full = (path as NSString).appendingPathComponent(name)
                     if seen.insert(full).inserted { out.append(full) }
                 }
@@ -30,7 +31,30 @@ public enum RecordingInputs {
                 out.append(path)
             }
         }
+        let names = out.map { ($0 as NSString).lastPathComponent }
+        if names.allSatisfy({ isTimeName($0) || $0.hasPrefix(provisionalPrefix) }) {
+            out = zip(out, names).sorted { timeOrderKey($0.1) < timeOrderKey($1.1) }.map(\.0)
+        }
         return placingProvisional(out)
+    }
+
+    /// Whether `name` is `yyyyMMddHHmmss.csv` or `yyyyMMddHHmmss-N.csv` (the writer's names).
+    static func isTimeName(_ name: String) -> Bool {
+        let u = Array(name.utf8)
+        guard u.count >= 18, name.hasSuffix(".csv"), u[0..<14].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        if u.count == 18 { return true }
+        return u[14] == 0x2D && u.count > 19 && u[15..<(u.count - 4)].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// A sort key that puts the writer's names in time order: `…000000-2.csv` (the third file
+    /// begun in that second) after `…000000-1.csv` and after `…000000.csv`, which plain name
+    /// order puts last ('-' sorts before '.'). Other names sort by themselves, provisional
+    /// (`unsynced-…`) ones after every dated name.
+    static func timeOrderKey(_ name: String) -> String {
+        guard isTimeName(name) else { return name }
+        let stem = name.dropLast(4)
+        let number = stem.count > 14 ? String(stem.dropFirst(15)) : "0"
+        return String(stem.prefix(14)) + "/" + String(repeating: "0", count: max(0, 10 - number.count)) + number
     }
 
     /// A file named provisionally (`unsynced-…`: closed by rotation before GPS time was

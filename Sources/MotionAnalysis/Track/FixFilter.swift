@@ -8,6 +8,8 @@ struct FixFilter {
     let maxSpeed: Double
     private(set) var accepted: [Fix] = []
     private(set) var rejected = 0
+    /// Fixes not after the last accepted one in time (files out of order, a clock set back).
+    private(set) var outOfOrder = 0
     private var pending: [Fix] = []
 
     init(maxSpeed: Double) { self.maxSpeed = maxSpeed }
@@ -49,7 +51,7 @@ struct FixFilter {
 
     mutating func add(_ fix: Fix) {
         guard let last = accepted.last else { accepted.append(fix); return }
-        if fix.time <= last.time { rejected += 1; return }
+        if fix.time <= last.time { outOfOrder += 1; return }
         if pending.isEmpty {
             if plausible(last, fix) { accepted.append(fix); dropSpike() } else { pending = [fix] }
             return

@@ -10,7 +10,8 @@ struct SummaryCommand: ParsableCommand {
         abstract: "Summarise recordings: track, stops and moves with activity, movement, health.",
         discussion: """
             Reads the files in one streaming pass (a folder stands for its .csv files; all files \
-            given form one timeline, in name order). Prints a report in local time, or with \
+            given form one timeline, in time order when all are named by time, as the recorder \
+            names them; otherwise in the order given). Prints a report in local time, or with \
             --json one JSON object (schema in docs/ANALYSIS.md). Rules and thresholds: docs/ANALYSIS.md.
             Exit status: 0 summarised, 1 nothing to summarise (no data rows), 2 usage or I/O error.
             """)
