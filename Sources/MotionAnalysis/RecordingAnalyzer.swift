@@ -25,6 +25,8 @@ public struct RecordingAnalyzer: RowSink {
     var movement: MovementAccumulator
     var filter: FixFilter
     var noPosition = 0
+    /// Fixes whose Doppler speed was above `maxSpeedMps` (not used; positions give the speed).
+    var impossibleSpeeds = 0
     var threeD = 0
     var ephs = LogHistogram()
     var magnetic = MagneticFieldStats()
@@ -88,7 +90,11 @@ public struct RecordingAnalyzer: RowSink {
         if mode == 3 { threeD += 1 }
         ephs.add(v[6])
         if v[6].isFinite && v[6] > options.maxEphM { filter.reject(); return }
-        filter.add(Fix(time: when, lat: lat, lon: lon, alt: v[2], speed: v[3], eph: v[6], mode: mode))
+        // A Doppler speed no vehicle reaches (a receiver glitch, a damaged row) is not used:
+        // the speed then comes from the positions, as where gpsd has none.
+        var speed = v[3]
+        if speed.isFinite && abs(speed) > options.maxSpeedMps { impossibleSpeeds += 1; speed = .nan }
+        filter.add(Fix(time: when, lat: lat, lon: lon, alt: v[2], speed: speed, eph: v[6], mode: mode))
     }
 
     /// Analyses `csvPaths` (in time order) in one pass.

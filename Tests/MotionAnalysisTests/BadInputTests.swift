@@ -51,6 +51,21 @@ import Testing
         #expect(s.timeline.contains { $0.activity == .walking })
     }
 
+    /// A walk whose receiver reported 250 m/s (and once 1e300 m/s) for half a minute read
+    /// "max 900 km/h" (and "3.6e+300 km/h", a `vehicle`): Doppler speeds above the speed limit
+    /// are not used, the positions give the speed there, and a finding says so.
+    @Test func impossibleDopplerSpeedsAreNotUsed() throws {
+        var text = Self.header
+        for k in 0..<300 {
+            let speed = k == 150 ? "1e300" : (100..<130).contains(k) ? "250.0" : "1.4"
+            text += fix(t0 + Double(k), 52.52 + Double(k) * 1.4 / 111_200, 13.405, speed: speed)
+        }
+        let s = try summarize(text)
+        #expect((s.maxSpeedMps ?? 99) < 2, "max \(s.maxSpeedMps ?? -1)")
+        #expect(s.timeline.allSatisfy { $0.type != .move || $0.activity == .walking }, "\(s.timeline)")
+        #expect(s.messages.contains { $0.hasPrefix("31 GPS fixes reported a speed above 360 km/h") }, "\(s.messages)")
+    }
+
     @Test func oneFix() throws {
         let s = try summarize(Self.header + fix(t0, 52.52, 13.405))
         #expect(s.fixesUsed == 1 && s.distanceM == 0 && s.timeline.isEmpty)

@@ -104,6 +104,10 @@ enum HealthReport {
                 let rows = a.noPosition == 1 ? "1 GPS row" : "\(a.noPosition) GPS rows"
                 findings.append("\(rows) had no usable position (nan, out of range, or 0, 0).")
             }
+            if a.impossibleSpeeds > 0 {
+                let n = a.impossibleSpeeds
+                findings.append("\(n == 1 ? "1 GPS fix" : "\(n) GPS fixes") reported a speed above \(Text.number(a.options.maxSpeedMps * 3.6, 0)) km/h, which no vehicle reaches: the speed there comes from the positions.")
+            }
             if a.filter.rejected > 0 { findings.append("\(a.filter.rejected) GPS fixes were not used (inaccurate or impossible jumps).") }
             if a.filter.outOfOrder > 0 {
                 let n = a.filter.outOfOrder
