@@ -36,6 +36,27 @@ import Testing
         #expect(names == ["20251121143005.csv", "20251121143005.summary.json"])
     }
 
+    /// Unknown values are `null`, never missing keys (docs/ANALYSIS.md); they read back as nil,
+    /// and so does a key a summary of an older version left out.
+    @Test func unknownValuesAreNullAndReadBack() throws {
+        let s = try ScenarioRecording.summarize("Source, Label, When, X, Y, Z\nA,W,1763735405.0,0.1,0.2,-1.0\nA,W,1763735405.02,0.1,0.2,-1.0\n",
+                                                name: "20251121143005.csv")
+        let bytes = SummaryJSON.encode(s, pretty: false)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        for key in ["bbox", "average_speed_mps", "max_speed_mps"] {
+            #expect(object[key] is NSNull, "\(key): \(String(describing: object[key]))")
+        }
+        let health = try #require(object["health"] as? [String: Any])
+        for key in ["gps", "magnetometer", "ended_cleanly"] { #expect(health[key] is NSNull, "\(key)") }
+        let source = try #require((health["sources"] as? [[String: Any]])?.first)
+        #expect(source["configured_hz"] is NSNull)
+        #expect(try SummaryJSON.decode(bytes) == SummaryJSON.decode(SummaryJSON.encode(try SummaryJSON.decode(bytes), pretty: false)))
+        #expect(try SummaryJSON.decode(bytes).start == s.start && SummaryJSON.decode(bytes).bbox == nil)
+        let older = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"bbox\":null,", with: "")
+        #expect(older.count < bytes.count)
+        #expect(try SummaryJSON.decode(Array(older.utf8)).bbox == nil)
+    }
+
     @Test func aSummaryWithAMagnetometerReadsBackFromTheCache() throws {
         let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -9,8 +9,8 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
     /// The CSV files read, in time order, with the size and modification time they had.
     public var files: [SourceFile]
     /// First and last When of any row (Unix seconds), nil for a file without rows.
-    public var start: Double?
-    public var end: Double?
+    @Nullable public var start: Double?
+    @Nullable public var end: Double?
     /// `end - start`, seconds.
     public var durationS: Double
     /// `start...end`, nil without rows.
@@ -25,11 +25,11 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
     public var distanceM: Double
     /// Seconds spent moving faster than the moving threshold (see docs/ANALYSIS.md).
     public var movingS: Double
-    public var averageSpeedMps: Double?
-    public var maxSpeedMps: Double?
+    @Nullable public var averageSpeedMps: Double?
+    @Nullable public var maxSpeedMps: Double?
     public var elevationGainM: Double
     public var elevationLossM: Double
-    public var bbox: BoundingBox?
+    @Nullable public var bbox: BoundingBox?
     /// Fixes used and rejected (bad position, bad eph, impossible jump).
     public var fixesUsed: Int
     public var fixesRejected: Int
@@ -83,7 +83,7 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
         /// Activity count per epoch: integral of the 0.25–2.5 Hz band of |a|, milli-g·s.
         public var counts: [Double]
         /// `D` (user acceleration from the recording's fusion), `A` (gravity low-pass of A rows) or nil.
-        public var source: String?
+        @Nullable public var source: String?
     }
 
     /// The health of the recording: is the data trustworthy, what is missing.
@@ -97,15 +97,15 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
         public var clockSteps: Int = 0
         /// Rows whose When went backwards or jumped forward more than a minute inside a file.
         public var timeJumps: Int = 0
-        public var gps: GPSQuality?
+        @Nullable public var gps: GPSQuality?
         /// Samples at the accelerometer / gyro range limit.
         public var accelClipped: Int = 0
         public var gyroClipped: Int = 0
         /// IMU rows left out for a value no sensor gives (infinite, or a million or more).
         public var impossibleRows: Int = 0
-        public var magnetometer: MagneticField?
+        @Nullable public var magnetometer: MagneticField?
         /// Every file ended cleanly (metadata `endedCleanly`); nil without metadata.
-        public var endedCleanly: Bool?
+        @Nullable public var endedCleanly: Bool?
         /// Files that were recovered after a crash or power cut, or still need to be.
         public var recoveredFiles: [String] = []
         /// Lines that could not be used (defective rows, a torn last line).
@@ -119,8 +119,8 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
     public struct SourceHealth: Codable, Sendable, Equatable {
         public var source: String
         public var rows: Int
-        public var configuredHz: Double?
-        public var achievedHz: Double?
+        @Nullable public var configuredHz: Double?
+        @Nullable public var achievedHz: Double?
         /// Histogram of intervals between consecutive rows: `gap_edges_s[i]` is the upper
         /// edge of `gap_counts[i]` (the last bin is open).
         public var gapEdgesS: [Double]
@@ -137,8 +137,8 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
     public struct GPSQuality: Codable, Sendable, Equatable {
         public var fixes: Int
         public var share3d: Double
-        public var medianEphM: Double?
-        public var p95EphM: Double?
+        @Nullable public var medianEphM: Double?
+        @Nullable public var p95EphM: Double?
         /// Fixes without a finite position.
         public var noPosition: Int
     }
