@@ -25,6 +25,10 @@ public struct RecordingAnalyzer: RowSink {
     var movement: MovementAccumulator
     var filter: FixFilter
     var noPosition = 0
+    /// Where another recording begins (the When of its first L row) and the pause it must
+    /// follow to count as one (0 with metadata); set on the first L row after `nextRecording`.
+    var recordingBreaks: [RecordingBreak] = []
+    var nextRecording: Double?
     /// Fixes whose Doppler speed was above `maxSpeedMps` (not used; positions give the speed).
     var impossibleSpeeds = 0
     var threeD = 0
@@ -82,6 +86,10 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     private mutating func location(_ when: Double, _ v: UnsafeBufferPointer<Double>) {
+        if let longerThan = nextRecording {
+            recordingBreaks.append(RecordingBreak(time: when, longerThan: longerThan))
+            nextRecording = nil
+        }
         let lat = v[0], lon = v[1]
         guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180, !(lat == 0 && lon == 0) else {
             noPosition += 1; return
@@ -120,6 +128,7 @@ public struct RecordingAnalyzer: RowSink {
             if k > 0, metas[k - 1]?.recording.id != meta?.recording.id || meta == nil {
                 let longerThan = meta != nil && metas[k - 1] != nil ? 0 : options.gapSeconds
                 for i in analyzer.stats.indices { analyzer.stats[i].startRecording(longerThan: longerThan) }
+                analyzer.nextRecording = longerThan
             }
             if let meta {
                 metadata.append((path, meta))
@@ -156,7 +165,8 @@ public struct RecordingAnalyzer: RowSink {
         let imu = IMUIndex(windows: windows.windows)
         s.timeline = TimelineBuilder(fixes: fixes, stays: stays, speeds: track.speeds,
                                      steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds,
-                                     imu: imu, options: options, rows: s.recordedSpan ?? 0...0).build()
+                                     imu: imu, options: options, rows: s.recordedSpan ?? 0...0,
+                                     recordingBreaks: recordingBreaks).build()
         for e in s.timeline where e.type != .gap {
             let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue
             s.activitySeconds[key, default: 0] += e.duration.rounded()

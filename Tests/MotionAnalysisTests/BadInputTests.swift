@@ -208,6 +208,26 @@ import Testing
         #expect(one.rows["L"] == 120 && one.start == day2)
     }
 
+    /// Two recordings 30 min and 6 km apart: the logger was off between them, so that time
+    /// is a gap, not the "vehicle, 30 min" move a loss of signal that fast inside one
+    /// recording is. The same fixes in one file still bridge the loss.
+    @Test func nothingIsInferredBetweenRecordings() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let t1 = t0 + 600 + 1800
+        var a = Self.header, b = Self.header
+        for k in 0..<600 { a += fix(t0 + Double(k), 52.52 + Double(k) * 1.4 / 111_200, 13.405, speed: "1.4") }
+        for k in 0..<600 { b += fix(t1 + Double(k), 52.58 + Double(k) * 1.4 / 111_200, 13.405, speed: "1.4") }
+        let pa = dir + "/" + TimeTextName.of(t0), pb = dir + "/" + TimeTextName.of(t1)
+        try a.write(toFile: pa, atomically: true, encoding: .utf8)
+        try b.write(toFile: pb, atomically: true, encoding: .utf8)
+        let two = try RecordingAnalyzer.summarize(try RecordingInputs.resolve([dir]))
+        #expect(!two.timeline.contains { $0.activity == .vehicle }, "\(two.timeline)")
+        #expect(two.timeline.contains { $0.type == .gap && $0.start == t0 + 599 && $0.end == t1 }, "\(two.timeline)")
+        let one = try summarize(a + b.dropFirst(Self.header.count))
+        #expect(one.timeline.contains { $0.basis == "gap-speed" && $0.activity == .vehicle }, "\(one.timeline)")
+    }
+
     /// Files given out of order (`summary b.csv a.csv`) are read in time order when they are
     /// named by time; before, b was read first, a's fixes were "not used (inaccurate or
     /// impossible jumps)" and the duration was negative. Other names keep the order given.

@@ -8,6 +8,13 @@
 ///    (`ModeClassifier`); pieces shorter than a minute are merged into their neighbours.
 /// Without any fix the timeline comes from the IMU alone: lying or sitting still for at
 /// least the stop duration is a stop (without a position), the rest moves.
+/// Where another recording begins: the When of its first `L` row, and the pause before it
+/// that makes it another recording (0 when the metadata says so; the gap limit without).
+struct RecordingBreak {
+    var time: Double
+    var longerThan: Double
+}
+
 struct TimelineBuilder {
     let fixes: [Fix]
     /// `StayPoints.detect` of the fixes.
@@ -37,6 +44,16 @@ struct TimelineBuilder {
     /// First and last row of the recording (any source): the accelerometer's windows lie on
     /// a 5 s grid, and a night recorded from 22:04:01 to 06:04:29 was "still 22:04:00–06:04:30".
     let rows: ClosedRange<Double>
+    /// Where other recordings begin, in time order: the logger was off before each, so
+    /// nothing is inferred across it (two recordings 30 min and 6 km apart were a
+    /// "vehicle, 30 min" move by the loss-of-signal rule).
+    var recordingBreaks: [RecordingBreak] = []
+
+    /// Whether the step to fix `i` goes from one recording to another.
+    func crossesRecordings(_ i: Int) -> Bool {
+        let a = fixes[i - 1].time, b = fixes[i].time
+        return recordingBreaks.contains { $0.time > a && $0.time <= b && b - a > $0.longerThan }
+    }
 
     /// The span the IMU windows cover, within the rows.
     var imuSpan: (start: Double, end: Double)? {
@@ -121,7 +138,7 @@ struct TimelineBuilder {
         for i in (lo + 1)...hi {
             let dt = fixes[i].time - fixes[i - 1].time
             let straight = fixes[i - 1].distance(to: fixes[i]) / max(dt, 1)
-            if !fixes[i].jumped && dt > Self.bridgeMinSeconds && dt <= Self.bridgeMaxSeconds && straight >= Self.bridgeMinSpeed {
+            if !fixes[i].jumped && !crossesRecordings(i) && dt > Self.bridgeMinSeconds && dt <= Self.bridgeMaxSeconds && straight >= Self.bridgeMinSpeed {
                 // Signal lost while travelling faster than anyone walks (a train, a subway,
                 // a bus): a vehicle move over the loss, straight-line distance.
                 if i - 1 > start { out += classify(start, i - 1) }
