@@ -124,7 +124,10 @@ public struct FolderOffload {
             }
             do {
                 var copied: [CopiedFile] = []
-                for f in r.files where manifest.entries[f.name] == nil {
+                // Every file the target lacks, listed in the manifest or not: a file listed
+                // but since removed from the stick was skipped, and --delete-after-copy then
+                // removed the only copy.
+                for f in r.files where !isOnTarget(f, manifest: manifest) {
                     copied.append(try VerifiedCopy.copy(source: source + "/" + f.name, directory: directory,
                                                         name: f.name) { n in
                         status.bytesDone += n
@@ -140,7 +143,7 @@ public struct FolderOffload {
                 report.copied.append(r.base)
                 report.bytesCopied += copied.reduce(0) { $0 + $1.bytes }
                 status.recordingsDone += 1
-                if options.deleteAfterCopy { try delete(r, verified: manifest, report: &report) }
+                if options.deleteAfterCopy { try delete(r, copiedNow: copied, report: &report) }
             } catch {
                 report.failures.append(error)
                 if error.endsTheCopy { break }
@@ -157,14 +160,22 @@ public struct FolderOffload {
 
     enum TargetState { case missing, there, conflict(String) }
 
+    /// Whether `f` is on the target as the manifest lists it: listed with its size, and a
+    /// file of that size there (the cheap check of every run; contents are compared when
+    /// the file is copied, adopted or about to be deleted from the card).
+    private func isOnTarget(_ f: (name: String, bytes: Int64), manifest: OffloadManifest) -> Bool {
+        guard let entry = manifest.entries[f.name], entry.bytes == f.bytes else { return false }
+        return RecordingCatalog.fileSize(target + "/" + f.name) == f.bytes
+    }
+
     /// A recording is on the target when every file is in the manifest with its size and the
     /// file is there; a file present but not listed (manifest lost) is hashed and compared.
     private func state(of r: FinishedRecording, manifest: inout OffloadManifest) throws(OffloadError) -> TargetState {
         var missing = false
         var adopted: [CopiedFile] = []
         for f in r.files {
+            if isOnTarget(f, manifest: manifest) { continue }
             let onTarget = RecordingCatalog.fileSize(target + "/" + f.name)
-            if let entry = manifest.entries[f.name], entry.bytes == f.bytes, onTarget == f.bytes { continue }
             guard onTarget != nil else { missing = true; continue }
             let mine = try VerifiedCopy.sha256(path: source + "/" + f.name)
             let theirs = try VerifiedCopy.sha256(path: target + "/" + f.name)
@@ -176,11 +187,16 @@ public struct FolderOffload {
     }
 
     /// Deletes a verified recording from the card: sidecars first, the CSV last, then flushes
-    /// the folder. A recording that started being written meanwhile is never touched.
-    private func delete(_ r: FinishedRecording, verified: OffloadManifest, report: inout FolderOffloadReport) throws(OffloadError) {
-        for f in r.files {
-            guard let e = verified.entries[f.name], e.bytes == f.bytes else {
-                throw OffloadError("delete", path: source + "/" + f.name, reason: "not verified on the target; kept")
+    /// the folder. Each file must have been copied and read back equal in this run, or be on
+    /// the target now with the same SHA-256 as on the card (read again here: the manifest
+    /// only says what was there once). A recording that started being written meanwhile is
+    /// never touched.
+    private func delete(_ r: FinishedRecording, copiedNow: [CopiedFile], report: inout FolderOffloadReport) throws(OffloadError) {
+        for f in r.files where !copiedNow.contains(where: { $0.name == f.name && $0.bytes == f.bytes }) {
+            let mine = try VerifiedCopy.sha256(path: source + "/" + f.name)
+            guard RecordingCatalog.fileSize(target + "/" + f.name) == f.bytes,
+                  let theirs = try? VerifiedCopy.sha256(path: target + "/" + f.name), theirs == mine else {
+                throw OffloadError("delete", path: source + "/" + f.name, reason: "not on the target with the same contents; kept")
             }
         }
         if SystemCalls.isLockedByWriter(source + "/" + r.csvName) { return }

@@ -51,6 +51,43 @@ struct FolderOffloadTests {
         #expect(third.copied == ["20251121152005"] && third.alreadyThere == ["20251121142005"])
     }
 
+    /// A file the manifest lists but the stick no longer holds (deleted there, a damaged
+    /// stick) is copied again; and --delete-after-copy removes a recording from the card only
+    /// when every file is on the target with the card's contents. Before, the missing CSV
+    /// was skipped as listed, "Copied 1 recording (0 B)", and the card's only copy deleted.
+    @Test func aListedFileMissingOnTheTargetIsCopiedAgainBeforeAnythingIsDeleted() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 300)
+        _ = try FolderOffload(source: source.path, target: target.path, options: .init()).run()
+        let csv = source.bytes("20251121142005.csv")
+        try FileManager.default.removeItem(atPath: target.path + "/20251121142005.csv")
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        #expect(report.copied == ["20251121142005"] && report.bytesCopied == Int64(csv?.count ?? -1))
+        #expect(target.bytes("20251121142005.csv") == csv && csv != nil)
+        #expect(report.deleted == ["20251121142005"] && source.bytes("20251121142005.csv") == nil)
+    }
+
+    /// A sidecar listed and of the right size but with other contents on the target: the
+    /// recording is not deleted from the card (the manifest says what was there once).
+    @Test func deleteAfterCopyRereadsWhatItDidNotCopyNow() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 300)
+        _ = try FolderOffload(source: source.path, target: target.path, options: .init()).run()
+        let json = try #require(target.bytes("20251121142005.json"))
+        try FileManager.default.removeItem(atPath: target.path + "/20251121142005.csv")
+        try Data(repeating: 0x20, count: json.count).write(to: URL(fileURLWithPath: target.path + "/20251121142005.json"))
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        #expect(report.deleted.isEmpty)
+        #expect(report.failures.contains { "\($0)".contains("not on the target with the same contents; kept") }, "\(report.failures)")
+        #expect(source.bytes("20251121142005.csv") != nil && source.bytes("20251121142005.json") != nil)
+    }
+
     @Test func neverTouchesARecordingBeingWrittenOrOneAwaitingRecovery() throws {
         let source = RecordingFolder(), target = RecordingFolder()
         defer { source.remove(); target.remove() }
