@@ -50,6 +50,16 @@ struct OffloadCLITests {
         #expect(twoTargets.status == 2 && twoTargets.stderr.contains("one target"))
         let noRemote = try run(["--remote", "--out", source])
         #expect(noRemote.status == 2 && noRemote.stderr.contains("offload.remote"))
+        // A mistyped or unmounted stick path was created on the card and copied to.
+        let nowhere = Binary.temporaryDirectory() + "/media/STICK"
+        let missing = try run(["--to", nowhere, "--out", source])
+        #expect(missing.status == 2 && missing.stderr.contains("no such folder — mount the stick first"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: nowhere))
+        // Deleting after a copy onto the card's own file system would leave no second copy.
+        let sameDisk = Binary.temporaryDirectory()
+        let deleting = try run(["--to", sameDisk, "--out", source, "--delete-after-copy"])
+        #expect(deleting.status == 2 && deleting.stderr.contains("same file system as the recordings"), "\(deleting.stderr)")
+        #expect(names(source).contains { $0.hasSuffix(".csv") } && names(sameDisk).isEmpty)
     }
 
     // MARK: Real file systems on loop devices (root only)

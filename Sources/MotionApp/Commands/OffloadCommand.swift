@@ -66,6 +66,7 @@ struct OffloadCommand: ParsableCommand {
         options.deleteAfterCopy = deleteAfterCopy || (offload.deleteAfterCopy ?? false)
         let host = LoggerName.current
         if let to {
+            try Self.checkFolderTarget(to, source: source, deleting: options.deleteAfterCopy)
             if FolderOffload.isFAT(to) { options.maxFileBytes = FolderOffloadOptions.fatMaxFileBytes }
             try copy(source: source, target: to + "/" + host, options: options, label: to, shownTarget: to + "/" + host,
                      statusFile: statusFile)
@@ -104,6 +105,18 @@ struct OffloadCommand: ParsableCommand {
         }
         if let failure { throw failure }
         Console.out("Unmounted \(device): the stick may be pulled out.")
+    }
+
+    /// `--to DIR` must be there already (a stick's mount point: a mistyped or unmounted path
+    /// was created on the card and "copied" to), and with --delete-after-copy on another file
+    /// system than the recordings (else deleting leaves no second copy anywhere).
+    static func checkFolderTarget(_ to: String, source: String, deleting: Bool) throws {
+        guard let target = try? FileSystem.status(to), target.kind == .directory else {
+            throw CommandFailure.usage("--to \(to): no such folder — mount the stick first, or create the folder if you mean it")
+        }
+        if deleting, let card = try? FileSystem.status(source), card.device == target.device {
+            throw CommandFailure.usage("--to \(to) is on the same file system as the recordings (\(source)): with --delete-after-copy no second copy would be left; copy to another stick or disk, or leave out --delete-after-copy")
+        }
     }
 
     /// Copies into `target`; `label` names it in the status file, `shownTarget` to the user.
