@@ -10,7 +10,7 @@ struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Record sensors to MotionCollector CSV files.",
-        discussion: "Ctrl-C or SIGTERM stops cleanly: every row sampled before the stop is written, fsynced and closed, and the command exits 0.")
+        discussion: "Ctrl-C, Ctrl-\\, SIGTERM or SIGHUP stops cleanly: every row sampled before the stop is written, fsynced and closed, and the command exits 0.")
 
     @OptionGroup var options: RecordingOptions
     @OptionGroup var runOptions: RecordRunOptions

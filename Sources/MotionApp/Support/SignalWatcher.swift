@@ -6,7 +6,9 @@ import Synchronization
 /// The process's signals, owned in one place.
 ///
 /// `launch()` is the first thing `main` does, before any thread exists: SIGINT (Ctrl-C),
-/// SIGTERM and SIGHUP (the terminal went away) are blocked, so every thread created later
+/// SIGTERM, SIGHUP (the terminal went away) and SIGQUIT (Ctrl-\; unwatched, the Swift
+/// runtime's backtracer took it, stopped the sampling thread and once hung the process) are
+/// blocked, so every thread created later
 /// inherits the mask, and one watcher thread receives them with `sigwaitinfo`. (A thread
 /// started before the mask — a logging thread, Foundation's — would take the signal with
 /// its default action and kill the process mid-recording.)
@@ -17,7 +19,7 @@ import Synchronization
 /// once. A repeat of the same signal from the same sender within a second is one request,
 /// not two: GNU `timeout` sends its signal to the child and then to its whole process group.
 enum SignalWatcher {
-    static let watched: [Int32] = [Signals.interrupt, Signals.terminate, Signals.hangUp]
+    static let watched: [Int32] = [Signals.interrupt, Signals.terminate, Signals.hangUp, Signals.quit]
 
     private struct State {
         var handler: (@Sendable (Int32) -> Void)?
@@ -108,6 +110,7 @@ enum SignalWatcher {
         case Signals.interrupt: return "Ctrl-C (SIGINT)"
         case Signals.terminate: return "SIGTERM"
         case Signals.hangUp: return "SIGHUP"
+        case Signals.quit: return "Ctrl-\\ (SIGQUIT)"
         default: return "signal \(sig)"
         }
     }

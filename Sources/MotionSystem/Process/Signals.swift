@@ -8,6 +8,8 @@ public enum Signals {
     public static let interrupt = SIGINT
     public static let terminate = SIGTERM
     public static let hangUp = SIGHUP
+    /// Ctrl-\ on a terminal.
+    public static let quit = SIGQUIT
 
     /// One signal taken by `wait`.
     public struct Received: Sendable, Equatable {
