@@ -135,7 +135,8 @@ struct DaemonTests {
         #expect(d.handle(.start).accepted)
         #expect(S.eventually { d.phase == .error })
         let status = d.status()
-        #expect(status.message?.contains("recording stopped to keep the 100.0 MB reserve") == true)
+        #expect(status.message?.contains("recording stops with 100.0 MB still free, to keep the 100.0 MB reserve (min_free_space)") == true,
+                "\(status.message ?? "")")
         #expect(d.ledPattern == .error)
         let csv = try #require(Binary.csvFiles(in: out).first)
         let meta = try S.metadata(csv)

@@ -58,6 +58,13 @@ struct FreeSpaceTests {
         #expect(verdict.isLow && verdict.availableBytes == limit - 1)
         #expect(verdict.description.contains("/data") && verdict.description.contains("100.0 MB reserve")
                 && verdict.description.contains("min_free_space"))
+        // Low above the reserve (the headroom): the message gives the threshold it stops at
+        // ("only 108.0 MB free … to keep the 100.0 MB reserve" read as a contradiction).
+        let headroom: Int64 = 10 << 20
+        let above = FreeSpaceGuard(path: "/data", minimumFreeBytes: limit, headroomBytes: headroom,
+                                   stats: FakeFileSystemStats(available: [limit + 8 << 20]))
+        #expect(above.check().description.hasPrefix("only 108.0 MB free on /data: recording stops with 110.0 MB still free, to keep the 100.0 MB reserve (min_free_space) plus 10.0 MB for the rows still buffered"),
+                "\(above.check().description)")
         let broken = FreeSpaceGuard(path: "/gone", stats: FakeFileSystemStats(available: [], failure: StorageError(path: "/gone", errno: .noSuchFileOrDirectory)))
         let unknown = broken.check()
         #expect(!unknown.isLow && unknown.availableBytes == nil && unknown.description.contains("/gone"))

@@ -117,7 +117,13 @@ public enum FreeSpaceVerdict: Sendable, Equatable, CustomStringConvertible {
         case .low(let r) where !r.bytesLow:
             return "only \(r.availableInodes ?? 0) inodes (file slots) left on \(r.path), below the \(r.minimumFreeInodes ?? 0) kept free: recording stopped before the card runs out of them — delete files you do not need (many small files use them up)"
         case .low(let r):
-            return "only \(ByteText.describe(r.availableBytes)) free on \(r.path): recording stopped to keep the \(ByteText.describe(r.minimumFreeBytes)) reserve (min_free_space) free — copy the recordings off and delete them, or lower min_free_space"
+            // The threshold is the reserve plus the headroom: "only 108 MB free … to keep the
+            // 100 MB reserve" read as a contradiction.
+            let reserve = ByteText.describe(r.minimumFreeBytes)
+            let why = r.headroomBytes > 0
+                ? "the \(reserve) reserve (min_free_space) plus \(ByteText.describe(r.headroomBytes)) for the rows still buffered when a recording stops"
+                : "the \(reserve) reserve (min_free_space)"
+            return "only \(ByteText.describe(r.availableBytes)) free on \(r.path): recording stops with \(ByteText.describe(r.minimumFreeBytes + r.headroomBytes)) still free, to keep \(why) — copy the recordings off and delete them, or lower min_free_space"
         case .unknown(let why):
             return why
         }
