@@ -120,6 +120,10 @@ public struct BoardCatalog: Sendable {
 public enum ConfigLoader {
     public static func load(explicit: String?) throws(ConfigError) -> RecorderSettings {
         let path = explicit ?? RecorderSettings.defaultPath
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw ConfigError(file: path, line: nil, key: nil, message: "is a folder, not a config file: pass the YAML file itself (e.g. \(RecorderSettings.defaultPath))")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             if explicit != nil { throw ConfigError(file: path, line: nil, key: nil, message: "config file not found") }
             return RecorderSettings()

@@ -142,8 +142,10 @@ public struct RemoteUpload {
         let r = rclone(["listremotes"])
         if r.status == 127 { throw OffloadError("run", path: "rclone", reason: Self.lastLine(r.output)) }
         guard r.status == 0 else { return }   // the copy says what is wrong
+        // Remote names only (`name:`): rclone also prints log lines here, such as
+        // "… NOTICE: Config file "…" not found - using defaults".
         let defined = r.output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+            .filter { $0.hasSuffix(":") && !$0.contains(" ") }
         guard !defined.contains(name + ":") else { return }
         let config = options.rcloneConfig.map { "in \($0)" } ?? "in rclone's default config"
         let known = defined.isEmpty ? "it defines none" : "it defines \(defined.joined(separator: " "))"

@@ -77,6 +77,18 @@ struct DaemonSocketTests {
         #expect(try ControlClient.send(ControlRequest(command: .status), socket: path).ok)
     }
 
+    /// A regular file at the socket path is not called a stale socket (the daemon refuses
+    /// to replace it, so "start the daemon; it replaces the stale file" was wrong).
+    @Test func aFileWhereTheSocketShouldBeIsNamedAsSuch() throws {
+        let path = socketPath()
+        try Data("not a socket".utf8).write(to: URL(fileURLWithPath: path))
+        #expect {
+            _ = try ControlClient.send(ControlRequest(command: .status), socket: path)
+        } throws: { error in
+            (error as? CommandFailure)?.message.contains("is not a socket but a file") ?? false
+        }
+    }
+
     @Test func aLiveSocketMeansAnotherDaemonRuns() throws {
         let path = socketPath()
         let first = try serve(try S.daemon(out: Binary.temporaryDirectory()), at: path)

@@ -20,6 +20,17 @@ struct ConfigTests {
         #expect(sim.gpsd == GPSDAddress(host: "localhost", port: 2947))
     }
 
+    /// A folder given as the config file is named as a folder, not "not found".
+    @Test func aFolderGivenAsTheConfigIsNamedAsSuch() {
+        let folder = NSTemporaryDirectory()
+        #expect {
+            _ = try ConfigLoader.load(explicit: folder)
+        } throws: { error in
+            "\(error)".contains("is a folder, not a config file") && !"\(error)".contains("not found")
+        }
+        #expect { _ = try ConfigLoader.load(explicit: folder + "/no-such-config.yaml") } throws: { "\($0)".contains("config file not found") }
+    }
+
     @Test func unknownKeyIsReportedWithFileLineAndKey() {
         let text = """
             # a board

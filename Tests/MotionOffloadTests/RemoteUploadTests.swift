@@ -123,6 +123,14 @@ struct RemoteUploadTests {
             "\(error)".contains("no remote named \"nope\" in /etc/motionlog/rclone.conf (it defines nas: other:)")
         }
         #expect(rclone.calls.withLock { $0 }.isEmpty && slept.withLock { $0 }.isEmpty)
+        // Without a config file rclone prints a log line among the remotes: it is no remote
+        // ("it defines 2026/11/27 04:05:43 NOTICE: Config file …" before).
+        let noConfig = ScriptedRclone([], remotes: "2026/11/27 04:05:43 NOTICE: Config file \"/root/.config/rclone/rclone.conf\" not found - using defaults\n")
+        #expect {
+            _ = try RemoteUpload(source: source.path, host: "pi", options: RemoteUploadOptions(remote: "lab:x"), runner: noConfig).run()
+        } throws: { error in
+            "\(error)".contains("no remote named \"lab\" in rclone's default config (it defines none)")
+        }
     }
 
     @Test func theRemoteNameIsReadFromEachFormRcloneAccepts() {

@@ -48,6 +48,9 @@ enum ControlClient {
         case .noSuchFileOrDirectory?:
             return "no motionlog daemon is running: there is no control socket at \(path) (start one with `sudo systemctl start motionlog` or `motionlog daemon`, or pass --socket PATH)"
         case .connectionRefused?:
+            if let st = try? FileSystem.status(path), st.kind != .socket {
+                return "\(path) is not a socket but a \(st.kind == .directory ? "folder" : "file"): pass the daemon's control socket with --socket (default \(defaultSocket))"
+            }
             return "no motionlog daemon is running: \(path) is a stale socket that nobody listens on (start the daemon; it replaces the stale file)"
         case .permissionDenied?, .notPermitted?:
             return "permission denied on \(path): " + permissionHint(path)
