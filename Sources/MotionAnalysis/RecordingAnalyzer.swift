@@ -18,6 +18,8 @@ public struct AnalysisResult: Sendable {
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
     public static let version = 7
+    /// A When below this (the year 2001) in a file without metadata is taken for relative.
+    static let relativeLooking = 1e9
 
     let options: AnalysisOptions
     var stats = [SourceStats](repeating: SourceStats(), count: 5)
@@ -139,6 +141,16 @@ public struct RecordingAnalyzer: RowSink {
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts)
         }
         analyzer.finish(into: &summary, counts: counts, metadata: metadata)
+        // Rows before 2001 in a file without its metadata: relative When (seconds since the
+        // start) whose start time is in the missing .json; the report showed 1970 and said
+        // "nothing needs your attention".
+        let bare = zip(csvPaths, metas).filter { $0.1 == nil }.map { String($0.0.split(separator: "/").last ?? "") }
+        if let start = summary.start, start < relativeLooking, !bare.isEmpty {
+            let names = bare.count <= 3 ? bare.joined(separator: ", ") : "\(bare.count) files"
+            let finding = "When starts at \(Text.number(start, 1)) s, which looks like seconds since the start of the recording (relative When), but the metadata with the start time is missing (\(names)): times are shown from 1 January 1970. Keep each .json beside its .csv."
+            summary.health.findings.append(finding)
+            summary.messages.append(finding)
+        }
         return AnalysisResult(summary: summary, fixes: analyzer.filter.accepted)
     }
 

@@ -66,6 +66,17 @@ import Testing
         #expect(s.messages.contains { $0.hasPrefix("31 GPS fixes reported a speed above 360 km/h") }, "\(s.messages)")
     }
 
+    /// A relative-When file without its .json: the summary says why it reads 1970.
+    @Test func relativeWhenWithoutMetadataIsNamed() throws {
+        var text = Self.header
+        for k in 0..<200 { text += "A,W,\(Double(k) / 50),0.01,0.02,-1.0\n" }
+        let s = try summarize(text, name: "20251121044000.csv")
+        #expect(s.messages.contains { $0.hasPrefix("When starts at 0.0 s, which looks like seconds since the start") && $0.contains("(20251121044000.csv)") },
+                "\(s.messages)")
+        let absolute = try summarize(Self.header + "A,W,\(t0),0.01,0.02,-1.0\n")
+        #expect(!absolute.messages.contains { $0.contains("relative When") })
+    }
+
     @Test func oneFix() throws {
         let s = try summarize(Self.header + fix(t0, 52.52, 13.405))
         #expect(s.fixesUsed == 1 && s.distanceM == 0 && s.timeline.isEmpty)
