@@ -22,4 +22,17 @@ import Testing
         #expect(!series.acceleration.isEmpty && series.acceleration.allSatisfy { $0.max < 10 },
                 "\(series.acceleration.map(\.max).max() ?? 0)")
     }
+
+    /// The row at the very end (t == duration) fell into a 601st bin of its own, a spike
+    /// (min = mean = max) at the right edge of every acceleration chart.
+    @Test func theLastRowIsInTheLastBin() throws {
+        let fixture = try WebFixture()
+        try fixture.addRecording("20260911120000", start: start, seconds: 60)
+        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
+        let duration = try #require(entry.durationSeconds)
+        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
+        let series = try RecordingSeries.read(inputs, duration: duration)
+        #expect(series.acceleration.count == RecordingSeries.bins, "\(series.acceleration.count) bins over \(duration) s")
+        #expect(series.acceleration.allSatisfy { $0.t <= duration }, "\(series.acceleration.suffix(2))")
+    }
 }

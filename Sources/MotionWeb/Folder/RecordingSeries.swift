@@ -76,7 +76,10 @@ struct RecordingSeries: Sendable {
                         let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()
                         // As in the summary: a value no sensor gives is left out (`SensorValue`).
                         guard m.isFinite, !(0..<3).contains(where: { SensorValue.isImpossible(row[$0]) }) else { return }
-                        let k = Int(t / binWidth)
+                        // The last row lies at t == duration: it belongs to the last bin, not
+                        // to a bin of its own past the end (one sample, drawn as a spike).
+                        var k = Int(t / binWidth)
+                        if k == Self.bins, duration != nil { k -= 1 }
                         guard k < bins.count + 1_000_000 else { return }
                         if var b = bins[k] {
                             b.min = Swift.min(b.min, m); b.max = Swift.max(b.max, m); b.sum += m; b.n += 1
