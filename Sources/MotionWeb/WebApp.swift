@@ -29,6 +29,9 @@ final class WebApp: Sendable {
     let series = SeriesCache()
     let log: Logger
     let downloads = Atomic<Int>(0)
+    /// Recordings in a ZIP being sent, and in how many: not deleted meanwhile (the ZIP opens
+    /// each file only when it reaches it, and its Content-Length is already sent).
+    let zipping = Mutex<[String: Int]>([:])
     /// Background summaries of finished recordings (nil when the configuration turns them off).
     let summaries: SummaryWarmer?
 
@@ -156,6 +159,31 @@ final class DownloadSlot: Sendable {
 
     func release() {
         if !released.exchange(true, ordering: .acquiringAndReleasing) { counter.downloads.subtract(1, ordering: .relaxed) }
+    }
+
+    deinit { release() }
+}
+
+/// The recordings of one ZIP download, held in `WebApp.zipping` until released or dropped.
+final class ZipHold: Sendable {
+    let app: WebApp
+    let names: [String]
+    private let released = Atomic<Bool>(false)
+
+    init(app: WebApp, names: [String]) {
+        self.app = app
+        self.names = names
+        app.zipping.withLock { for n in names { $0[n, default: 0] += 1 } }
+    }
+
+    func release() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        app.zipping.withLock { held in
+            for n in names {
+                let left = (held[n] ?? 1) - 1
+                held[n] = left > 0 ? left : nil
+            }
+        }
     }
 
     deinit { release() }

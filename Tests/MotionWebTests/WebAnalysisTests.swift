@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import MotionAnalysis
+import MotionCore
 @testable import MotionWeb
 import NIOCore
 import Testing
@@ -159,6 +161,68 @@ import Glibc
             }
             #expect(received < 48 << 20)
         }
+    }
+}
+
+/// A recording in a ZIP being downloaded is not deleted meanwhile: the ZIP opens each file
+/// when it reaches it, after announcing its length, and a deletion cut the download short
+/// (curl: partial file; unzip: no central directory).
+@Suite struct WebZipDeleteTests {
+    @Test func aRecordingInARunningZipIsNotDeleted() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        let line = Array(repeating: UInt8(ascii: "x"), count: 1023) + [0x0A]
+        let fd = open(f.folder + "/20260102080000.csv", O_WRONLY | O_CREAT, 0o644)
+        try #require(fd >= 0)
+        for _ in 0..<48 { line.withUnsafeBufferPointer { l in
+            var chunk = [UInt8](); chunk.reserveCapacity(1 << 20)
+            for _ in 0..<1024 { chunk += l }
+            _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        } }
+        close(fd)
+        try await f.app().test(.live) { client in
+            let port = try #require(client.port)
+            let sock = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(sock >= 0)
+            defer { close(sock) }
+            var small: Int32 = 4096
+            setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(sock, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try #require(connected == 0)
+            // The big file first: the small one's turn comes only after 48 MiB are read.
+            let request = Array("GET /download.zip?name=20260102080000&name=20260101080000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+            #expect(request.withUnsafeBytes { send(sock, $0.baseAddress, $0.count, 0) } == request.count)
+            var head = [UInt8](repeating: 0, count: 512)
+            let n = head.withUnsafeMutableBytes { recv(sock, $0.baseAddress, $0.count, 0) }
+            #expect(n > 0 && String(decoding: head.prefix(max(n, 0)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            let page = try await client.execute(uri: "/", method: .get)
+            let token = try #require(csrfToken(in: String(buffer: page.body)))
+            let refused = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: token])
+            #expect(refused.status == .conflict, "\(String(buffer: refused.body))")
+            #expect(String(buffer: refused.body).contains("in a ZIP being downloaded right now"))
+            #expect(f.exists("20260101080000.csv"))
+        }
+    }
+
+    /// The hold ends with the download, or when it is dropped without being sent.
+    @Test func aZipHoldIsReleasedOnceAndWhenDropped() throws {
+        let f = try WebFixture()
+        let app = WebApp(configuration: WebConfiguration(folder: f.folder, listen: ListenAddress(host: "127.0.0.1", port: 0)),
+                         log: Logger(label: "test"), verify: { _, _ in false })
+        let a = ZipHold(app: app, names: ["x", "y"])
+        let b = ZipHold(app: app, names: ["x"])
+        #expect(app.zipping.withLock { $0 } == ["x": 2, "y": 1])
+        a.release(); a.release()
+        #expect(app.zipping.withLock { $0 } == ["x": 1])
+        _ = b
+        do { _ = ZipHold(app: app, names: ["z"]) }
+        #expect(app.zipping.withLock { $0["z"] } == nil)
     }
 }
 

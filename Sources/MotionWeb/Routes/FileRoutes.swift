@@ -208,10 +208,11 @@ extension WebApp {
         headers[.cacheControl] = "no-store"
         let folder = self.folder
         let log = self.log
+        let hold = ZipHold(app: self, names: chosen.map(\.name))
         log.info("ZIP download", metadata: ["recordings": "\(recordings)", "files": "\(chosen.count)", "bytes": "\(total)"])
         return Response(status: .ok, headers: headers, body: .init(contentLength: Int(total)) { writer in
             let guarded = self.guarding(writer, context, what: what, slot: slot)
-            defer { guarded.stall.end() }
+            defer { guarded.stall.end(); hold.release() }
             var out: any ResponseBodyWriter = guarded
             try await archive.write(to: &out) { name in try folder.open(name) }
             try await out.finish(nil)

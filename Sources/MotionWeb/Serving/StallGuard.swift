@@ -9,8 +9,10 @@ import Synchronization
 /// never reads would hold a slot (and an open file) for as long as it keeps the socket.
 ///
 /// Every write of the response goes through `write`, which counts completed writes; a
-/// watcher task wakes every `timeout` and closes the channel when a write is pending and
-/// none completed since it last looked (so a stall is noticed after one to two timeouts).
+/// watcher task wakes every quarter of `timeout` and closes the channel when a write has
+/// been pending with none completed for four looks in a row (so a stall is noticed after
+/// one to one and a quarter timeouts; waking once per timeout took up to two, and eight
+/// clients that never read held every download slot for two minutes).
 /// The response's body calls `end()` however it ends: the download slot is released there,
 /// and `onStalledEnd` runs when the end came from a stall.
 final class StallGuard: Sendable {
@@ -55,18 +57,23 @@ final class StallGuard: Sendable {
     /// The download ended (completely or not): the watcher stops.
     func finish() { finished.store(true, ordering: .releasing) }
 
+    /// Looks per `timeout`.
+    static let looks = 4
+
     private func watch() async {
         var seen = completed.load(ordering: .relaxed)
+        var idle = 0
         while !finished.load(ordering: .acquiring) {
-            do { try await Task.sleep(for: timeout) } catch { return }
+            do { try await Task.sleep(for: timeout / Self.looks) } catch { return }
             let now = completed.load(ordering: .relaxed)
-            if now == seen && pending.load(ordering: .acquiring) && !finished.load(ordering: .acquiring) {
+            idle = now == seen && pending.load(ordering: .acquiring) ? idle + 1 : 0
+            seen = now
+            if idle >= Self.looks && !finished.load(ordering: .acquiring) {
                 stalled.store(true, ordering: .releasing)
                 onStall()
                 channel.close(promise: nil)
                 return
             }
-            seen = now
         }
     }
 }
