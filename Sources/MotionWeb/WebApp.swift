@@ -164,6 +164,25 @@ final class DownloadSlot: Sendable {
     deinit { release() }
 }
 
+extension Router where Context == WebContext {
+    /// GET `path` and HEAD of the same: the status and headers, no body (RFC 9110 §9.3.2; the
+    /// router answered HEAD with 404 where only GET was registered). A streamed body is never
+    /// produced: its response is dropped unsent (a download slot or ZIP hold it took is freed).
+    func getAndHead(_ path: RouterPath, use handler: @escaping @Sendable (Request, WebContext) async throws -> Response) {
+        get(path, use: handler)
+        head(path) { request, context in WebApp.headersOnly(try await handler(request, context)) }
+    }
+}
+
+extension WebApp {
+    /// `r` without its body, with its length where the body knows it.
+    static func headersOnly(_ r: Response) -> Response {
+        var headers = r.headers
+        if headers[.contentLength] == nil, let n = r.body.contentLength { headers[.contentLength] = "\(n)" }
+        return Response(status: r.status, headers: headers, body: .init())
+    }
+}
+
 /// The recordings of one ZIP download, held in `WebApp.zipping` until released or dropped.
 final class ZipHold: Sendable {
     let app: WebApp

@@ -108,6 +108,10 @@ import Glibc
             #expect(await it.next() == 1)      // the finished one; never the one being written
             #expect(f.exists("20260101080000.summary.json"))
             #expect(!f.exists("20260102080000.summary.json"))
+            // The one being written: `summary` is null (the key is there) with a note why.
+            let writing = try await client.execute(uri: "/api/recordings/20260102080000/summary", method: .get)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: writing.body)) as? [String: Any]
+            #expect(body?["summary"] is NSNull && (body?["note"] as? String)?.hasPrefix("being written") == true, "\(String(buffer: writing.body).prefix(300))")
             let again = try await client.execute(uri: "/api/recordings", method: .get)
             let list = try JSONSerialization.jsonObject(with: Data(buffer: again.body)) as? [[String: Any]]
             let finished = list?.first { $0["name"] as? String == "20260101080000" }

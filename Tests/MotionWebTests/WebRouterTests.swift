@@ -193,6 +193,29 @@ import ZIPFoundation
         return try #require(csrfToken(in: String(buffer: page.body)))
     }
 
+    /// HEAD answers where GET does, with GET's status and length and no body (it was 404
+    /// on every route but the files').
+    @Test func headAnswersWhereGetDoes() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try await f.app().test(.router) { client in
+            for uri in ["/", "/api/status", "/api/recordings", "/api/recordings/20260101080000/summary",
+                        "/download.zip?name=20260101080000", "/recordings/20260101080000", "/recordings/20260101080000.csv"] {
+                _ = try await client.execute(uri: uri, method: .get)   // a summary is cached on first view
+                let head = try await client.execute(uri: uri, method: .head)
+                let get = try await client.execute(uri: uri, method: .get)
+                #expect(get.status == .ok && head.status == .ok, "\(uri): GET \(get.status), HEAD \(head.status)")
+                #expect(head.body.readableBytes == 0, "\(uri)")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "\(uri)")
+                if let length = head.headers[.contentLength] {
+                    #expect(Int(length) == get.body.readableBytes, "\(uri): HEAD says \(length), GET sent \(get.body.readableBytes)")
+                }
+            }
+            let missing = try await client.execute(uri: "/api/recordings/nope/summary", method: .head)
+            #expect(missing.status == .notFound)
+        }
+    }
+
     @Test func deleteNeedsTheCSRFTokenAndRemovesBothFiles() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000")

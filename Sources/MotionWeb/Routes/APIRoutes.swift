@@ -37,7 +37,7 @@ extension WebApp {
         var metadata: RecordingMetadataJSON?
         /// The MotionAnalysis summary as `motionlog summary --json` prints it (snake_case
         /// keys); null while the recording is being written or when it cannot be read.
-        var summary: JSONValue?
+        var summary: JSONValue   // `.null`, not a missing key
         var note: String?
         var track: [[[Double]]]
         var speedKmh: [[Double]]
@@ -57,7 +57,7 @@ extension WebApp {
     struct LabelBody: Decodable { var label: String }
 
     func addAPI(_ router: Router<WebContext>) {
-        router.get("/api/status") { _, _ -> Response in
+        router.getAndHead("/api/status") { _, _ -> Response in
             let recordings = (try? await self.recordings()) ?? []
             let live = await self.liveStatus()
             return Self.json(StatusBody(live: self.configuration.live != nil, status: live, folder: self.folder.path,
@@ -65,7 +65,7 @@ extension WebApp {
                                         sizeBytes: recordings.reduce(0) { $0 + $1.sizeBytes },
                                         login: self.access.needsLogin))
         }
-        router.get("/api/recordings") { _, _ -> Response in
+        router.getAndHead("/api/recordings") { _, _ -> Response in
             let entries: [RecordingEntry]
             do { entries = try await self.listing() } catch {
                 return Self.failure(.internalServerError, "\(error)", api: true)
@@ -89,7 +89,7 @@ extension WebApp {
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-        router.get("/api/recordings/:name/summary") { _, context -> Response in
+        router.getAndHead("/api/recordings/:name/summary") { _, context -> Response in
             guard let name = Self.parameter(context, "name"), let recording = try self.folder.recording(containing: name),
                   let entry = recording.parts.first(where: { $0.name == name }) else {
                 return Self.failure(.notFound, WebError.notFound(Self.parameter(context, "name") ?? "").description, api: true)
@@ -102,7 +102,7 @@ extension WebApp {
                 recording: ListItem(entry: entry, writing: self.isBeingWritten(entry, writing: writing)),
                 parts: recording.parts.map(\.name),
                 metadata: entry.metadata.map(RecordingMetadataJSON.init),
-                summary: summary.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data(SummaryJSON.encode($0, pretty: false))) },
+                summary: summary.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data(SummaryJSON.encode($0, pretty: false))) } ?? .null,
                 note: isWriting ? "being written: the summary is computed once the recording has ended"
                     : summary == nil ? "the summary could not be computed (see `motionlog summary`)" : nil,
                 track: s?.track.map { $0.map { [$0.latitude, $0.longitude] } } ?? [],

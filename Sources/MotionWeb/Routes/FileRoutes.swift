@@ -18,9 +18,9 @@ extension WebApp {
             try await self.recordingPath(request, context, head: false)
         }
         router.head("/recordings/:file") { request, context -> Response in
-            try await self.recordingPath(request, context, head: true)
+            Self.headersOnly(try await self.recordingPath(request, context, head: true))
         }
-        router.get("/download.zip") { request, context -> Response in
+        router.getAndHead("/download.zip") { request, context -> Response in
             await self.zip(request, context)
         }
     }

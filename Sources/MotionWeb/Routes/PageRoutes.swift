@@ -8,7 +8,7 @@ import NIOCore
 /// `/`, `/recordings/NAME` (the page; downloads share the path, see FileRoutes), login.
 extension WebApp {
     func addPages(_ router: Router<WebContext>) {
-        router.get("/") { request, _ -> Response in
+        router.getAndHead("/") { request, _ -> Response in
             let recordings: [RecordingParts]
             do { recordings = try await self.recordings() } catch {
                 return Self.failure(.internalServerError, "\(error)", api: false)
@@ -19,7 +19,7 @@ extension WebApp {
                                              writing: live?.currentName, csrf: self.session(request)?.csrf ?? "",
                                              folder: self.folder.path, loginEnabled: self.access.needsLogin))
         }
-        router.get("/login") { _, _ -> Response in
+        router.getAndHead("/login") { _, _ -> Response in
             guard self.access.needsLogin else { return Self.redirect("/") }
             return Self.html(LoginPage.render(message: nil))
         }
