@@ -216,6 +216,25 @@ import ZIPFoundation
         }
     }
 
+    /// Without its metadata a recording's GPS rows are not counted: the GPX and GeoJSON
+    /// downloads read them anyway, as `motionlog export` does (they were 404 "no GPS
+    /// positions"); a file without any is still 404, not an empty track.
+    @Test func tracksExportWithoutMetadata() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try f.addRecording("20260102080000", gps: false)
+        try FileManager.default.removeItem(atPath: f.folder + "/20260101080000.json")
+        try FileManager.default.removeItem(atPath: f.folder + "/20260102080000.json")
+        try await f.app().test(.router) { client in
+            for kind in ["gpx", "geojson"] {
+                let r = try await client.execute(uri: "/recordings/20260101080000." + kind, method: .get)
+                #expect(r.status == .ok && String(buffer: r.body).contains("48.1"), "\(kind): \(r.status)")
+                let none = try await client.execute(uri: "/recordings/20260102080000." + kind, method: .get)
+                #expect(none.status == .notFound, "\(kind): \(none.status)")
+            }
+        }
+    }
+
     @Test func deleteNeedsTheCSRFTokenAndRemovesBothFiles() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000")

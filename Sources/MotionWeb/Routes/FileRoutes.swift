@@ -70,7 +70,10 @@ extension WebApp {
             return await wideCSV(recording, context, head: head)
         case .gpx, .geojson:
             let name = recording.name
-            guard recording.hasLocation else { return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false) }
+            // Without metadata the rows are not counted: read them (the CLI's export does).
+            guard recording.hasLocation || recording.parts.contains(where: { $0.metadata == nil }) else {
+                return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false)
+            }
             let inputs = RecordingSeries.inputs(recording, folder: folder.path)
             let bytes: [UInt8]?
             do {
@@ -81,6 +84,7 @@ extension WebApp {
                             if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: input.epochOffset) { points.append(p) }
                         }
                     }
+                    guard !points.isEmpty else { return nil }
                     let track = LocationTrack(points: points)
                     if kind == .gpx { return Array(GPXWriter.document(track, name: name, creator: "motionlog web").utf8) }
                     return try GeoJSONWriter.document(track, name: name, creator: "motionlog web")
