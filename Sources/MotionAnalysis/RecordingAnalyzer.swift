@@ -1,3 +1,4 @@
+import Foundation
 import MotionCore
 
 /// A summary and the filtered fixes (time order) behind its track and timeline.
@@ -141,6 +142,16 @@ public struct RecordingAnalyzer: RowSink {
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts)
         }
         analyzer.finish(into: &summary, counts: counts, metadata: metadata)
+        // A metadata file that is there but cannot be read (cut short, a counter out of
+        // range): without a finding the report silently lost the rate, counters and ending.
+        let damaged = zip(csvPaths, metas).filter { $0.1 == nil && FileManager.default.fileExists(atPath: RecordingFiles.metadataPath(for: $0.0)) }
+            .map { String(RecordingFiles.metadataPath(for: $0.0).split(separator: "/").last ?? "") }
+        if !damaged.isEmpty {
+            let names = damaged.count <= 3 ? damaged.joined(separator: ", ") : "\(damaged.count) metadata files"
+            let finding = "\(names) could not be read (damaged or not motionlog metadata): the configured rate, the counters and how \(damaged.count == 1 ? "the file" : "the files") ended are unknown."
+            summary.health.findings.append(finding)
+            summary.messages.append(finding)
+        }
         // Rows before 2001 in a file without its metadata: relative When (seconds since the
         // start) whose start time is in the missing .json; the report showed 1970 and said
         // "nothing needs your attention".

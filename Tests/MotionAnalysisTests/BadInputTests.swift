@@ -66,6 +66,19 @@ import Testing
         #expect(s.messages.contains { $0.hasPrefix("31 GPS fixes reported a speed above 360 km/h") }, "\(s.messages)")
     }
 
+    /// Metadata that is there but cannot be read is named in a finding (it was dropped in
+    /// silence: "nothing needs your attention", no rate, no ending).
+    @Test func damagedMetadataIsNamed() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var text = Self.header
+        for k in 0..<100 { text += "A,W,\(t0 + Double(k) / 50),0.01,0.02,-1.0\n" }
+        try text.write(toFile: dir + "/20251121044000.csv", atomically: true, encoding: .utf8)
+        try "{\"software\": {\"name\": \"motionlog\", \"vers".write(toFile: dir + "/20251121044000.json", atomically: true, encoding: .utf8)
+        let s = try RecordingAnalyzer.summarize([dir + "/20251121044000.csv"])
+        #expect(s.messages.contains { $0.hasPrefix("20251121044000.json could not be read") }, "\(s.messages)")
+    }
+
     /// A relative-When file without its .json: the summary says why it reads 1970.
     @Test func relativeWhenWithoutMetadataIsNamed() throws {
         var text = Self.header
@@ -201,6 +214,8 @@ import Testing
         let report = SummaryReport.text(both, title: dir)
         let lines = report.split(separator: "\n").map(String.init)
         #expect(lines.contains("  \(LocalDay.date(day1))") && lines.contains("  \(LocalDay.date(day2))"), "\(report)")
+        // The gap from day 1 into day 3 names the day it ends on.
+        #expect(lines.contains { $0.contains("–\(LocalDay.date(day2)) \(LocalDay.clock(day2))") && $0.contains("no data") }, "\(report)")
         #expect(!both.messages.contains { $0.contains("GPS had no fix") }, "\(both.messages)")
         #expect(abs((both.health.sources.first?.achievedHz ?? 0) - 1) < 0.01)
         // One file with a loss of GPS across midnight: its sentence carries the date.

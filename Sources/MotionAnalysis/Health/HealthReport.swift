@@ -37,7 +37,8 @@ enum HealthReport {
         h.rowsLostToWriteErrors = total.rowsLostToWriteErrors; h.writeErrors = total.writeErrors
         h.clockSteps = perRecording.values.reduce(0) { $0 + min($1.time?.steps ?? 0, 1_000_000) }
         if !metadata.isEmpty { h.endedCleanly = metadata.allSatisfy { $0.1.ending.isClean } }
-        let configured = rates.values.max().map(Double.init)
+        // A rate of 0 (damaged metadata) is no rate: "100.00 Hz of 0 Hz" said nothing.
+        let configured = rates.values.max().flatMap { $0 > 0 ? Double($0) : nil }
         // Times in sentences: the clock, and the date too when the files cover several days.
         let firsts = a.stats.compactMap(\.first), lasts = a.stats.compactMap(\.last)
         let severalDays = (firsts.min().map(LocalDay.date) ?? "") != (lasts.max().map(LocalDay.date) ?? "")

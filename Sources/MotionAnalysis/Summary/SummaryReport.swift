@@ -33,7 +33,10 @@ public enum SummaryReport {
             for e in s.timeline {
                 // Over several days, each day's entries under its date.
                 if LocalDay.date(e.start) != day { day = LocalDay.date(e.start); out.append("  \(day)") }
-                let span = "\(LocalDay.clock(e.start))–\(LocalDay.clock(e.end))"
+                // An entry that ends on a later day says which ("08:14:59–08:00:00" under the
+                // 21st read as running backwards).
+                let endDay = LocalDay.date(e.end)
+                let span = "\(LocalDay.clock(e.start))–\(endDay == day ? "" : endDay + " ")\(LocalDay.clock(e.end))"
                 var line = "  \(span)  "
                 switch e.type {
                 case .stop:
