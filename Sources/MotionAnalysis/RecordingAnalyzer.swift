@@ -187,7 +187,7 @@ public struct RecordingAnalyzer: RowSink {
         // Timeline.
         let imu = IMUIndex(windows: windows.windows)
         s.timeline = TimelineBuilder(fixes: fixes, stays: stays, speeds: track.speeds,
-                                     steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds,
+                                     steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds, track: track,
                                      imu: imu, options: options, rows: s.recordedSpan ?? 0...0,
                                      recordingBreaks: recordingBreaks).build()
         for e in s.timeline where e.type != .gap {

@@ -28,6 +28,11 @@ import Testing
             let covered = found.map { max(0, min($0.end, start + b) - max($0.start, start + a)) }.reduce(0, +)
             #expect(covered >= 0.9 * (b - a), "\(scenario): the stop at \(a)–\(b) s was not found: \(found)")
         }
+        // The moves' distances add up to the track's (each rounded to 0.1 m; measured apart
+        // they once added up to 6136.2 m of 6128.4).
+        let moves = summary.timeline.filter { $0.type == .move && $0.basis != "gap-speed" }
+        let sum = moves.compactMap(\.distanceM).reduce(0, +)
+        #expect(abs(sum - summary.distanceM) <= 0.05 * Double(moves.count) + 0.05, "\(scenario): moves \(sum) m, track \(summary.distanceM) m")
         for stop in found {
             let overlap = truthStops.map { max(0, min(stop.end, start + $0.1) - max(stop.start, start + $0.0)) }.reduce(0, +)
             #expect(overlap >= 0.5 * stop.duration, "\(scenario): a stop where there is none: \(stop)")

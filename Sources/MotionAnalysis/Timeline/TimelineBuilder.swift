@@ -26,6 +26,8 @@ struct TimelineBuilder {
     let steadySpeeds: [Double]
     /// Speeds held for `TrackStats.heldSeconds` (the moves' maximum speeds).
     let heldSpeeds: [Double]
+    /// The track: the moves' distances are differences of its running distance.
+    let track: TrackStats
     let imu: IMUIndex
     let options: AnalysisOptions
     /// Half-width of the window whose median speed decides walk-like or not, seconds.
@@ -243,7 +245,7 @@ struct TimelineBuilder {
             guard e.end > e.start else { continue }
             e.activity = r.activity
             e.basis = r.basis
-            let distance = TrackStats.pathLength(fixes, startIndex...endIndex, gapSeconds: options.gapSeconds)
+            let distance = track.distance(from: startIndex, to: endIndex)
             let top = heldSpeeds[startIndex..<endIndex].max() ?? 0
             e.distanceM = Text.round(distance, 1)
             e.meanSpeedMps = Text.round(distance / e.duration, 2)

@@ -14,6 +14,8 @@ struct TrackStats {
     /// GPS comes back (often 100–600 m off, one step of 40–120 m/s) do not make a bicycle
     /// ride's maximum 170 km/h.
     var heldSpeeds: [Double] = []
+    /// Per fix, the track's distance up to it (see `credit`).
+    var cumulative: [Double] = []
 
     /// Half-width of the speed smoothing window, seconds.
     static let halfWindow = 5.0
@@ -29,8 +31,9 @@ struct TrackStats {
     init(_ fixes: [Fix], stays: [StayPoint], options: AnalysisOptions) {
         guard !fixes.isEmpty else { return }
         speeds = Self.smoothedSpeeds(fixes)
+        var credited = [Double](repeating: 0, count: fixes.count)
         for range in Self.outside(stays, count: fixes.count) {
-            distance += Self.pathLength(fixes, range, gapSeconds: options.gapSeconds)
+            Self.credit(fixes, range, gapSeconds: options.gapSeconds, into: &credited)
             for i in range.dropFirst() where !fixes[i].jumped {
                 let dt = fixes[i].time - fixes[i - 1].time
                 if dt <= Self.joinSeconds {
@@ -42,6 +45,10 @@ struct TrackStats {
                 }
             }
         }
+        cumulative.reserveCapacity(fixes.count)
+        var sum = 0.0
+        for c in credited { sum += c; cumulative.append(sum) }
+        distance = sum
         heldSpeeds = Self.held(speeds, fixes)
         maxSpeed = heldSpeeds.max().map { Self.maximum(held: $0, distance: distance, seconds: moving) }
         var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
@@ -77,20 +84,23 @@ struct TrackStats {
     /// Metres along `fixes[range]`, counting only steps that leave the noise radius of the
     /// last counted point (the fix's `eph`, 5–20 m), so that jitter while standing or
     /// walking slowly does not add up; not across a jump or a loss of data longer than the
-    /// timeline's gap (where the way taken is unknown). The track's distance and each
-    /// move's are measured this way, so the moves add up to the track.
-    static func pathLength(_ fixes: [Fix], _ range: ClosedRange<Int>, gapSeconds: Double) -> Double {
-        var length = 0.0
+    /// timeline's gap (where the way taken is unknown). Each counted step is credited to the
+    /// fix that ends it; `cumulative` sums them, and a move's distance is the difference of
+    /// its ends' sums, so the moves add up to the track exactly (measured apart, each move
+    /// restarted from its first fix: a commute's moves added up to 6136.2 m of 6128.4).
+    static func credit(_ fixes: [Fix], _ range: ClosedRange<Int>, gapSeconds: Double, into credited: inout [Double]) {
         var anchor = fixes[range.lowerBound]
         for i in range.dropFirst() {
             let f = fixes[i]
             if f.jumped || f.time - fixes[i - 1].time > gapSeconds { anchor = f; continue }
             let d = anchor.distance(to: f)
             let noise = max(5, min(20, f.eph.isFinite ? f.eph : 5))
-            if d >= noise { length += d; anchor = f }
+            if d >= noise { credited[i] += d; anchor = f }
         }
-        return length
     }
+
+    /// Metres of the track from fix `a` to fix `b` (outside stops, as `distance` counts them).
+    func distance(from a: Int, to b: Int) -> Double { b > a ? cumulative[b] - cumulative[a] : 0 }
 
     /// Speed at each fix: the median of gpsd's speeds within ±5 s when gpsd reported them,
     /// else the displacement across ±5 s divided by the time (robust to position jitter,
