@@ -245,7 +245,13 @@ struct AccessMiddleware: RouterMiddleware {
                 return WebApp.failure(.forbidden, "missing or wrong CSRF token: use the buttons on the logger's own page", api: true)
             }
         }
-        return try await next(request, context)
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            // No route: the router's bare 404 had no body; errors here say what they are.
+            let method = request.method == .get || request.method == .head ? "" : "\(request.method) "
+            return WebApp.failure(.notFound, "no such \(api ? "API route" : "page"): \(method)\(path)", api: api)
+        }
     }
 
     static func isLoopbackHost(_ authority: String) -> Bool {

@@ -213,6 +213,11 @@ import ZIPFoundation
             }
             let missing = try await client.execute(uri: "/api/recordings/nope/summary", method: .head)
             #expect(missing.status == .notFound)
+            // No route at all: a JSON error for the API, a page otherwise (both were empty).
+            let api = try await client.execute(uri: "/api/foo", method: .get)
+            #expect(api.status == .notFound && String(buffer: api.body) == "{\"error\":\"no such API route: /api/foo\"}")
+            let page = try await client.execute(uri: "/nonexistent", method: .get)
+            #expect(page.status == .notFound && String(buffer: page.body).contains("no such page: /nonexistent"))
         }
     }
 
