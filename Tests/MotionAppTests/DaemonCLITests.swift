@@ -82,6 +82,8 @@ struct DaemonCLITests {
         #expect((status["rowsPerSecond"] as? [String: Any])?["A"] != nil)
         #expect((status["gps"] as? [String: Any])?["fix"] as? String == "3D fix")
         #expect((status["freeSpace"] as? [String: Any])?["minimumBytes"] as? Int == 100 << 20)
+        // Where it really stops: the reserve plus the headroom for buffered rows.
+        #expect(((status["freeSpace"] as? [String: Any])?["stopsBelowBytes"] as? Int ?? 0) > 100 << 20)
         #expect(status["droppedRows"] as? Int == 0)
         let human = try daemon.run(["status"])
         #expect(human.stdout.contains("motionlog daemon: recording") && human.stdout.contains("rows/s"))

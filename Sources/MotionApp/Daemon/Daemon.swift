@@ -246,7 +246,8 @@ final class Daemon: Sendable {
             overruns: c?.overruns.load(ordering: .relaxed) ?? 0, missedTicks: c?.missedTicks.load(ordering: .relaxed) ?? 0,
             gps: gps, clock: .init(source: session?.clockSource ?? "system", synchronized: SystemClockStatus.current().synchronised),
             freeSpace: .init(availableBytes: free?.availableBytes ?? (try? StatvfsFileSystemStats().space(at: launcher.outputFolder).availableBytes),
-                             minimumBytes: launcher.freeSpace.map { $0.minimumFreeBytes + $0.headroomBytes } ?? 0),
+                             minimumBytes: launcher.freeSpace?.minimumFreeBytes ?? 0,
+                             stopsBelowBytes: launcher.freeSpace.map { $0.minimumFreeBytes + $0.headroomBytes } ?? 0),
             label: String(Character(UnicodeScalar(p.label))), lastFiles: p.lastFiles, recordings: p.recordings,
             gpio: gpioProblem.withLock { $0 } ?? "ok", offload: offload.progress, pid: ProcessInfo.processInfo.processIdentifier, version: MotionLogCommand.version)
     }

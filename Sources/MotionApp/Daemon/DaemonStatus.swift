@@ -60,8 +60,11 @@ struct DaemonStatus: Codable, Sendable, Equatable {
     /// Space left where recordings go.
     struct FreeSpaceStatus: Codable, Sendable, Equatable {
         var availableBytes: Int64?
-        /// Recording stops below this (0: no guard).
+        /// The reserve kept free, `min_free_space` (0: no guard).
         var minimumBytes: Int64
+        /// Recording stops below this: the reserve plus the headroom for rows still
+        /// buffered at a stop (0: no guard).
+        var stopsBelowBytes: Int64 = 0
     }
 
     /// The human-readable form of `motionlog status`.
@@ -93,7 +96,8 @@ struct DaemonStatus: Codable, Sendable, Equatable {
         }
         add("clock", "\(clock.source), \(sync)")
         let free = freeSpace.availableBytes.map { ByteText.describe($0) } ?? "unknown"
-        let limit = freeSpace.minimumBytes > 0 ? " (recording stops below \(ByteText.describe(freeSpace.minimumBytes)))" : ""
+        let stop = max(freeSpace.stopsBelowBytes, freeSpace.minimumBytes)
+        let limit = stop > 0 ? " (recording stops below \(ByteText.describe(stop)))" : ""
         add("free", free + limit)
         add("label", label)
         if !lastFiles.isEmpty { add("last", lastFiles.joined(separator: ", ")) }
