@@ -58,6 +58,20 @@ struct LocalDayZoneTests {
         #expect(b.start == midnight && b.end == midnight + 1799, "\(b) for midnight \(midnight)")
     }
 
+    /// A recording named in the zone it was made in (UTC here) and summarised in another
+    /// (New York): it is found on its New York day; its name's date, the 24th, is not that day.
+    @Test func aRecordingNamedInAnotherZoneIsFoundOnItsDay() throws {
+        let dir = Binary.temporaryDirectory()
+        let first = Double(LocalDay.daysFromCivil(2026, 11, 24) * 86400 + 2 * 3600)   // 02:00 UTC = 21:00 in New York
+        var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        for k in 0..<600 { text += "L,W,\(first + Double(k)),52.5,\(13.4 + Double(k) * 1.4 / 67_700),34.0,1.4,90.0,0.0,3.0,4.0,3\n" }
+        try text.write(toFile: dir + "/20261124020000.csv", atomically: true, encoding: .utf8)
+        let r = try Self.run(Zone(tz: "XXX5", offset: -5 * 3600), ["summary", dir, "--day", "2026-11-23", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let span = try JSONDecoder().decode(Span.self, from: Data(r.stdout.utf8))
+        #expect(span.start == first && span.end == first + 599)
+    }
+
     struct Day: Decodable {
         struct Segment: Decodable { var type: String; var startTime: String; var endTime: String }
         var date: String

@@ -156,19 +156,34 @@ public enum LocalDay {
 }
 
 extension RecordingInputs {
-    /// The files that may hold rows of local day `day`: files named on that day, and the
-    /// last file named before it (it may run past midnight). Files not named by time are kept.
+    /// The files that may hold rows of local day `day` (here). Names are the local start
+    /// times where the recording was made, perhaps in another zone (up to 14 h ahead of
+    /// UTC or 12 h behind): kept are the files that may start within the day so widened,
+    /// and the last file before them (it may run past midnight). The rows themselves are
+    /// then filtered by time. (Named days only, a recording made in UTC was not found on
+    /// its New York day.) Files not named by time are kept.
     public static func onDay(_ files: [String], day: String) -> [String] {
-        let digits = day.replacingOccurrences(of: "-", with: "")
+        guard let bounds = LocalDay.bounds(day) else { return files }
         var out: [String] = []
         var before: String?
         for f in files {
-            let name = (f as NSString).lastPathComponent
-            let prefix = String(name.prefix(8))
-            guard prefix.count == 8, prefix.allSatisfy(\.isNumber) else { out.append(f); continue }
-            if prefix == digits { out.append(f) } else if prefix < digits { before = f }
+            guard let wall = wallClock(of: (f as NSString).lastPathComponent) else { out.append(f); continue }
+            // The true start lies within [wall − 14 h, wall + 12 h].
+            if wall - 14 * 3600 >= bounds.end { continue }
+            if wall + 12 * 3600 < bounds.start { before = f } else { out.append(f) }
         }
         if let before { out.insert(before, at: 0) }
         return out
+    }
+
+    /// `yyyyMMddHHmmss…` read as if it were UTC, Unix seconds; nil for other names.
+    static func wallClock(of name: String) -> Double? {
+        let d = Array(name.utf8.prefix(14)).map { Int($0) - 0x30 }
+        guard d.count == 14, d.allSatisfy({ (0...9).contains($0) }) else { return nil }
+        func n(_ a: Int, _ b: Int) -> Int { d[a..<b].reduce(0) { $0 * 10 + $1 } }
+        let (month, dayOfMonth) = (n(4, 6), n(6, 8))
+        guard (1...12).contains(month), (1...31).contains(dayOfMonth) else { return nil }
+        let days = LocalDay.daysFromCivil(n(0, 4), month, dayOfMonth)
+        return Double(days * 86400 + n(8, 10) * 3600 + n(10, 12) * 60 + n(12, 14))
     }
 }
