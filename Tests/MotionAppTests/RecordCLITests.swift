@@ -79,6 +79,12 @@ struct RecordCLITests {
         #expect(fast.status == 2 && fast.stderr.contains("--fast needs --duration"))
         let board = try Binary.run(["record", "--board", "nosuchboard", "--duration", "1"])
         #expect(board.status == 2 && board.stderr.contains("nosuchboard: no such board") && board.stderr.contains("available: "))
+        // A negative number is the option's value, judged as such (it was "Missing value for
+        // '--duration <duration>'", as if "-1" were another option).
+        let negative = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "-1"])
+        #expect(negative.status == 2 && negative.stderr.contains("--duration \"-1\": use seconds"), "\(negative.stderr)")
+        let rate = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "1", "--rate", "-5"])
+        #expect(rate.status == 2 && rate.stderr.contains("--rate -5 is outside"), "\(rate.stderr)")
     }
 
     /// `--fast --scenario` without `--duration` records the scenario once, to its end.

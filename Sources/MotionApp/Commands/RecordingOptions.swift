@@ -14,7 +14,7 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .long, help: "Output folder (created if missing). Default: the board's, else ./recordings.")
     var out: String?
 
-    @Option(name: .long, help: "Sample rate in Hz for all sources (default \(RecorderConfiguration.defaultRateHz)).")
+    @Option(name: .long, parsing: .unconditional, help: "Sample rate in Hz for all sources (default \(RecorderConfiguration.defaultRateHz)).")
     var rate: Int?
 
     @Option(name: .long, help: "Sources to record, a subset of AGMDL (default: all the board provides).")
@@ -26,16 +26,16 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .long, help: "When as epoch seconds (default) or relative seconds since the first sample.")
     var when: String?
 
-    @Option(name: .customLong("rotate-size"), help: "Start a new file at this size (K/M/G suffix).")
+    @Option(name: .customLong("rotate-size"), parsing: .unconditional, help: "Start a new file at this size (K/M/G suffix).")
     var rotateSize: String?
 
-    @Option(name: .customLong("rotate-time"), help: "Start a new file every this long (s/m/h suffix).")
+    @Option(name: .customLong("rotate-time"), parsing: .unconditional, help: "Start a new file every this long (s/m/h suffix).")
     var rotateTime: String?
 
-    @Option(name: .customLong("fsync-interval"), help: "Seconds between fsyncs; a power cut loses at most this much (default 1).")
+    @Option(name: .customLong("fsync-interval"), parsing: .unconditional, help: "Seconds between fsyncs; a power cut loses at most this much (default 1).")
     var fsyncInterval: String?
 
-    @Option(name: .customLong("buffer-rows"), help: "Rows per writer buffer (two buffers; default 32768).")
+    @Option(name: .customLong("buffer-rows"), parsing: .unconditional, help: "Rows per writer buffer (two buffers; default 32768).")
     var bufferRows: Int?
 
     @Option(name: .long, help: ArgumentHelp("Simulator only: run the real chip drivers against register-level fakes of this IMU: mpu9250, icm20948, lsm9ds1, bno055, or mpu6050, lsm6dsox, icm42688 alone or with +hmc5883l, +qmc5883l or +lis3mdl.",
@@ -63,7 +63,7 @@ struct RecordingOptions: ParsableArguments {
 
 /// `record`'s own options: how long, how fast, and the live status line.
 struct RecordRunOptions: ParsableArguments {
-    @Option(name: .long, help: "Seconds to record, or with s/m/h (default: until Ctrl-C).")
+    @Option(name: .long, parsing: .unconditional, help: "Seconds to record, or with s/m/h (default: until Ctrl-C).")
     var duration: String?
 
     @Flag(name: .long, help: "Simulator only: run on the simulated clock as fast as the machine allows; needs --duration, or --scenario, which it then records once.")
