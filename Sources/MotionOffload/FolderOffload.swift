@@ -91,6 +91,7 @@ public struct FolderOffload {
         report.inProgress = inventory.inProgress
         report.awaitingRecovery = inventory.awaitingRecovery
         try FolderOffload.makeFolder(target)
+        try FolderOffload.checkWritable(target)
         var manifest = OffloadManifest(folder: target)
         let directory = try SystemCalls.openDirectory(target)
 
@@ -203,6 +204,24 @@ public struct FolderOffload {
         for f in r.files { try SystemCalls.delete(source + "/" + f.name) }
         try SystemCalls.fsync(SystemCalls.openDirectory(source))
         report.deleted.append(r.base)
+    }
+
+    /// A target the copies cannot be written into is refused before anything is tried (each
+    /// file failed alone, exit 1, and the report pointed at a manifest that was never
+    /// written): a file is created there exclusively and removed.
+    static func checkWritable(_ path: String) throws(OffloadError) {
+        let probe = path + "/.motionlog-write-test-\(CurrentProcess.id)"
+        do {
+            let fd = try SystemCalls.open(probe, .writeOnly, options: [.create, .exclusiveCreate],
+                                          permissions: [.ownerReadWrite], operation: "write in")
+            try? fd.close()
+            try SystemCalls.delete(probe)
+        } catch {
+            var e = error
+            e.path = path
+            e.operation = "write in the folder"
+            throw e
+        }
     }
 
     static func makeFolder(_ path: String) throws(OffloadError) {

@@ -62,6 +62,27 @@ struct OffloadCLITests {
         #expect(names(source).contains { $0.hasSuffix(".csv") } && names(sameDisk).isEmpty)
     }
 
+    /// A target the user may not write in is refused at once (exit 2), not file by file
+    /// (exit 1, with "manifest.csv lists every verified file" though none was written).
+    @Test func aTargetTheUserCannotWriteInIsRefusedAtOnce() throws {
+        let source = try recordings(seconds: 2, count: 1)
+        let target = Binary.temporaryDirectory()
+        let r: Binary.Result
+        if getuid() == 0 {
+            // Root writes anywhere: user nobody against root-owned 0755 folders.
+            let host = try #require(try run(["--to", target, "--out", source]).status == 0 ? names(target).first : nil)
+            for f in names(target + "/" + host) { try FileManager.default.removeItem(atPath: target + "/" + host + "/" + f) }
+            #expect(chmod(target + "/" + host, 0o755) == 0)
+            r = try Binary.run(via: "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.path,
+                                                         "offload", "--to", target, "--out", source, "--config", S.emptyConfig()])
+        } else {
+            #expect(chmod(target, 0o555) == 0)
+            r = try run(["--to", target, "--out", source])
+        }
+        #expect(r.status == 2 && r.stderr.contains("cannot write in the folder"), "\(r.status) \(r.stdout) \(r.stderr)")
+        #expect(!r.stdout.contains("manifest.csv lists"))
+    }
+
     // MARK: Real file systems on loop devices (root only)
 
     static var isRoot: Bool { getuid() == 0 }
