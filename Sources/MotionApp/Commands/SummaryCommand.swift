@@ -42,7 +42,7 @@ struct SummaryCommand: ParsableCommand {
         if let day, LocalDay.bounds(day) == nil { throw ValidationError("--day \(day): expected a date as YYYY-MM-DD") }
         for (name, v) in [("--stop-radius", stopRadius), ("--stop-minutes", stopMinutes), ("--gap-minutes", gapMinutes),
                           ("--interval", interval)] {
-            if let v, !(v.isFinite && v > 0 && v < 1e6) { throw ValidationError("\(name) must be a positive number") }
+            if let v, !(v.isFinite && v > 0 && v < 1e6) { throw ValidationError("\(name) \(v): use a number above 0 and below 1000000") }
         }
     }
 
