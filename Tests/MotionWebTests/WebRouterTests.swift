@@ -59,6 +59,15 @@ import ZIPFoundation
 
             let unchanged = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.ifNoneMatch: etag])
             #expect(unchanged.status == .notModified)
+            // RFC 9110: If-None-Match compares weakly (W/"x" matches "x"); If-Range may name
+            // the Last-Modified date of a file that is no longer changing (both answered 200).
+            let weak = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.ifNoneMatch: "\"x\", W/" + etag])
+            #expect(weak.status == .notModified)
+            let modified = try #require(whole.headers[.lastModified])
+            let byDate = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=500-", .ifRange: modified])
+            #expect(byDate.status == .partialContent && Array(buffer: byDate.body) == Array(csv[500...]))
+            let otherDate = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=500-", .ifRange: "Thu, 01 Jan 2026 00:00:00 GMT"])
+            #expect(otherDate.status == .ok)
 
             let past = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=\(csv.count)-"])
             #expect(past.status == .rangeNotSatisfiable)

@@ -122,13 +122,22 @@ extension WebApp {
         let etag = mutable ? nil : stamp.etag
         if let etag {
             headers[.eTag] = etag
-            if let inm = request.headers[.ifNoneMatch], inm.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+            // Weak comparison (RFC 9110 §13.1.2): W/"x" matches "x".
+            func opaque(_ tag: some StringProtocol) -> Substring {
+                let t = Substring(tag).trimmingCharacters(in: .whitespaces)
+                return t.hasPrefix("W/") ? Substring(t.dropFirst(2)) : Substring(t)
+            }
+            if let inm = request.headers[.ifNoneMatch], inm.split(separator: ",").contains(where: { opaque($0) == opaque(etag) || opaque($0) == "*" }) {
                 return Response(status: .notModified, headers: headers)
             }
         }
         var range = ByteRange.parse(request.headers[.range], length: length)
-        if let ifRange = request.headers[.ifRange], ifRange != etag || etag == nil {
-            range = .whole      // the client's copy is of another version: send it all
+        if let ifRange = request.headers[.ifRange] {
+            // The same version: the entity tag, or the exact Last-Modified date of a file
+            // finished at least a second before now (a strong date, RFC 9110 §13.1.5).
+            let sameTag = etag != nil && ifRange == etag
+            let sameDate = etag != nil && ifRange == headers[.lastModified] && stamp.modifiedEpoch <= configuration.clock() - 1
+            if !(sameTag || sameDate) { range = .whole }   // another version: send it all
         }
         var status = HTTPResponse.Status.ok
         var offset: Int64 = 0, count = length
