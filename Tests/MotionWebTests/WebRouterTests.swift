@@ -249,6 +249,20 @@ import ZIPFoundation
         }
     }
 
+    /// A name the server cannot open (a backslash) is not listed either: it was listed, and
+    /// in `?all=1` ZIPs, while its page, downloads and delete were 404.
+    @Test func namesThatCannotBeOpenedAreNotListed() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try FileManager.default.copyItem(atPath: f.folder + "/20260101080000.csv", toPath: f.folder + "/back\\slash.csv")
+        try await f.app().test(.router) { client in
+            let list = try await client.execute(uri: "/api/recordings", method: .get)
+            #expect(String(buffer: list.body).contains("20260101080000") && !String(buffer: list.body).contains("slash"))
+            let zip = try await client.execute(uri: "/download.zip?all=1", method: .get)
+            #expect(zip.status == .ok && !String(buffer: zip.body).contains("slash"))
+        }
+    }
+
     @Test func deleteNeedsTheCSRFTokenAndRemovesBothFiles() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000")

@@ -52,7 +52,8 @@ public final class RecordingFolder: Sendable {
     }
 
     /// Base names (without `.csv`) of the regular `.csv` files in the folder. Symlinks,
-    /// folders and hidden files are not recordings.
+    /// folders and hidden files are not recordings, nor names `lookup` refuses (a `\`, 250
+    /// bytes or more): such a file was listed, and in `?all=1` ZIPs, but every link to it was 404.
     public func names() throws(WebError) -> [String] {
         let entries: [FileSystem.Entry]
         do { entries = try FileSystem.entries(in: path) } catch {
@@ -60,7 +61,8 @@ public final class RecordingFolder: Sendable {
         }
         return entries.compactMap { e in
             guard e.kind == .regular, e.name.hasSuffix(".csv"), !e.name.hasPrefix("."), e.name.utf8.count > 4 else { return nil }
-            return String(e.name.dropLast(4))
+            let name = String(e.name.dropLast(4))
+            return RecordingEntry.isPlausibleName(name) ? name : nil
         }
     }
 
