@@ -145,8 +145,10 @@ enum ListPage {
     let j={};try{j=await r.json();}catch(e){}return {ok:r.ok,j};}
     document.getElementById('del-selected').addEventListener('click',async()=>{const n=picks();if(!n.length)return;
     const k=cards().length;if(!confirm(`Delete ${k} recording${k>1?'s':''}${n.length>k?` (${n.length} files)`:''} for good?\\n\\n${n.join('\\n')}\\n\\nEach CSV and its metadata are removed from the logger.`))return;
-    const failed=[];for(const x of n){const r=await send('DELETE','/api/recordings/'+encodeURIComponent(x));if(!r.ok)failed.push(x+': '+(r.j.error||'failed'));}
-    if(failed.length){msg('Not deleted: '+failed.join('; '));}else{location.reload();}});
+    const failed=[],gone=new Set();for(const x of n){const r=await send('DELETE','/api/recordings/'+encodeURIComponent(x));if(r.ok)gone.add(x);else failed.push(x+': '+(r.j.error||'failed'));}
+    if(!failed.length){location.reload();return;}
+    for(const c of cards()){if((c.dataset.files||c.value).split('/').every(f=>gone.has(f))){const card=c.closest('li');if(card)card.remove();}}
+    sync();msg('Not deleted: '+failed.join('; '));});
     document.querySelectorAll('[data-post]').forEach(a=>a.addEventListener('click',async e=>{e.preventDefault();await send('POST',a.getAttribute('href'));location.href='/';}));
     const live=document.getElementById('live');
     if(live){const set=(id,v)=>{const e=document.getElementById(id);if(e)e.textContent=v;};
