@@ -316,6 +316,12 @@ import ZIPFoundation
             let recent = try await client.execute(uri: "/api/recordings/20260102080000", method: .delete, headers: [.csrfToken: t])
             #expect(recent.status == .conflict)
             #expect(f.exists("20260101080000.csv") && f.exists("20260102080000.csv"))
+            // The list says of both what their pages say: recording now, not "unfinished".
+            let list = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            for name in ["20260101080000", "20260102080000"] {
+                let card = list.components(separatedBy: "data-name=\"\(name)\"").dropFirst().first?.components(separatedBy: "</li>").first ?? ""
+                #expect(card.contains("recording now") && !card.contains(">unfinished<"), "\(name): \(card.prefix(400))")
+            }
         }
     }
 

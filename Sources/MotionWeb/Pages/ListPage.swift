@@ -6,7 +6,7 @@ import MotionCore
 enum ListPage {
     static let pageSize = 100
 
-    static func render(recordings entries: [RecordingParts], page: Int, live: LiveStatus?, hasLive: Bool, writing: String?,
+    static func render(recordings entries: [RecordingParts], page: Int, live: LiveStatus?, hasLive: Bool, writing: Set<String>,
                        csrf: String, folder: String, loginEnabled: Bool) -> String {
         var body = ""
         if hasLive { body += liveCard(live) }
@@ -31,7 +31,7 @@ enum ListPage {
             body += "<p class=\"card\">No recordings yet. Start one with the button on the logger, <code>motionlog start</code>, or <code>motionlog record</code>.</p>"
         }
         body += "<ul class=\"recs\" id=\"recs\">"
-        for r in shown { body += row(r, writing: r.parts.contains { $0.name == writing }) }
+        for r in shown { body += row(r, writing: r.parts.contains { writing.contains($0.name) }) }
         body += "</ul>"
         if pages > 1 {
             body += "<div class=\"actions\">"

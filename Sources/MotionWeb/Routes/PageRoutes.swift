@@ -16,7 +16,11 @@ extension WebApp {
             let live = await self.liveStatus()
             let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
             return Self.html(ListPage.render(recordings: recordings, page: page, live: live, hasLive: self.configuration.live != nil,
-                                             writing: live?.currentName, csrf: self.session(request)?.csrf ?? "",
+                                             // As the recording's page and the API judge it: the daemon's file,
+                                             // or one another `record` wrote to in the last minute ("unfinished" here,
+                                             // "recording now" there, before).
+                                             writing: Set(recordings.flatMap(\.parts).filter { self.isBeingWritten($0, writing: live?.currentName) }.map(\.name)),
+                                             csrf: self.session(request)?.csrf ?? "",
                                              folder: self.folder.path, loginEnabled: self.access.needsLogin))
         }
         router.getAndHead("/login") { _, _ -> Response in
