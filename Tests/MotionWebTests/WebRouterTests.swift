@@ -1,3 +1,4 @@
+import MotionAnalysis
 import MotionCore
 import Foundation
 import Hummingbird
@@ -247,6 +248,18 @@ import ZIPFoundation
                 #expect(none.status == .notFound, "\(kind): \(none.status)")
             }
         }
+    }
+
+    /// Without metadata the list takes the start and length from the cached summary (the
+    /// card said "unknown time" and "–" though the summary had both).
+    @Test func aRecordingWithoutMetadataListsItsTimesFromTheSummary() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", start: 1_790_000_000, seconds: 30)
+        try FileManager.default.removeItem(atPath: f.folder + "/20260101080000.json")
+        _ = try SummaryCache.summary(for: [f.folder + "/20260101080000.csv"])
+        let entry = try #require(RecordingFolder(path: f.folder).list().first)
+        #expect(entry.startEpoch == 1_790_000_000 && entry.start != nil)
+        #expect(abs((entry.durationSeconds ?? 0) - 29.9) < 0.001, "\(entry.durationSeconds ?? -1)")
     }
 
     /// A name the server cannot open (a backslash) is not listed either: it was listed, and

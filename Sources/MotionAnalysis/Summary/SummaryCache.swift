@@ -43,8 +43,11 @@ public enum SummaryCache {
     public struct Brief: Sendable, Equatable {
         public var distanceM: Double?
         public var activitySeconds: [String: Double]
-        public init(distanceM: Double?, activitySeconds: [String: Double]) {
-            self.distanceM = distanceM; self.activitySeconds = activitySeconds
+        /// First and last When of the rows (for a listing of files without metadata).
+        public var start: Double?
+        public var end: Double?
+        public init(distanceM: Double?, activitySeconds: [String: Double], start: Double? = nil, end: Double? = nil) {
+            self.distanceM = distanceM; self.activitySeconds = activitySeconds; self.start = start; self.end = end
         }
     }
 
@@ -58,6 +61,8 @@ public enum SummaryCache {
             var distanceM: Double
             var fixesUsed: Int
             var activitySeconds: [String: Double]
+            var start: Double?
+            var end: Double?
         }
         guard let first = csvPaths.first,
               let data = FileManager.default.contents(atPath: cachePath(for: first)) else { return nil }
@@ -65,7 +70,8 @@ public enum SummaryCache {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let slim = try? decoder.decode(Slim.self, from: data), slim.analysisVersion == RecordingAnalyzer.version,
               let current = try? RecordingInputs.stamps(csvPaths), current == slim.files else { return nil }
-        return Brief(distanceM: slim.fixesUsed > 0 ? slim.distanceM : nil, activitySeconds: slim.activitySeconds)
+        return Brief(distanceM: slim.fixesUsed > 0 ? slim.distanceM : nil, activitySeconds: slim.activitySeconds,
+                     start: slim.start, end: slim.end)
     }
 
     /// Writes `summary` as the cache of the recording whose first CSV is `summary.files[0]`

@@ -79,14 +79,21 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
                                endedCleanly: false, endReason: nil, part: nil, recordingID: nil, metadata: nil,
                                activitySeconds: nil, csvStamp: csv, jsonStamp: json, summaryStamp: summary)
         // The summary cached beside the recording (MotionAnalysis), when it is fresh.
-        if summary != nil, let s = SummaryCache.loadBrief(for: [folder + "/" + name + ".csv"]) {
+        let brief = summary == nil ? nil : SummaryCache.loadBrief(for: [folder + "/" + name + ".csv"])
+        if let s = brief {
             e.distanceMeters = s.distanceM
             e.activitySeconds = s.activitySeconds.isEmpty ? nil : s.activitySeconds
         }
         guard json != nil, let data = FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: folder + "/" + name)),
               data.count < 4 << 20, let meta = try? RecordingMetadata.decode(Array(data)) else {
             e.health = [json == nil ? "no metadata" : "unreadable metadata"]
-            e.startEpoch = nil
+            // Without metadata the rows' own times, from the summary (epoch When only: a
+            // relative one would read as 1970): the card said "unknown time" and "–".
+            if let a = brief?.start, let b = brief?.end, a >= 1e9, b >= a {
+                e.startEpoch = a
+                e.start = TimeText.isoLocal(epochSeconds: a)
+                e.durationSeconds = b - a
+            }
             e.json = e.encodedJSON()
             return e
         }
