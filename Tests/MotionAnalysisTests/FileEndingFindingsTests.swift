@@ -37,6 +37,37 @@ import Testing
         return try RecordingAnalyzer.summarize(paths)
     }
 
+    /// Files are read in the order of their first rows, as their metadata gives it: in a
+    /// daylight-saving fall-back the file begun at 01:05 EST (named 010500) follows the one
+    /// begun at 01:35 EDT (named 013500); read by name, the first was dropped as "out of order".
+    @Test func filesAreReadInTheOrderTheirMetadataGives() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var paths: [String] = []
+        for (k, name) in ["20261101013500", "20261101010500"].enumerated() {
+            let start = t0 + Double(k) * 1800
+            var csv = CSVFormat.headerLine + "\n"
+            for i in 0..<600 { csv += "L,W,\(start + Double(i)),52.5,\(13.4 + Double(i) * 1.4 / 67_700),34.0,1.4,90.0,0.0,3.0,4.0,3\n" }
+            try csv.write(toFile: dir + "/" + name + ".csv", atomically: false, encoding: .utf8)
+            let description = RecordingDescription(
+                id: "id-\(k)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: "simulated",
+                deviceMotion: nil, rateHz: 1, sources: "L", label: "W", whenMode: .epoch, startEpoch: start,
+                started: TimeText.isoUTC(epochSeconds: start), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
+                fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
+            var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
+            file.rows = ["L": 600]
+            file.firstWhen = start
+            file.lastWhen = start + 599
+            let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
+                                         counters: CounterSnapshot(), endedCleanly: true, endReason: "stopped", ended: nil)
+            try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
+            paths.append(dir + "/" + name + ".csv")
+        }
+        #expect(try RecordingInputs.resolve([dir]) == paths)
+        let s = try RecordingAnalyzer.summarize(try RecordingInputs.resolve([dir]))
+        #expect(s.fixesUsed == 1200 && s.start == t0, "\(s.fixesUsed) fixes, \(s.messages)")
+    }
+
     /// The time between two recordings is not a gap of their sensors: two 10-second
     /// recordings 10 minutes apart said "Accelerometer rows came at 0.3 Hz of the configured
     /// 10 Hz" and "were missing for 9 min 50 s".

@@ -19,7 +19,8 @@ import Testing
         let first = try SummaryCache.summary(for: [path])
         #expect(FileManager.default.fileExists(atPath: dir + "/20251121143005.summary.json"))
         #expect(SummaryCache.load(for: [path]) == first)
-        #expect(SummaryCache.loadBrief(for: [path]) == .init(distanceM: first.distanceM, activitySeconds: first.activitySeconds))
+        #expect(SummaryCache.loadBrief(for: [path]) == .init(distanceM: first.distanceM, activitySeconds: first.activitySeconds,
+                                                              start: first.start, end: first.end))
         #expect(first.rows["L"] == 2)
         // Appending a row changes size and mtime: the cache is stale.
         let handle = try #require(FileHandle(forWritingAtPath: path))

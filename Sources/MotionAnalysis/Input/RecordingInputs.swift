@@ -12,9 +12,10 @@ public enum RecordingInputs {
     }
 
     /// The CSV files named by `paths` (files as given, folders expanded), duplicates
-    /// removed, in time order: a folder's files by `timeOrderKey`; and all of them so when
-    /// every file is named by its time (`yyyyMMddHHmmss[-N].csv` or provisional), whatever the
-    /// order of the arguments. Otherwise (a `ride.csv`) files keep the order given.
+    /// removed, in time order whatever the order of the arguments: by the first row's time in
+    /// each file's metadata when every file has it; else, when every file is named by its
+    /// time (`yyyyMMddHHmmss[-N].csv` or provisional), by name (`timeOrderKey`). Otherwise
+    /// (a `ride.csv` without metadata) a folder's files by name, files in the order given.
     public static func resolve(_ paths: [String]) throws -> [String] {
         var out: [String] = []
         var seen = Set<String>()
@@ -32,7 +33,15 @@ public enum RecordingInputs {
             }
         }
         let names = out.map { ($0 as NSString).lastPathComponent }
-        if names.allSatisfy({ isTimeName($0) || $0.hasPrefix(provisionalPrefix) }) {
+        let starts = out.map { RecordingFiles.readMetadata(besides: $0)?.firstRowEpoch }
+        if starts.allSatisfy({ $0?.isFinite == true }) {
+            // Every file says when its first row was: that order (names are local times; a
+            // daylight-saving fall-back put 01:05 EST before 01:35 EDT and dropped the trip).
+            out = zip(out, zip(starts, names)).sorted { a, b in
+                let (x, y) = (a.1.0 ?? 0, b.1.0 ?? 0)
+                return x != y ? x < y : timeOrderKey(a.1.1) < timeOrderKey(b.1.1)
+            }.map(\.0)
+        } else if names.allSatisfy({ isTimeName($0) || $0.hasPrefix(provisionalPrefix) }) {
             out = zip(out, names).sorted { timeOrderKey($0.1) < timeOrderKey($1.1) }.map(\.0)
         }
         return placingProvisional(out)

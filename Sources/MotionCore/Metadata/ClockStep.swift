@@ -55,3 +55,21 @@ extension ClockStep {
         return (steps, metas.map { m in m.flatMap { index[$0.recording.id] } })
     }
 }
+
+extension RecordingMetadata {
+    /// Unix time of the file's first row: its first When (made absolute for relative
+    /// When), placed by the file's clock step where its IMU rows carried a wrong clock; nil
+    /// when the metadata does not say (no rows yet). What orders files in time, whatever
+    /// their names say (local times: a daylight-saving fall-back or a journey across zones
+    /// puts a later file's name first).
+    public var firstRowEpoch: Double? {
+        file.firstWhen.map { placedByStep(recording.whenMode == .relative ? recording.startEpoch + $0 : $0) }
+    }
+
+    /// An IMU time of this file placed by its clock step (unchanged without one).
+    public func placedByStep(_ when: Double) -> Double {
+        let hasIMU = recording.sources.contains { Source(letter: $0).map { $0 != .location } == true }
+        guard hasIMU, let step = ClockStep(self) else { return when }
+        return step.place(.accelerometer, when)
+    }
+}

@@ -99,16 +99,11 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         }
         e.metadata = meta
         e.start = meta.file.startLocal ?? meta.recording.started
-        if let first = meta.file.firstWhen {
-            e.startEpoch = meta.recording.whenMode == .relative ? meta.recording.startEpoch + first : first
-        } else {
-            e.startEpoch = meta.recording.startEpoch
-        }
         // A file whose clock was stepped to GPS time starts with IMU rows stamped by the wrong
         // clock: its start is placed by the step, as the summary places those rows.
+        e.startEpoch = meta.firstRowEpoch ?? meta.placedByStep(meta.recording.startEpoch)
         let hasIMU = meta.recording.sources.contains { Source(letter: $0).map { $0 != .location } == true }
         let step = hasIMU ? ClockStep(meta) : nil
-        if let step, let first = e.startEpoch { e.startEpoch = step.place(.accelerometer, first) }
         if let a = meta.file.firstWhen, let b = meta.file.lastWhen {
             let start = step?.place(.accelerometer, a) ?? a   // a step implies epoch When: start == startEpoch
             if b >= start { e.durationSeconds = b - start }
