@@ -45,4 +45,8 @@ import Testing
     @Test func carGPSOnly() throws { try check(.car, imu: false) }
     @Test func ride() throws { try check(.ride, imu: true) }
     @Test func night() throws { try check(.night, imu: true, rate: 10) }
+    /// At 10 Hz nothing above 5 Hz is sampled: no vibration to tell a bicycle from a car, so
+    /// the speed rules decide (both rides were "vehicle" by a vibration of nothing).
+    @Test func commuteAt10Hz() throws { try check(.commute, imu: true, rate: 10) }
+    @Test func carAt10Hz() throws { try check(.car, imu: true, rate: 10) }
 }

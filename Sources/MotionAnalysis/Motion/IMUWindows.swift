@@ -19,6 +19,14 @@ public struct IMUWindow: Sendable, Equatable {
     public var vibrationRMS: Double
     /// Frequency of the strongest line in 0.8–3 Hz, Hz.
     public var peakHz: Double
+    /// Raw `A` samples per second in the window.
+    public var rateHz: Double = 0
+
+    /// Below this rate a window holds nothing above 5 Hz (its Nyquist limit is at or under
+    /// 10 Hz): its "vibration" is no evidence, and a bicycle at 10 Hz read as a car.
+    public static let vibrationMinRateHz = 20.0
+    /// Whether `vibrationRMS` says anything (see `vibrationMinRateHz`).
+    public var resolvesVibration: Bool { rateHz >= Self.vibrationMinRateHz }
 
     /// Steps: a clear line in the walking band (cadence 84–138 steps per minute).
     public var looksLikeSteps: Bool { cadenceRMS > 0.04 && cadenceShare > 0.35 && peakHz >= 1.3 && peakHz <= 2.4 }
@@ -42,6 +50,7 @@ struct IMUWindowBuilder {
     private var windowIndex: Int64 = .min
     private var series: [Double] = []
     private var innerVariance = 0.0
+    private var rawSamples = 0
     /// A completed 50 Hz bin: its start time and mean vector (for the movement measure).
     /// `repeats` > 1 when the bins after it were empty (a rate below 50 Hz): the value is
     /// held over them (up to 0.2 s), so the series stays at 50 Hz.
@@ -86,12 +95,13 @@ struct IMUWindowBuilder {
         let magnitude = (mean.0 * mean.0 + mean.1 * mean.1 + mean.2 * mean.2).squareRoot()
         for _ in 0...holdOver { series.append(magnitude) }
         innerVariance += variance * Double(holdOver + 1)
+        rawSamples += binCount
         binSum = (0, 0, 0); binMagSum = 0; binMagSq = 0; binCount = 0
         return Bin(time: t, x: mean.0, y: mean.1, z: mean.2, repeats: holdOver + 1)
     }
 
     private mutating func flushWindow() {
-        defer { series.removeAll(keepingCapacity: true); innerVariance = 0 }
+        defer { series.removeAll(keepingCapacity: true); innerVariance = 0; rawSamples = 0 }
         // A window needs most of its bins (at least 2 s of data) to say anything.
         guard series.count >= Int(Self.binRate * 2) else { return }
         let n = Double(series.count)
@@ -129,7 +139,8 @@ struct IMUWindowBuilder {
                                cadenceRMS: band.squareRoot(),
                                cadenceShare: total > 0 ? min(1, band / total) : 0,
                                vibrationRMS: (high + innerVariance / n).squareRoot(),
-                               peakHz: peakHz)
+                               peakHz: peakHz,
+                               rateHz: Double(rawSamples) / (n / fs))
         _ = low
         windows.append(window)
     }

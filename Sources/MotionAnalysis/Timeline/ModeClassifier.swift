@@ -33,6 +33,8 @@ enum ModeClassifier {
         var imuWindows = 0
         var stepShare = 0.0
         var vibration = 0.0
+        /// Whether most of the windows were sampled fast enough for `vibration` (`IMUWindow.resolvesVibration`).
+        var vibrationKnown = false
         var motion = 0.0
     }
 
@@ -75,7 +77,7 @@ enum ModeClassifier {
     static func classifyWalkLike(_ f: Features) -> (Activity, String) {
         if f.imuWindows >= 4 {
             if f.stepShare >= 0.3 { return (.walking, "speed+imu") }
-            if f.stepShare < 0.15 && f.motion > 0.012 {
+            if f.stepShare < 0.15 && f.motion > 0.012 && f.vibrationKnown {
                 return (f.vibration >= cyclingVibration ? .cycling : .vehicle, "speed+imu")
             }
         }
@@ -86,10 +88,12 @@ enum ModeClassifier {
     static func classifyFast(_ f: Features) -> (Activity, String) {
         if f.imuWindows >= 4 {
             if f.stepShare >= 0.5 && f.p85 < 3.5 { return (.walking, "speed+imu") }
-            if f.p85 < 9 && f.p95 < 13 {
-                return (f.vibration >= cyclingVibration ? .cycling : .vehicle, "speed+imu")
+            if f.vibrationKnown {
+                if f.p85 < 9 && f.p95 < 13 {
+                    return (f.vibration >= cyclingVibration ? .cycling : .vehicle, "speed+imu")
+                }
+                return (.vehicle, "speed+imu")
             }
-            return (.vehicle, "speed+imu")
         }
         if f.p85 >= 9 || f.p50 >= 7 || f.p95 >= 12.5 { return (.vehicle, "speed") }
         if f.p85 < walkMax + 0.3 { return (.walking, "speed") }
@@ -120,7 +124,11 @@ struct IMUIndex {
         f.imuWindows = w.count
         guard !w.isEmpty else { return }
         f.stepShare = Double(w.filter(\.looksLikeSteps).count) / Double(w.count)
-        f.vibration = ModeClassifier.percentile(w.map(\.vibrationRMS).sorted(), 0.5)
+        // Vibration only from windows fast enough to hold it (at 10 Hz there is nothing
+        // above 5 Hz: every bicycle looked like a car).
+        let resolved = w.filter(\.resolvesVibration)
+        f.vibrationKnown = resolved.count * 2 >= w.count
+        f.vibration = ModeClassifier.percentile(resolved.map(\.vibrationRMS).sorted(), 0.5)
         f.motion = ModeClassifier.percentile(w.map(\.motionRMS).sorted(), 0.5)
     }
 }

@@ -291,6 +291,7 @@ struct TimelineBuilder {
         func kind(_ w: IMUWindow) -> Kind {
             if w.looksStill { return .still }
             if w.looksLikeSteps { return .walking }
+            guard w.resolvesVibration else { return .active }   // cycling or riding: it cannot tell
             if w.vibrationRMS >= ModeClassifier.cyclingVibration { return .cycling }
             if w.motionRMS < 0.05 { return .vehicle }
             return .active
