@@ -97,9 +97,10 @@ public struct FolderOffload {
 
         // What is missing on the target, and what is there already.
         var todo: [FinishedRecording] = []
+        var there: [FinishedRecording] = []
         for r in inventory.finished {
             switch try state(of: r, manifest: &manifest) {
-            case .there: report.alreadyThere.append(r.base)
+            case .there: report.alreadyThere.append(r.base); there.append(r)
             case .conflict(let file): report.conflicts.append(file)
             case .missing: todo.append(r)
             }
@@ -151,6 +152,13 @@ public struct FolderOffload {
             }
             status.updated = now().timeIntervalSince1970
             progress(status)
+        }
+        // Recordings copied by an earlier run: with delete-after-copy they go too, each file
+        // read again on both sides first (turned on later, the option never freed the card).
+        if options.deleteAfterCopy {
+            for r in there {
+                do { try delete(r, copiedNow: [], report: &report) } catch { report.failures.append(error) }
+            }
         }
         status.state = report.failures.isEmpty && report.conflicts.isEmpty && report.tooLarge.isEmpty ? .done : .error
         status.message = report.lines().joined(separator: " ")

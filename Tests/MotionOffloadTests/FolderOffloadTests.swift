@@ -70,6 +70,20 @@ struct FolderOffloadTests {
         #expect(report.deleted == ["20251121142005"] && source.bytes("20251121142005.csv") == nil)
     }
 
+    /// With delete-after-copy turned on later, recordings an earlier run copied are deleted
+    /// too, once both sides read the same (they stayed on the card for good).
+    @Test func deleteAfterCopyAlsoFreesWhatAnEarlierRunCopied() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 300)
+        _ = try FolderOffload(source: source.path, target: target.path, options: .init()).run()
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        #expect(report.alreadyThere == ["20251121142005"] && report.deleted == ["20251121142005"] && report.failures.isEmpty)
+        #expect(source.bytes("20251121142005.csv") == nil && target.bytes("20251121142005.csv") != nil)
+    }
+
     /// A sidecar listed and of the right size but with other contents on the target: the
     /// recording is not deleted from the card (the manifest says what was there once).
     @Test func deleteAfterCopyRereadsWhatItDidNotCopyNow() throws {
