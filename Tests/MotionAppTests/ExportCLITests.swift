@@ -43,6 +43,24 @@ struct ExportCLITests {
         }
     }
 
+    /// Two relative-When recordings in one wide CSV: times are epoch seconds in order (both
+    /// ran from 0.0 and were interleaved as if simultaneous). (`--fast` runs overlap in time.)
+    @Test func wideCSVOfRelativeRecordingsHasEpochTimes() throws {
+        let a = try Self.record(["--when", "relative"])
+        let b = try Self.record(["--when", "relative"])
+        let metaA = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: a.replacingOccurrences(of: ".csv", with: ".json")))))
+        // The second began 100 s after the first (--fast runs begin at once and overlap).
+        let jsonB = URL(fileURLWithPath: b.replacingOccurrences(of: ".csv", with: ".json"))
+        var metaB = try RecordingMetadata.decode(Array(try Data(contentsOf: jsonB)))
+        metaB.recording.startEpoch = metaA.recording.startEpoch + 100
+        try Data(metaB.encoded()).write(to: jsonB)
+        let r = try Binary.run(["export", a, b, "--format", "wide-csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let times = r.stdout.split(separator: "\n").dropFirst().compactMap { Double($0.prefix { $0 != "," }) }
+        #expect(times.count > 100 && times.first.map { abs($0 - metaA.recording.startEpoch) < 1 } == true, "\(times.prefix(3))")
+        #expect(times.allSatisfy { $0 > 1e9 } && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "not in time order")
+    }
+
     @Test func geoJSONFromARelativeWhenRecordingHasEpochTimes() throws {
         let csv = try Self.record(["--when", "relative"])
         let rows = try Self.locationRows(csv)

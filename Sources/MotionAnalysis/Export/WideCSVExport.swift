@@ -5,7 +5,8 @@ import SystemPackage
 /// spreadsheets want. Rows of one tick (same When) share a line; an `L` row joins the tick
 /// with exactly its When or gets a line of its own, in time order. Every value is copied
 /// as written in the recording (nothing is re-formatted) except the time of IMU rows stamped
-/// before a clock step, which is placed by GPS time as the summary places it (`ClockStep`);
+/// before a clock step, which is placed by GPS time as the summary places it (`ClockStep`),
+/// and relative When, made epoch time with the metadata's start;
 /// a value a row does not have is an empty cell. Streaming: memory is a 2 s reorder window.
 public struct WideCSVExport {
     public static let columns = ["time", "label", "ax", "ay", "az", "gx", "gy", "gz", "mx", "my", "mz",
@@ -44,20 +45,24 @@ public struct WideCSVExport {
 
     /// Converts `paths` in order.
     public mutating func convert(_ paths: [String]) throws {
-        let steps = ClockStep.assign(paths.map { RecordingFiles.readMetadata(besides: $0) })
+        let metas = paths.map { RecordingFiles.readMetadata(besides: $0) }
+        let steps = ClockStep.assign(metas)
         for (k, path) in paths.enumerated() {
             let step = steps.perFile[k].map { steps.steps[$0] }
+            // Relative When becomes epoch time with the metadata's start: two relative
+            // recordings exported together were interleaved as if they ran at once.
+            let offset = metas[k].map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
             var failure: Error?
             try RowScanner.scanLines(path: path) { line in
                 guard failure == nil else { return }
-                do { try self.add(line, step: step) } catch { failure = error }
+                do { try self.add(line, step: step, offset: offset) } catch { failure = error }
             }
             if let failure { throw failure }
         }
         try finish()
     }
 
-    mutating func add(_ line: UnsafeBufferPointer<UInt8>, step: ClockStep? = nil) throws {
+    mutating func add(_ line: UnsafeBufferPointer<UInt8>, step: ClockStep? = nil, offset: Double = 0) throws {
         guard line.count >= 6, line[1] == 0x2C, line[3] == 0x2C, let source = Source(rawValue: line[0]) else {
             if !(line.count >= 6 && line[0] == 0x53 && line[1] == 0x6F) { skipped += 1 }   // header lines are not skipped rows
             return
@@ -74,6 +79,10 @@ public struct WideCSVExport {
               var when = fields[2].withUnsafeBufferPointer({ b in b.baseAddress.flatMap { FastNumber.parse($0, 0, b.count) } }),
               when.isFinite else { skipped += 1; return }
         rowsIn += 1
+        if offset != 0 {
+            when += offset
+            fields[2] = ArraySlice("\(when)".utf8)
+        }
         if let step, step.isBefore(source, when) {
             when += step.seconds
             fields[2] = ArraySlice("\(when)".utf8)

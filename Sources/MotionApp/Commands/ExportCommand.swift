@@ -9,8 +9,10 @@ struct ExportCommand: ParsableCommand {
         abstract: "Export recordings: the GPS track (GPX, GeoJSON), the timeline (Moves-style JSON, GeoJSON) or a wide CSV.",
         discussion: """
             GPX: one track; a new segment starts after a gap of more than 10 s without a fix; \
-            times in UTC. GeoJSON: one Feature with a LineString ([lon, lat] or [lon, lat, alt]) \
-            and per-point times (coordTimes in UTC, times in epoch seconds). Files are read in \
+            times in UTC. GeoJSON: one Feature, a LineString ([lon, lat] or [lon, lat, alt]), or \
+            a MultiLineString where a gap splits the track (single-fix pieces as a MultiPoint \
+            beside it in a GeometryCollection; one fix alone is a Point), with per-point times \
+            (coordTimes in UTC, times in epoch seconds). Files are read in \
             the order given and their points sorted by time. Files recorded with relative When \
             are converted with the start time in the metadata (.json) beside them. Lines that \
             cannot be used (defective, out of range) are skipped and counted on stderr.
@@ -18,7 +20,8 @@ struct ExportCommand: ParsableCommand {
             written to a temporary file in the same folder and renamed when complete.
             timeline: the stops and moves of `motionlog summary` as Moves-style daily JSON; \
             timeline-geojson: stops as Points, moves as LineStrings with their activity; \
-            wide-csv: one row per tick with named columns (docs/ANALYSIS.md).
+            wide-csv: one row per tick with named columns (docs/ANALYSIS.md); relative When \
+            is made absolute with the metadata's start time, as above.
             Exit status: 0 exported, 1 no L rows to export, 2 usage or I/O error.
             """)
 
