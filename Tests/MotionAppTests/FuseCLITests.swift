@@ -17,6 +17,25 @@ struct FuseCLITests {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
     }
 
+    /// Relative When without the input's metadata: the start is unknown, so no metadata is
+    /// made up (a start of 0 had `export` date every point 1970), and the fused file is
+    /// refused by `export` as its input is.
+    @Test func aRelativeFileWithoutMetadataGetsNoMadeUpStart() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "5", "--when", "relative",
+                                "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let recorded = try #require(Binary.csvFiles(in: out).first)
+        let input = Binary.temporaryDirectory() + "/ride.csv"
+        try FileManager.default.copyItem(atPath: recorded, toPath: input)
+        let fused = try Binary.run(["fuse", input, "--no-calibration"])
+        #expect(fused.status == 0 && fused.stdout.contains("metadata: none"), "\(fused.stdout)\(fused.stderr)")
+        let output = input.replacingOccurrences(of: ".csv", with: "-fused.csv")
+        #expect(FileManager.default.fileExists(atPath: output))
+        #expect(!FileManager.default.fileExists(atPath: output.replacingOccurrences(of: ".csv", with: ".json")))
+        #expect(try Binary.run(["export", output, "--format", "gpx"]).status == 2)
+    }
+
     @Test("adds one D row per tick after A, G, M; keeps every other row; the result checks valid")
     func addsDeviceMotion() throws {
         let input = try record("AGML")

@@ -107,11 +107,11 @@ struct FuseCommand: ParsableCommand {
         var metadata = FuseOutput.fusedMetadata(from: inputMetadata, input: input, output: out, result: result,
                                                     info: info, calibration: calibration)
         let bias = filter.estimate.gyroBias
-        metadata.recording.finalGyroBiasRadPerS = [bias.x, bias.y, bias.z]
-        try FuseOutput.writeMetadata(metadata, to: metadataFile)
+        metadata?.recording.finalGyroBiasRadPerS = [bias.x, bias.y, bias.z]
+        if let metadata { try FuseOutput.writeMetadata(metadata, to: metadataFile) } else { metadataFile.discard() }
         do {
             try csvFile.commit()
-            try metadataFile.commit()
+            if metadata != nil { try metadataFile.commit() }
         } catch { throw CommandFailure("\(error)", code: 2) }
         let r = result.rewriter
         Console.out("""
@@ -119,7 +119,7 @@ struct FuseCommand: ParsableCommand {
             \(rewrite.rowsWritten - r.deviceMotionRows) other rows kept
               magnetometer: \(r.magnetometerSamples > 0 && !noMagnetometer ? "\(r.magnetometerSamples) samples used, yaw from \(declination == nil ? "magnetic" : "true") north" : "not used, yaw starts at 0")
               calibration: \(calibration.summary)
-              metadata: \(metadataPath)
+              metadata: \(metadata == nil ? "none: the input has relative When and no metadata with its start time" : metadataPath)
             """)
         if r.incompleteTicks > 0 {
             Console.error("\(r.incompleteTicks) ticks had only one of A and G: no D row for them")

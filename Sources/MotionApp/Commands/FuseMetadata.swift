@@ -11,10 +11,12 @@ struct FuseResult {
 /// The metadata `motionlog fuse` writes beside its output.
 enum FuseOutput {
     /// The output's metadata: the input's (when there is one) with the file section, the
-    /// sources and the device-motion description replaced; otherwise a minimal one.
+    /// sources and the device-motion description replaced; otherwise a minimal one; nil
+    /// without input metadata when When is relative: the start time is unknown, and a made-up
+    /// start of 0 had `export` date every point 1970 (the input itself is refused).
     static func fusedMetadata(from inputMetadata: RecordingMetadata?, input: String, output: String,
                               result: FuseResult, info: [String: String],
-                              calibration: FusionCalibration) -> RecordingMetadata {
+                              calibration: FusionCalibration) -> RecordingMetadata? {
         let now = Date().timeIntervalSince1970
         let r = result.rewrite
         let note = "D rows recomputed by motionlog fuse \(MotionLogCommand.version) on \(TimeText.isoUTC(epochSeconds: now)) "
@@ -40,13 +42,14 @@ enum FuseOutput {
         }
         let first = r.firstWhen ?? 0
         let epoch = first > 1e8
+        guard epoch else { return nil }
         let label = r.labels.first.map { String(UnicodeScalar($0)) } ?? "W"
         let recording = RecordingDescription(
             id: "fused-" + ((input as NSString).lastPathComponent as NSString).deletingPathExtension,
             board: "unknown", boardDescription: nil, sensor: SensorInfo(model: "unknown"), gps: nil,
             deviceMotion: info, rateHz: estimatedRate(result), sources: letters, label: label,
-            whenMode: epoch ? .epoch : .relative, startEpoch: epoch ? first : 0,
-            started: epoch ? TimeText.isoUTC(epochSeconds: first) : "unknown", clock: "unknown",
+            whenMode: .epoch, startEpoch: first,
+            started: TimeText.isoUTC(epochSeconds: first), clock: "unknown",
             rotateBytes: nil, rotateSeconds: nil, fsyncIntervalSeconds: 0, bufferRows: 0,
             notes: ["the input had no readable metadata: recording details are unknown", note],
             calibration: calibration.isIdentity ? nil : calibration.record)
