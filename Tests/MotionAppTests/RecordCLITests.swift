@@ -1,4 +1,5 @@
 import Foundation
+import LinuxHardware
 import MotionCore
 import MotionSimulator
 import Testing
@@ -99,6 +100,17 @@ struct RecordCLITests {
         let seconds = SimulatorScenario.car.duration
         #expect(meta.file.rows["A"] == Int((seconds * 10).rounded(.down)))
         #expect((Int(seconds) - 2...Int(seconds)).contains(meta.file.rows["L"] ?? 0))   // 1 Hz, from the first fix
+    }
+
+    /// On the real clock the metadata's `clock` says what the kernel says of the system
+    /// clock (it said "system", a synchronised clock, on a machine whose clock was not).
+    @Test func theMetadataSaysWhetherTheSystemClockWasSynchronised() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--duration", "0.5", "--rate", "50", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: String(csv.dropLast(4)) + ".json"))))
+        #expect(meta.recording.clock == (SystemClockStatus.current().synchronised ? "system" : "system-unsynchronised"))
     }
 
     @Test func metadataDescribesTheRecording() throws {

@@ -127,10 +127,12 @@ struct RecordingSetup {
             throw .usage("--fast runs on the simulated clock and cannot read a real gpsd: drop --fast or --gpsd")
         }
         let out = o.out ?? settings.out ?? board.output ?? "./recordings"
-        let configuration = RecorderConfiguration(
+        var configuration = RecorderConfiguration(
             rateHz: rate, sources: sources, label: label, whenMode: when, duration: duration, rotation: rotation,
             fsyncIntervalSeconds: fsync, bufferRows: bufferRows, boardName: board.name,
             boardDescription: board.description, softwareVersion: MotionLogCommand.version)
+        // The metadata said "system" (a synchronised clock) whatever the kernel said.
+        if !run.fast { configuration.systemClockSynchronised = SystemClockStatus.current().synchronised }
         return RecordingSetup(board: board, configuration: configuration, settings: settings, outputPath: out,
                               fast: run.fast, sourcesExplicit: o.sources != nil || settings.sources != nil,
                               simulatedChip: simulatedChip, scenario: scenario, gpsdAddress: gpsdAddress,

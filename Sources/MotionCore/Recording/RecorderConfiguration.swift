@@ -20,6 +20,9 @@ public struct RecorderConfiguration: Sendable {
     /// Who makes the number text: always our formatter, except in benchmarks comparing it
     /// with `Double.description` (the same bytes).
     public var numberText: NumberText.Maker = .ownFormatter
+    /// The kernel's verdict on the system clock at start (nil: not asked, e.g. the simulated
+    /// clock): the metadata's `clock` is `system-unsynchronised` when false.
+    public var systemClockSynchronised: Bool?
 
     public init(rateHz: Int = RecorderConfiguration.defaultRateHz, sources: Set<Source> = Set(Source.allCases), label: UInt8 = Label.defaultLetter,
                 whenMode: WhenMode = .epoch, duration: Double? = nil, rotation: RotationPolicy = .none,
