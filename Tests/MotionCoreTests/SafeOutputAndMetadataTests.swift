@@ -95,6 +95,20 @@ struct SafeOutputAndMetadataTests {
                                  ended: TimeText.isoUTC(epochSeconds: 1_763_735_465.5))
     }
 
+    /// A metadata file without its CSV takes the name: a recording begun that second gets
+    /// `-1` instead of writing its metadata over the file someone left there.
+    @Test func aLoneMetadataFileTakesItsName() throws {
+        let dir = NSTemporaryDirectory() + "lone-json-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try file(dir, "20261127044338.json", "{\"precious\": true}")
+        let directory = try DiskDirectory(path: dir)
+        let (name, f) = try directory.createExclusive(base: "20261127044338", ext: ".csv")
+        try f.close()
+        #expect(name == "20261127044338-1")
+        #expect(contents(dir + "/20261127044338.json") == "{\"precious\": true}")
+    }
+
     @Test func theClockIsNamedOnceAndNumbersAreNumbers() throws {
         var time = GPSTimeRecord(clock: "system-unsynchronised", systemClockSynchronised: false)
         time.clock = "gps"

@@ -114,6 +114,13 @@ public final class DiskDirectory: OutputDirectory {
         while true {
             let name = suffix == 0 ? base : "\(base)-\(suffix)"
             let full = path + "/" + name + ext
+            // A metadata file of that name without its CSV (left by someone, or by a copy)
+            // takes the name too: the recording's metadata would be written over it.
+            if ext == ".csv" && FileSystem.exists(path + "/" + name + ".json") {
+                suffix += 1
+                if suffix > 10_000 { throw OutputError(operation: "find a free name for", path: full, errno: .fileExists) }
+                continue
+            }
             let fd: FileDescriptor
             do {
                 fd = try FileSystem.open(full, .writeOnly,
@@ -148,7 +155,7 @@ public final class DiskDirectory: OutputDirectory {
         while true {
             let name = suffix == 0 ? base : "\(base)-\(suffix)"
             let target = path + "/" + name + ext
-            if FileSystem.exists(target) {
+            if FileSystem.exists(target) || (ext == ".csv" && FileSystem.exists(path + "/" + name + ".json")) {
                 suffix += 1
                 if suffix > 10_000 { throw OutputError(operation: "find a free name for", path: target, errno: .fileExists) }
                 continue
