@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 import MotionMath
 
 /// What the orientation filter knows after one sample.
@@ -100,8 +101,8 @@ public struct OrientationFilter: Sendable {
 
     /// Processes one sample: `specificForce` in g (+Z up when face up at rest), `gyro` rad/s
     /// (raw, bias included), `mag` µT or nil, `dt` seconds since the previous sample.
-    /// Samples with a non-finite value, or a non-positive `dt` after the first, leave the
-    /// state unchanged. A `dt` above `maxGap` restarts the attitude.
+    /// Samples with a non-finite or impossible value (`SensorLimit`), or a non-positive `dt`
+    /// after the first, leave the state unchanged. A `dt` above `maxGap` restarts the attitude.
     /// Returns the attitude and the bias estimate after the sample, read in place (a caller
     /// that keeps the filter in a class would copy the whole filter for each property read).
     @discardableResult
@@ -263,5 +264,8 @@ public struct OrientationFilter: Sendable {
         headingFromMagnetometer = true
     }
 
-    private func isFinite(_ v: Vector3) -> Bool { v.x.isFinite && v.y.isFinite && v.z.isFinite }
+    /// Finite and possible (`SensorLimit`): a value no sensor gives is skipped like a NaN.
+    private func isFinite(_ v: Vector3) -> Bool {
+        SensorLimit.isPossible(v.x) && SensorLimit.isPossible(v.y) && SensorLimit.isPossible(v.z)
+    }
 }

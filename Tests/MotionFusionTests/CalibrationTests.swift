@@ -41,6 +41,21 @@ struct CalibrationTests {
         }
     }
 
+    /// One glitched or saturated reading among thousands (300 µT, the MPU-9250's 4900 µT
+    /// full scale) is left out: it moved the hard iron by 4 µT, or made the fit "no
+    /// ellipsoid (coverage 13 %)" for a full turn.
+    @Test("a reading far from the rest is left out of the fit", arguments: [300.0, 4900.0])
+    func outlierLeftOut(_ value: Double) throws {
+        var cal = MagnetometerCalibrator()
+        var samples = Self.raw(count: 3000, noise: 0.3, seed: 1, direction: { $0.direction() })
+        samples[1500] = Vector3(samples[1500].x, samples[1500].y, value)
+        for m in samples { cal.add(m) }
+        let result = try cal.calibrate(fieldStrength: Self.strength).get()
+        #expect((result.hardIron - Self.hardIron).norm < 0.1, "\(result.hardIron)")
+        #expect(result.outliers == 1 && result.quality == .good)
+        #expect(cal.provisionalCoverage.fraction > 0.9)
+    }
+
     @Test("without a field strength the soft-iron matrix keeps the average size (determinant 1)")
     func unitDeterminant() throws {
         var cal = MagnetometerCalibrator()

@@ -31,6 +31,27 @@ struct OrientationFilterTests {
         #expect(worst < 1e-9, "\(pose.0): worst over 10 s")
     }
 
+    /// A value the format accepts but no sensor gives (a gyro reading of 1e300, an
+    /// accelerometer one of 1e100) is skipped like a NaN: before, every later D row of a
+    /// fused file was NaN, or GPS aiding was off for the rest of it.
+    @Test("an impossible sample leaves the state as it was", arguments: [
+        (Vector3(0, 0, -1), Vector3(1e300, 0, 0)), (Vector3(1e100, 0, -1), Vector3(0, 0, 0)), (Vector3(0, 0, -1), Vector3(0, 2e6, 0)),
+    ])
+    func impossibleSampleIsSkipped(_ bad: (Vector3, Vector3)) throws {
+        let filter = try DeviceMotionFilter()
+        let mag = Vector3(20, 0, -40)
+        var before: DeviceMotion?
+        for k in 0..<600 {
+            let (a, g) = k == 300 ? bad : (Vector3(0, 0, -1), Vector3(0, 0, 0))
+            let d = filter.update(accel: a, gyro: g, mag: mag, dt: 0.01)
+            if k == 299 { before = d }
+            guard k > 300 else { continue }
+            let b = try #require(before)
+            #expect(Synthetic.angle(d.attitude, b.attitude) < 1e-6, "sample \(k) after \(bad)")
+            #expect(d.userAcceleration.norm < 1e-6 && d.pitch.isFinite && d.roll.isFinite && d.yaw.isFinite)
+        }
+    }
+
     @Test("initial attitude right from the first noisy sample (no convergence from a guess)")
     func initialAttitude() throws {
         let filter = try DeviceMotionFilter()

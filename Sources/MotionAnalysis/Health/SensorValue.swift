@@ -8,7 +8,7 @@ import MotionCore
 /// parts of the analysis that read a value already skip it. The web page's charts leave out
 /// the same rows, so they and the summary agree.
 public enum SensorValue {
-    public static let limit = 1e6
+    public static let limit = SensorLimit.impossible
 
     /// Whether no sensor gives `value`: ±infinity, or at least `limit` in size (NaN is not).
     @inline(__always)

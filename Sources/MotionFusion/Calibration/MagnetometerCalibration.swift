@@ -20,6 +20,8 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     /// Longest / shortest semi-axis of the fitted ellipsoid.
     public var axisRatio: Double
     public var samples: Int
+    /// Samples left out as far from the rest (glitches, saturation; see `inliers`).
+    public var outliers: Int = 0
 
     /// The verdict and, when it is not good, why.
     public var quality: Quality {
@@ -51,7 +53,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     /// A one-line quality figure, e.g. `fit residual 0.8 %, coverage 94 %, field 48.9 µT`.
     public var figure: String {
         "fit residual \(Self.percent(residual)) %, coverage \(Int((coverage * 100).rounded())) % of orientations, "
-            + "field \(Self.round2(fieldStrength)) µT, \(samples) samples"
+            + "field \(Self.round2(fieldStrength)) µT, \(samples) samples" + (outliers > 0 ? " (\(outliers) far from the rest left out)" : "")
     }
 
     static func percent(_ x: Double) -> Double { (x * 1000).rounded() / 10 }
@@ -60,7 +62,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
 
 /// Collects raw magnetometer samples while the device is turned through all orientations
 /// and fits the hard- and soft-iron correction (an ellipsoid fit). The live coverage uses
-/// the midpoint of the per-axis extremes as a provisional centre.
+/// the per-axis median as a provisional centre; readings far from the rest are left out.
 public struct MagnetometerCalibrator: Sendable {
     /// Coverage below which the calibration is rejected.
     public static let minimumCoverage = 0.7
@@ -72,8 +74,6 @@ public struct MagnetometerCalibrator: Sendable {
     public static let minimumSamples = 50
 
     public private(set) var samples: [Vector3] = []
-    private var low = Vector3(.infinity, .infinity, .infinity)
-    private var high = Vector3(-.infinity, -.infinity, -.infinity)
 
     public init() {}
 
@@ -81,22 +81,43 @@ public struct MagnetometerCalibrator: Sendable {
     public mutating func add(_ m: Vector3) {
         guard m.x.isFinite, m.y.isFinite, m.z.isFinite else { return }
         samples.append(m)
-        low = Vector3(min(low.x, m.x), min(low.y, m.y), min(low.z, m.z))
-        high = Vector3(max(high.x, m.x), max(high.y, m.y), max(high.z, m.z))
     }
 
-    /// Coverage so far, around the provisional centre (for live guidance).
+    /// Coverage so far, around the provisional centre (for live guidance): the per-axis
+    /// median of the samples, not the midpoint of the extremes, which one glitched reading
+    /// (a saturated 4900 µT) moved far off ("coverage 13 %" of a full turn).
     public var provisionalCoverage: SphereCoverage {
         var c = SphereCoverage()
         guard samples.count > 1 else { return c }
-        let center = (low + high) / 2
-        for m in samples { c.add(m - center) }
+        let kept = Self.inliers(samples)
+        let center = Self.medianCenter(kept)
+        for m in kept { c.add(m - center) }
         return c
+    }
+
+    /// Per-axis median.
+    static func medianCenter(_ points: [Vector3]) -> Vector3 {
+        func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.isEmpty ? 0 : s[s.count / 2] }
+        return Vector3(median(points.map(\.x)), median(points.map(\.y)), median(points.map(\.z)))
+    }
+
+    /// The samples whose distance from the median centre is within a factor of 4 of the
+    /// median distance: the field seen from the sensor has one strength (an ellipsoid of
+    /// axis ratio 2 at most passes), so a reading 6 times as far is a glitch or saturation,
+    /// and one of 30 000 moved the fitted hard iron by 4 µT.
+    static func inliers(_ points: [Vector3]) -> [Vector3] {
+        guard points.count >= 10 else { return points }
+        let center = medianCenter(points)
+        let distances = points.map { ($0 - center).norm }
+        let typical = distances.sorted()[distances.count / 2]
+        guard typical > 0 else { return points }
+        return zip(points, distances).filter { $0.1 >= typical / 4 && $0.1 <= typical * 4 }.map(\.0)
     }
 
     /// The fitted calibration, or an error saying why there is none. `fieldStrength` (µT)
     /// scales the soft-iron matrix so that the corrected field has that strength.
     public func calibrate(fieldStrength: Double? = nil) -> Result<MagnetometerCalibration, CalibrationError> {
+        let samples = Self.inliers(self.samples)
         guard samples.count >= Self.minimumSamples else {
             return .failure(.tooFewSamples(samples.count, needed: Self.minimumSamples))
         }
@@ -117,7 +138,8 @@ public struct MagnetometerCalibrator: Sendable {
         return .success(MagnetometerCalibration(
             hardIron: fit.center, softIron: soft, fieldStrength: strength,
             residual: (sumSquares / Double(samples.count)).squareRoot(), coverage: coverage.fraction,
-            missingAxes: coverage.missingAxes, axisRatio: fit.radii.z / fit.radii.x, samples: samples.count))
+            missingAxes: coverage.missingAxes, axisRatio: fit.radii.z / fit.radii.x, samples: samples.count,
+            outliers: self.samples.count - samples.count))
     }
 }
 
