@@ -28,6 +28,14 @@ struct CheckTests {
         #expect(r.sources[.location]?.rows == 1)
     }
 
+    /// Time going backwards is an error, and the span is still earliest to latest (it was
+    /// last minus first: "-1.00 s").
+    @Test func theSpanIsNeverNegative() throws {
+        let r = try check("Source, Label, When, X, Y, Z\nA,W,10.0,0,0,1\nA,W,12.5,0,0,1\nA,W,9.0,0,0,1\n")
+        #expect(!r.isValid)
+        #expect(r.sources[.accelerometer]?.span == 3.5)
+    }
+
     @Test func eachDefectIsNamedWithItsLine() throws {
         var lines = good.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[0] = "Source,Label,When,X,Y,Z,UA_X,UA_Y,UA_Z,Pitch,Roll,Yaw"   // line 1: header without spaces

@@ -3,8 +3,12 @@ public struct SourceStatistics: Sendable, Equatable {
     public var rows = 0
     public var firstWhen = Double.nan
     public var lastWhen = Double.nan
-    /// Seconds between the first and last row.
-    public var span: Double { rows > 1 ? lastWhen - firstWhen : 0 }
+    /// The earliest and latest When (time may go backwards in a defective file).
+    public var earliestWhen = Double.infinity
+    public var latestWhen = -Double.infinity
+    /// Seconds from the earliest to the latest row (first to last read "-1.00 s" where time
+    /// went backwards).
+    public var span: Double { rows > 1 ? latestWhen - earliestWhen : 0 }
     /// Rows per second measured over the span (nil for fewer than two rows).
     public var measuredRate: Double? { rows > 1 && span > 0 ? Double(rows - 1) / span : nil }
 }
@@ -43,6 +47,8 @@ public enum RecordingCheck {
                 if s.rows == 0 { s.firstWhen = row.when }
                 s.rows += 1
                 s.lastWhen = row.when
+                s.earliestWhen = min(s.earliestWhen, row.when)
+                s.latestWhen = max(s.latestWhen, row.when)
                 lastLine[row.source] = line
                 report.sources[row.source] = s
             }
