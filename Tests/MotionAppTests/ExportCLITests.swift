@@ -61,6 +61,15 @@ struct ExportCLITests {
         #expect(times.allSatisfy { $0 > 1e9 } && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "not in time order")
     }
 
+    /// A file given twice is read once (every point was exported twice).
+    @Test func aFileGivenTwiceIsReadOnce() throws {
+        let csv = try Self.record([])
+        let rows = try Self.locationRows(csv)
+        let r = try Binary.run(["export", csv, csv, "--format", "gpx"])
+        #expect(r.status == 0 && r.stderr.contains("given more than once"), "\(r.stderr)")
+        #expect(r.stdout.components(separatedBy: "<trkpt").count - 1 == rows.count)
+    }
+
     @Test func geoJSONFromARelativeWhenRecordingHasEpochTimes() throws {
         let csv = try Self.record(["--when", "relative"])
         let rows = try Self.locationRows(csv)

@@ -91,7 +91,14 @@ struct ExportCommand: ParsableCommand {
         let progress = ProgressMeter(verb: "reading", paths: files)
         var points: [TrackPoint] = []
         var bytesBefore: Int64 = 0
+        var seen: [SafeOutputFile.Identity] = []
         for path in files {
+            // A file given twice (another spelling, a link) is read once: its points twice
+            // drew the track twice.
+            if let id = SafeOutputFile.identity(of: path) {
+                if seen.contains(id) { Console.error("\(path): given more than once, read once"); continue }
+                seen.append(id)
+            }
             progress.begin(path, bytesBefore: bytesBefore)
             let read = try Self.points(of: path, progress: progress)
             progress.finish()
