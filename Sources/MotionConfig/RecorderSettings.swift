@@ -94,11 +94,12 @@ public struct CalibrationSettings: Sendable, Equatable {
 
     static func parse(_ c: YAMLDocument) throws(ConfigError) -> CalibrationSettings {
         var s = CalibrationSettings()
-        s.gyroBias = try c.numbers("gyro_bias", count: 3)
-        s.magHardIron = try c.numbers("mag_hard_iron", count: 3)
+        // Ranges no real calibration leaves (a gyro_bias of 1e300 turned every D row NaN).
+        s.gyroBias = try c.numbers("gyro_bias", count: 3, within: -10...10)            // rad/s
+        s.magHardIron = try c.numbers("mag_hard_iron", count: 3, within: -5000...5000)  // µT
         s.magSoftIron = try c.matrix3("mag_soft_iron")
-        s.accelOffset = try c.numbers("accel_offset", count: 3)
-        s.accelScale = try c.numbers("accel_scale", count: 3)
+        s.accelOffset = try c.numbers("accel_offset", count: 3, within: -16...16)       // g
+        s.accelScale = try c.numbers("accel_scale", count: 3, within: 0.5...2)
         try c.rejectUnknownKeys()
         return s
     }

@@ -218,13 +218,19 @@ public final class YAMLDocument {
         return v
     }
 
-    public func numbers(_ key: String, count: Int) throws(ConfigError) -> [Double]? {
+    public func numbers(_ key: String, count: Int, within range: ClosedRange<Double>? = nil) throws(ConfigError) -> [Double]? {
         guard let (line, node) = try value(key) else { return nil }
         guard let seq = node.sequence, seq.count == count else {
             throw error(key, line, "expected a list of \(count) numbers")
         }
         var out: [Double] = []
-        for item in seq { out.append(try number(key, item, line: line)) }
+        for item in seq {
+            let v = try number(key, item, line: line)
+            if let range, !range.contains(v) {
+                throw error(key, line, "\(v) is outside \(range.lowerBound)...\(range.upperBound), which no sensor's calibration needs")
+            }
+            out.append(v)
+        }
         return out
     }
 

@@ -54,6 +54,9 @@ struct ConfigTests {
         #expect(error("rate: 0\n")?.message.contains("outside") == true)
         #expect(error("rotate_size: 12Q\n")?.key == "rotate_size")
         #expect(error("calibration:\n  gyro_bias: [1, 2]\n").map { ($0.line, $0.key) } ?? (0, nil) == (2, "calibration.gyro_bias"))
+        // A calibration no sensor needs (a gyro bias of 1e300 turned every fused D row NaN).
+        #expect(error("calibration:\n  gyro_bias: [1e300, 0, 0]\n")?.message.contains("outside -10.0...10.0") == true)
+        #expect(error("calibration:\n  accel_scale: [1, 0, 1]\n")?.key == "calibration.accel_scale")
         #expect(error("when: later\n")?.message.contains("epoch or relative") == true)
         #expect(error("rate: [1\n")?.message.contains("not valid YAML") == true)
     }
