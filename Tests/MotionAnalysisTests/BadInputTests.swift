@@ -193,16 +193,22 @@ import Testing
                 "\(s.messages)")
     }
 
+    /// Two minutes of walking north from `at` in a file named by its local start time in
+    /// `dir`; returns its path and text.
+    func walk(_ dir: String, at start: Double, lat: Double, lon: Double) throws -> (String, String) {
+        var text = Self.header
+        for k in 0..<120 { text += fix(start + Double(k), lat + Double(k) * 0.0001, lon, speed: "1.1") }
+        let path = dir + "/" + TimeTextName.of(start)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return (path, text)
+    }
+
     @Test func filesFromDifferentDaysAndTheDayFilter() throws {
         let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let day1 = t0, day2 = t0 + 3 * 86400
-        var a = Self.header, b = Self.header
-        for k in 0..<120 { a += fix(day1 + Double(k), 52.52 + Double(k) * 0.0001, 13.405, speed: "1.1") }
-        for k in 0..<120 { b += fix(day2 + Double(k), 48.85 + Double(k) * 0.0001, 2.35, speed: "1.1") }
-        let pa = dir + "/" + TimeTextName.of(day1), pb = dir + "/" + TimeTextName.of(day2)
-        try a.write(toFile: pa, atomically: true, encoding: .utf8)
-        try b.write(toFile: pb, atomically: true, encoding: .utf8)
+        let (pa, _) = try walk(dir, at: day1, lat: 52.52, lon: 13.405)
+        let (pb, _) = try walk(dir, at: day2, lat: 48.85, lon: 2.35)
         let files = try RecordingInputs.resolve([dir])
         #expect(files == [pa, pb])
         let both = try RecordingAnalyzer.summarize(files)
@@ -261,12 +267,8 @@ import Testing
         let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let day1 = t0, day2 = t0 + 2 * 86400
-        var a = Self.header, b = Self.header
-        for k in 0..<120 { a += fix(day1 + Double(k), 52.52 + Double(k) * 0.0001, 13.405, speed: "1.1") }
-        for k in 0..<120 { b += fix(day2 + Double(k), 52.52 + Double(k) * 0.0001, 13.405, speed: "1.1") }
-        let pa = dir + "/" + TimeTextName.of(day1), pb = dir + "/" + TimeTextName.of(day2)
-        try a.write(toFile: pa, atomically: true, encoding: .utf8)
-        try b.write(toFile: pb, atomically: true, encoding: .utf8)
+        let (pa, a) = try walk(dir, at: day1, lat: 52.52, lon: 13.405)
+        let (pb, b) = try walk(dir, at: day2, lat: 52.52, lon: 13.405)
         #expect(try RecordingInputs.resolve([pb, pa]) == [pa, pb])
         let s = try RecordingAnalyzer.summarize(try RecordingInputs.resolve([pb, pa]))
         #expect(s.start == day1 && s.end == day2 + 119 && s.fixesUsed == 240, "\(s.start ?? 0) \(s.end ?? 0) \(s.fixesUsed)")

@@ -122,32 +122,11 @@ import Glibc
     @Test func aClientThatStopsReadingIsCutOffAndFreesItsSlot() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000")
-        // 48 MiB: more than the kernel's socket buffers hold on both sides.
-        let line = Array(repeating: UInt8(ascii: "x"), count: 1023) + [0x0A]
-        let fd = open(f.folder + "/20260102080000.csv", O_WRONLY | O_CREAT, 0o644)
-        try #require(fd >= 0)
-        for _ in 0..<48 { line.withUnsafeBufferPointer { l in
-            var chunk = [UInt8](); chunk.reserveCapacity(1 << 20)
-            for _ in 0..<1024 { chunk += l }
-            _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        } }
-        close(fd)
+        try SlowReader.writeLargeFile(f.folder + "/20260102080000.csv")
         let (ends, ended) = AsyncStream<Void>.makeStream()
         try await f.app(maxDownloads: 1, stalled: (.milliseconds(200), { ended.yield() })).test(.live) { client in
-            let port = try #require(client.port)
-            let sock = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(sock >= 0)
+            let sock = try SlowReader.connect(port: try #require(client.port))
             defer { close(sock) }
-            var small: Int32 = 4096
-            setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(sock, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            try #require(connected == 0)
             let request = Array("GET /recordings/20260102080000.csv HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             #expect(request.withUnsafeBytes { send(sock, $0.baseAddress, $0.count, 0) } == request.count)
             // The client never reads: the server closes it and frees the only slot.
@@ -168,6 +147,40 @@ import Glibc
     }
 }
 
+/// A client that reads slowly or not at all, on a raw socket.
+enum SlowReader {
+    /// A 48 MiB file: more than the kernel's socket buffers hold on both sides.
+    static func writeLargeFile(_ path: String) throws {
+        let line = Array(repeating: UInt8(ascii: "x"), count: 1023) + [0x0A]
+        let fd = open(path, O_WRONLY | O_CREAT, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        for _ in 0..<48 { line.withUnsafeBufferPointer { l in
+            var chunk = [UInt8](); chunk.reserveCapacity(1 << 20)
+            for _ in 0..<1024 { chunk += l }
+            _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        } }
+    }
+
+    /// A TCP connection to 127.0.0.1:`port` with a 4 KiB receive buffer.
+    static func connect(port: Int) throws -> Int32 {
+        let sock = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(sock >= 0)
+        var small: Int32 = 4096
+        setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(sock, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if connected != 0 { close(sock) }
+        try #require(connected == 0)
+        return sock
+    }
+}
+
 /// A recording in a ZIP being downloaded is not deleted meanwhile: the ZIP opens each file
 /// when it reaches it, after announcing its length, and a deletion cut the download short
 /// (curl: partial file; unzip: no central directory).
@@ -175,30 +188,10 @@ import Glibc
     @Test func aRecordingInARunningZipIsNotDeleted() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000")
-        let line = Array(repeating: UInt8(ascii: "x"), count: 1023) + [0x0A]
-        let fd = open(f.folder + "/20260102080000.csv", O_WRONLY | O_CREAT, 0o644)
-        try #require(fd >= 0)
-        for _ in 0..<48 { line.withUnsafeBufferPointer { l in
-            var chunk = [UInt8](); chunk.reserveCapacity(1 << 20)
-            for _ in 0..<1024 { chunk += l }
-            _ = chunk.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        } }
-        close(fd)
+        try SlowReader.writeLargeFile(f.folder + "/20260102080000.csv")
         try await f.app().test(.live) { client in
-            let port = try #require(client.port)
-            let sock = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            try #require(sock >= 0)
+            let sock = try SlowReader.connect(port: try #require(client.port))
             defer { close(sock) }
-            var small: Int32 = 4096
-            setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(sock, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            try #require(connected == 0)
             // The big file first: the small one's turn comes only after 48 MiB are read.
             let request = Array("GET /download.zip?name=20260102080000&name=20260101080000 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             #expect(request.withUnsafeBytes { send(sock, $0.baseAddress, $0.count, 0) } == request.count)
