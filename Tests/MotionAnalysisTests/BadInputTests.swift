@@ -19,6 +19,10 @@ import Testing
     @Test func emptyFileHasNoRows() throws {
         let s = try summarize("")
         #expect(s.start == nil && s.rows.isEmpty && s.timeline.isEmpty)
+        // No rows is no news about GPS ("the timeline comes from the accelerometer alone").
+        #expect(!s.messages.contains { $0.contains("GPS") }, "\(s.messages)")
+        let gyroOnly = try summarize(Self.header + "G,W,\(t0),0.1,0.2,0.3\nG,W,\(t0 + 0.01),0.1,0.2,0.3\n")
+        #expect(gyroOnly.messages.contains("No GPS (L) rows: no track or places."), "\(gyroOnly.messages)")
         let h = try summarize(Self.header)
         #expect(h.start == nil)
     }

@@ -72,9 +72,12 @@ enum HealthReport {
             }
         }
         findings += shared.map { "\(Self.list($0.names)) \($0.predicate)" } + gpsGaps
-        if a.stats[Source.location.order].count == 0 {
-            findings.append("No GPS (L) rows: no track or places; the timeline comes from the accelerometer alone.")
-        } else if fixes.isEmpty {
+        // Only where there are rows: a day or file without any is no news about GPS.
+        let anyRows = a.stats.contains { $0.count > 0 }
+        if anyRows && a.stats[Source.location.order].count == 0 {
+            let imu = a.stats[Source.accelerometer.order].count > 0
+            findings.append("No GPS (L) rows: no track or places" + (imu ? "; the timeline comes from the accelerometer alone." : "."))
+        } else if anyRows && fixes.isEmpty {
             findings.append("No usable GPS fix (positions missing or inaccurate): no track or places.")
         }
         if h.droppedRows > 0 { findings.append("\(h.droppedRows) rows were dropped: the card could not keep up (both buffers full).") }
