@@ -176,7 +176,11 @@ struct RecordingSetup {
     static func resolveBoard(_ o: RecordingOptions, _ settings: RecorderSettings) throws(CommandFailure) -> BoardDefinition {
         let catalog = try BoardsCommand.catalog(explicit: o.boardsDir, configured: settings.boardsDir)
         if let name = o.board ?? settings.board {
-            do { return try catalog.load(name) } catch { throw .usage("\(error)") }
+            do { return try catalog.load(name) } catch {
+                // Say where the name came from when it was the config's.
+                let from = o.board == nil ? "board: \(name) in \(settings.file ?? "the config file"): " : ""
+                throw .usage(from + "\(error)")
+            }
         }
         // /proc/device-tree links to /sys/firmware/devicetree/base (the service hides /proc's non-process files).
         let modelData = ["/proc/device-tree/model", "/sys/firmware/devicetree/base/model"].lazy
