@@ -110,6 +110,31 @@ struct DaemonTests {
         #expect(d.status().message == "exit status 1" && d.ledPattern == .error)
     }
 
+    /// A recording another `record` left unfinished (killed) is repaired when the daemon
+    /// starts its next recording, not only when the daemon itself starts.
+    @Test func eachStartRecoversWhatWasLeftUnfinished() throws {
+        let out = Binary.temporaryDirectory()
+        let d = try S.daemon(out: out)
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        // As a SIGKILL leaves it: metadata not finished, a torn last line.
+        let json = URL(fileURLWithPath: String(csv.dropLast(4)) + ".json")
+        var meta = try RecordingMetadata.decode(Array(try Data(contentsOf: json)))
+        meta.endedCleanly = false
+        meta.endReason = "recording"
+        try Data(meta.encoded()).write(to: json)
+        let handle = try #require(FileHandle(forWritingAtPath: csv))
+        handle.seekToEndOfFile()
+        handle.write(Data("A,W,1795751747.5,0.1".utf8))
+        try handle.close()
+        #expect(d.handle(.start).accepted)
+        d.handle(.stop)
+        let after = try RecordingMetadata.decode(Array(try Data(contentsOf: json)))
+        #expect(after.ending == .recovered, "\(after.endReason)")
+        #expect(try Binary.run(["check", csv]).status == 0)
+    }
+
     @Test func noRecordingStartsBelowTheFreeSpaceReserve() throws {
         let out = Binary.temporaryDirectory()
         let space = ScriptedSpace(healthyChecks: 0)

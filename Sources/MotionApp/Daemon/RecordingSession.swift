@@ -126,6 +126,9 @@ struct SetupLauncher: RecordingLauncher {
     var hasGPS: Bool { setup.hasGPS }
 
     func makeSession(label: UInt8) throws(CommandFailure) -> RecordingSession {
+        // What a `record` killed meanwhile left unfinished is repaired now, as at daemon
+        // start (until then offload kept saying "copied after the next start recovers them").
+        StartupRecovery.run(folder: setup.outputPath, log: log)
         var setup = self.setup
         setup.configuration.label = label
         setup.fast = false    // the daemon always records on the real clock

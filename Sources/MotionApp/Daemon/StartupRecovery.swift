@@ -1,8 +1,9 @@
 import Logging
 import MotionCore
 
-/// Power-loss recovery at the start of `record` and `daemon`: repairs the recordings of
-/// the output folder that did not end cleanly, and says what it did.
+/// Power-loss recovery at the start of `record`, of `daemon` and of each of the daemon's
+/// recordings: repairs the recordings of the output folder that did not end cleanly (and
+/// are not being written: their writer's lock is left alone), and says what it did.
 enum StartupRecovery {
     @discardableResult
     static func run(folder: String, log: Logger) -> RecoveryReport {
