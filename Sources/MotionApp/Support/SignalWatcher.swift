@@ -66,6 +66,9 @@ enum SignalWatcher {
             case .stop(let handler): handler(sig)
             case .ignoreRepeat: continue
             case .exitNow:
+                // The live status line goes first: redrawn after the message, it left the
+                // shell's prompt on the same line.
+                Console.showStatus(nil)
                 Console.error("second \(name(sig)): exiting without waiting for the clean stop (the next `motionlog record` or `daemon` in this folder recovers the files)")
                 Console.flush()
                 CurrentProcess.exitImmediately(128 + sig)
