@@ -102,10 +102,8 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         // A file whose clock was stepped to GPS time starts with IMU rows stamped by the wrong
         // clock: its start is placed by the step, as the summary places those rows.
         e.startEpoch = meta.firstRowEpoch ?? meta.placedByStep(meta.recording.startEpoch)
-        let hasIMU = meta.recording.sources.contains { Source(letter: $0).map { $0 != .location } == true }
-        let step = hasIMU ? ClockStep(meta) : nil
         if let a = meta.file.firstWhen, let b = meta.file.lastWhen {
-            let start = step?.place(.accelerometer, a) ?? a   // a step implies epoch When: start == startEpoch
+            let start = meta.placedByStep(a)   // a step implies epoch When: start == startEpoch
             if b >= start { e.durationSeconds = b - start }
         }
         e.sources = meta.recording.sources
