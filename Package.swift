@@ -100,7 +100,7 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
 
-        .testTarget(name: "MotionCoreTests", dependencies: ["MotionTestSupport", "MotionCore", "MotionMath"], swiftSettings: strict),
+        .testTarget(name: "MotionCoreTests", dependencies: ["MotionTestSupport", "MotionCore", "MotionMath", "MotionSystem"], swiftSettings: strict),
         .testTarget(name: "MotionConfigTests", dependencies: ["MotionConfig"], swiftSettings: strict),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionTestSupport", "MotionFusion", "MotionMath", "MotionCore", "MotionSimulator", "IMUDrivers"], swiftSettings: strict),
         .testTarget(name: "IMUDriversTests", dependencies: ["IMUDrivers", "MotionSimulator"], swiftSettings: strict),

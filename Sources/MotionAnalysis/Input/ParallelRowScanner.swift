@@ -2,57 +2,46 @@ import MotionCore
 import MotionSystem
 
 /// `RowScanner` on several processors: the file is read as blocks of complete lines
-/// (`BlockStream`), the blocks are parsed at the same time into `RowBatch`es, and the
-/// batches go to the sink in file order on the caller's thread — so the sink sees exactly
-/// the rows, in exactly the order, that the one-thread scan gives it, and needs no locks.
+/// (`BlockStream`), the blocks are parsed at the same time into `RowBatch`es on worker
+/// threads, and the batches go to the sink in file order on the caller's thread — so the
+/// sink sees exactly the rows, in exactly the order, that the one-thread scan gives it, and
+/// needs no locks.
 ///
-/// Rounds overlap: while a round's blocks are parsed, the batches of the previous round go
-/// to the sink and the next blocks are read into the previous round's buffers. Memory is
-/// two rounds of 512 KiB blocks and their batches (about 7 MB on four processors), whatever
-/// the file size.
+/// The blocks flow through a ring of slots (`OrderedPipeline`): as soon as the oldest block
+/// is parsed, its rows go to the sink and its slot is filled with the next block, while the
+/// workers parse the blocks behind it. Memory is the ring's 512 KiB blocks and their
+/// batches (about 7 MB with two processors, 14 MB with four or more), whatever the file
+/// size.
 enum ParallelRowScanner {
-    /// Blocks per round: two per processor (at most eight), so that the pool's threads stay
-    /// busy while one of them hands rows to the sink and reads the next round.
-    static var blocksPerRound: Int { min(8, 2 * ParallelWork.processors) }
-    /// Bytes per block (half the one-thread reader's: rounds hold many).
+    /// Blocks in flight: four per worker (at most sixteen), so that the workers always have
+    /// a block to parse while the caller hands rows to the sink and reads.
+    static var slots: Int { min(16, 4 * ParallelWork.processors) }
+    /// Bytes per block (half the one-thread reader's: the ring holds many).
     static let blockBytes = 1 << 19
 
     static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S,
                                  counts: inout ScanCounts) throws(ScanError) {
         let stream = try BlockStream(path: path, blockBytes: blockBytes)
-        let n = blocksPerRound
         let masks = Source.allCases.map { sink.valuesRead($0) }
-        // Two rounds: blocks being parsed, and blocks whose batches are being handed on.
-        let rounds = (0..<2).map { _ in (0..<n).map { _ in Slot(stream: stream, whenOffset: whenOffset, masks: masks) } }
-        defer { for slot in rounds.joined() { slot.deallocate() } }
+        let ring = (0..<slots).map { _ in Slot(stream: stream, whenOffset: whenOffset, masks: masks) }
+        defer { for slot in ring { slot.deallocate() } }
         var reading = ScanCounts()
         var failure: ScanError?
-        func read(into round: [Slot]) {
-            for slot in round {
-                slot.block = nil
-                guard failure == nil else { continue }
-                do { slot.block = try stream.next(into: slot.buffer, counts: &reading) } catch { failure = error }
+        OrderedPipeline.run(slots: ring.count, workers: ParallelWork.processors, fill: { k in
+            guard failure == nil else { return false }
+            do throws(ScanError) {
+                ring[k].block = try stream.next(into: ring[k].buffer, counts: &reading)
+            } catch {
+                failure = error
+                return false
             }
-        }
-        read(into: rounds[0])
-        var parsing = 0
-        var handing: Int?   // the round parsed last time, whose rows go to the sink now
-        while true {
-            let hasWork = rounds[parsing].contains { $0.block != nil }
-            guard hasWork || handing != nil else { break }
-            let current = rounds[parsing], other = rounds[1 - parsing]
-            ParallelWork.run(n + 1) { k in
-                if k == 0 {
-                    if handing != nil { for slot in other { slot.batch.replay(into: &sink) } }
-                    if hasWork { read(into: other) } else { for slot in other { slot.block = nil } }
-                } else if hasWork {
-                    current[k - 1].parse()
-                }
-            }
-            handing = hasWork ? parsing : nil
-            parsing = 1 - parsing
-        }
-        for slot in rounds.joined() {
+            return ring[k].block != nil
+        }, process: { k in
+            ring[k].parse()
+        }, drain: { k in
+            ring[k].batch.replay(into: &sink)
+        })
+        for slot in ring {
             counts.rows += slot.counts.rows; counts.headers += slot.counts.headers; counts.badLines += slot.counts.badLines
         }
         counts.bytes += reading.bytes; counts.badLines += reading.badLines; counts.tornLines += reading.tornLines
