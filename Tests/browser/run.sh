@@ -2,7 +2,9 @@
 # The web page in a real browser (make test-browser): Debian's chromium, headless, against
 # `motionlog serve` on simulator recordings on a free loopback port. Checks the DOM
 # (--dump-dom) of the list and of a recording's page and writes screenshots at phone
-# (390x844) and desktop (1280x800) sizes under .build/screenshots/.
+# (390x844) and desktop (1280x800) sizes under .build/screenshots/. Then deletes through the
+# page (Tests/browser/interact.py: real clicks over the DevTools protocol) while a recording
+# is being written in the folder.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -20,8 +22,17 @@ bin=${MOTIONLOG:-./.build/release/motionlog}
 work=$(mktemp -d)
 shots=.build/screenshots
 mkdir -p "$shots"
-server=""
-cleanup() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi; rm -rf "$work"; }
+server=""; recorder=""
+stop() { # pid: SIGINT (the recorder's clean stop), SIGKILL when it has not ended in 10 s; its status
+  kill -INT "$1" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$1" 2>/dev/null || true; wait "$1" 2>/dev/null
+}
+cleanup() {
+  if [ -n "$recorder" ]; then stop "$recorder" || true; fi
+  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
 trap cleanup EXIT
 
 # Two simulated rides (the simulator's scripted route has GPS) on the simulated clock, and
@@ -92,6 +103,74 @@ for size in 390,844 1280,800; do
   check "screenshot list-$w.png" test -s "$shots/list-$w.png"
   check "screenshot recording-$w.png" test -s "$shots/recording-$w.png"
 done
+
+# Delete selected, in the browser, with a recording being written right now in the folder:
+# `serve` (no recorder attached) refuses it (409) while its metadata says it has not ended
+# and its CSV was written to in the last minute, and marks its card "recording now".
+# Rotated every 5 s, so that its card holds several files, none of which may go.
+"$bin" record --board simulator --duration 120 --rotate-time 5s --out "$work/rec" --quiet >"$work/record.log" 2>&1 &
+recorder=$!
+live=""
+for _ in $(seq 1 300); do
+  curl -fsS -o "$work/poll.html" "http://127.0.0.1:$port/" 2>/dev/null &&
+    live=$(grep -oE '<li class="writing" data-name="[^"]+">' "$work/poll.html" | head -n 1 | sed -E 's/.*data-name="([^"]+)".*/\1/') &&
+    [ -n "$live" ] && grep -qE "value=\"$live\" data-files=\"[^\"]+/" "$work/poll.html" && break
+  kill -0 "$recorder" 2>/dev/null || { cat "$work/record.log"; echo "motionlog record exited"; exit 1; }
+  live=""; sleep 0.1
+done
+[ -n "$live" ] || { echo "the list never showed the recording being written (in two files or more)"; exit 1; }
+interact() { python3 Tests/browser/interact.py --timeout 40 --log "$work/chromium.log" "$@"; }
+card() { echo "!!document.querySelector('li[data-name=\"$1\"]')"; }
+ran() { # output, status: the steps' output when one failed
+  [ "$2" = 0 ] && return 0; sed 's/^/    /' "$1"; return 1
+}
+
+# The recording being written and a finished one, selected together: the finished one is
+# deleted; none of the other's files are touched, and the reloaded page says why.
+gone=$(echo "$names" | head -n 1)
+out=$work/delete-refused.out; rc=0
+interact viewport 390,844 open "http://127.0.0.1:$port/" eval 'window.before = true' \
+  click ".pick[value=\"$live\"]" click ".pick[value=\"$gone\"]" eval "window.liveFiles = (document.querySelector('.pick[value=\"$live\"]').dataset.files || '$live')" \
+  print live-files "window.liveFiles" click '#del-selected' \
+  wait "!window.before && document.readyState === 'complete' && document.getElementById('msg').classList.contains('show')" \
+  print gone-card "$(card "$gone")" print live-card "$(card "$live")" \
+  print msg "document.getElementById('msg').textContent" \
+  print msg-on-screen "(r=>r.top>=0&&r.bottom<=innerHeight&&r.height>0)(document.getElementById('msg').getBoundingClientRect())" \
+  print download "document.getElementById('dl-selected').textContent" \
+  screenshot "$shots/list-delete-refused-390.png" >"$out" 2>&1 || rc=$?
+check "delete with a refusal: every browser step ran" ran "$out" "$rc"
+check "the confirm() names the finished one and says the other is being recorded" grep -qE "^dialog: \"Delete 1 recording for good\?\\\\n\\\\n$gone\\\\n\\\\nNot $live: being recorded\." "$out"
+check "the deleted recording's card left the page" grep -qxF 'gone-card: false' "$out"
+check "the deleted recording's CSV and metadata left the disk" bash -c "! ls '$work/rec/$gone'.* 2>/dev/null"
+check "the refused recording's card stays" grep -qxF 'live-card: true' "$out"
+livefiles=$(sed -n 's/^live-files: "\(.*\)"$/\1/p' "$out" | tr '/' ' ')
+check "the card being written holds several files" test "$(echo "$livefiles" | wc -w)" -ge 2
+check "every file of the recording being written stays on disk" bash -c "for f in $livefiles; do test -s '$work/rec/'\$f.csv || exit 1; done"
+check "the page says what was deleted, which was not and why" grep -qE "^msg: \"Deleted 1 file\. Not deleted: $live is being recorded" "$out"
+check "the message names only the refused one" bash -c "! grep '^msg:' '$out' | grep -qF '$gone'"
+check "the message is on a phone's screen" grep -qxF 'msg-on-screen: true' "$out"
+check "the reloaded page has nothing selected" grep -qxF 'download: "Download selected"' "$out"
+check "no JavaScript errors on the refusal" bash -c "! grep -q '^page error' '$out'"
+check "screenshot list-delete-refused-390.png" test -s "$shots/list-delete-refused-390.png"
+
+# One finished recording: deleted, and the page reloads without it.
+gone2=$(echo "$names" | sed -n 2p)
+out=$work/delete-one.out; rc=0
+interact viewport 390,844 open "http://127.0.0.1:$port/" eval 'window.before = true' \
+  click ".pick[value=\"$gone2\"]" click '#del-selected' \
+  wait "!window.before && document.readyState === 'complete' && !($(card "$gone2"))" \
+  print live-card "$(card "$live")" print msg "document.getElementById('msg').textContent" \
+  print count "document.querySelector('h1 + .facts span').textContent" >"$out" 2>&1 || rc=$?
+check "delete one: every browser step ran (the page reloaded without its card)" ran "$out" "$rc"
+check "the confirm() names the one recording" grep -qE "^dialog: \"Delete 1 recording for good\?\\\\n\\\\n$gone2\\\\n" "$out"
+check "its CSV and metadata left the disk" bash -c "! ls '$work/rec/$gone2'.* 2>/dev/null"
+check "the reloaded list counts two recordings fewer (and the one being written)" grep -qE "^count: \"$((nrec - 1)) recordings \(" "$out"
+check "the reloaded list still shows the recording being written" grep -qxF 'live-card: true' "$out"
+check "no message after a clean delete" grep -qxF 'msg: ""' "$out"
+check "no JavaScript errors on the delete" bash -c "! grep -q '^page error' '$out'"
+rc=0; stop "$recorder" || rc=$?; recorder=""
+check "the recording being written stops cleanly on SIGINT" test "$rc" = 0
+
 echo "screenshots in $shots/"
 echo "browser: $passed passed, $failed failed"
 [ "$failed" = 0 ]

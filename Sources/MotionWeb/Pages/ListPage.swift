@@ -142,13 +142,18 @@ enum ListPage {
     document.querySelectorAll('.pick').forEach(c=>c.addEventListener('change',sync));
     document.getElementById('all').addEventListener('change',e=>{document.querySelectorAll('.pick').forEach(c=>c.checked=e.target.checked);sync();});
     async function send(method,url,body){const r=await fetch(url,{method,headers:{'X-CSRF-Token':csrf,'Content-Type':'application/json'},body:body?JSON.stringify(body):undefined,credentials:'same-origin'});
-    let j={};try{j=await r.json();}catch(e){}return {ok:r.ok,j};}
-    document.getElementById('del-selected').addEventListener('click',async()=>{const n=picks();if(!n.length)return;
-    const k=cards().length;if(!confirm(`Delete ${k} recording${k>1?'s':''}${n.length>k?` (${n.length} files)`:''} for good?\\n\\n${n.join('\\n')}\\n\\nEach CSV and its metadata are removed from the logger.`))return;
-    const failed=[],gone=new Set();for(const x of n){const r=await send('DELETE','/api/recordings/'+encodeURIComponent(x));if(r.ok)gone.add(x);else failed.push(x+': '+(r.j.error||'failed'));}
-    if(!failed.length){location.reload();return;}
-    for(const c of cards()){if((c.dataset.files||c.value).split('/').every(f=>gone.has(f))){const card=c.closest('li');if(card)card.remove();}}
-    sync();msg('Not deleted: '+failed.join('; '));});
+    let j={};try{j=await r.json();}catch(e){}return {ok:r.ok,status:r.status,j};}
+    document.getElementById('del-selected').addEventListener('click',async()=>{const all=cards();if(!all.length)return;
+    const busy=all.filter(c=>c.closest('li.writing')),sel=all.filter(c=>!c.closest('li.writing'));
+    const held=busy.map(c=>c.value+' is being recorded: stop the recording first (its parts are kept together)');
+    if(!sel.length){msg('Not deleted: '+held.join('; '));return;}
+    const n=sel.flatMap(c=>(c.dataset.files||c.value).split('/'));const k=sel.length;
+    if(!confirm(`Delete ${k} recording${k>1?'s':''}${n.length>k?` (${n.length} files)`:''} for good?\\n\\n${n.join('\\n')}${busy.length?`\\n\\nNot ${busy.map(c=>c.value).join(', ')}: being recorded.`:''}\\n\\nEach CSV and its metadata are removed from the logger.`))return;
+    const failed=[...held];let done=0;
+    for(const x of n){const r=await send('DELETE','/api/recordings/'+encodeURIComponent(x));if(r.ok||r.status===404)done++;else failed.push(r.j.error||(x+': not deleted (HTTP '+r.status+')'));}
+    if(failed.length)sessionStorage.setItem('msg',(done?`Deleted ${done} file${done>1?'s':''}. `:'')+'Not deleted: '+failed.join('; '));
+    location.reload();});
+    {const m=sessionStorage.getItem('msg');if(m){sessionStorage.removeItem('msg');msg(m);}}
     document.querySelectorAll('[data-post]').forEach(a=>a.addEventListener('click',async e=>{e.preventDefault();await send('POST',a.getAttribute('href'));location.href='/';}));
     const live=document.getElementById('live');
     if(live){const set=(id,v)=>{const e=document.getElementById(id);if(e)e.textContent=v;};
