@@ -23,21 +23,30 @@ public enum OrderedPipeline {
     ///   slots' state is disjoint).
     /// - `drain(slot)`: caller's thread, in fill order, after `process(slot)` returned.
     ///
-    /// With no worker thread (one wanted, or none could be started) the caller processes
-    /// each item itself, in order.
+    /// Threads start only once a second item is there: a single item (a small file) is
+    /// processed on the caller's thread. With no worker thread (none wanted, one slot, or
+    /// none could be started) the caller processes each item itself, in order.
     public static func run(slots: Int, workers wanted: Int, fill: (Int) -> Bool,
                            process: (Int) -> Void, drain: (Int) -> Void) {
-        let slots = max(1, slots)
+        func alone(filled: Int) {
+            for slot in 0..<filled { process(slot); drain(slot) }
+            while fill(0) { process(0); drain(0) }
+        }
+        guard fill(0) else { return }
+        guard slots > 1, wanted > 0, fill(1) else {
+            process(0); drain(0)
+            if slots <= 1 || wanted <= 0 { while fill(0) { process(0); drain(0) } }
+            return
+        }
         withoutActuallyEscaping(process) { escapable in
             let shared = Shared(slots: slots, process: escapable)
-            let threads = (0..<max(0, wanted)).compactMap { _ in WorkerThread.start(shared) }
-            if threads.isEmpty {
-                while fill(0) { process(0); drain(0) }
-                return
-            }
-            var inFlight = 0
+            let threads = (0..<wanted).compactMap { _ in WorkerThread.start(shared) }
+            guard !threads.isEmpty else { alone(filled: 2); return }
+            shared.submit(0)
+            shared.submit(1)
+            var inFlight = 2
             var ended = false
-            for slot in 0..<slots {
+            for slot in 2..<slots {
                 guard fill(slot) else { ended = true; break }
                 shared.submit(slot)
                 inFlight += 1
