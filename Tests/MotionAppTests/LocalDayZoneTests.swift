@@ -90,4 +90,27 @@ struct LocalDayZoneTests {
         #expect(last.endTime == "20261124T000000" + zone.suffix && next.startTime == last.endTime, "\(r.stdout)")
         #expect(days[1].segments.last?.endTime == "20261124T002959" + zone.suffix)
     }
+
+    /// New York's rule (no tz database needed): clocks go back at 02:00 EDT on the first
+    /// Sunday of November, 1 Nov 2026 06:00 UTC, so 01:00–01:59 is read twice.
+    static let newYork = Zone(tz: "EST5EDT,M3.2.0,M11.1.0", offset: -5 * 3600)
+
+    @Test("in the hour the clocks go back, times carry their offset; elsewhere they do not")
+    func repeatedHourShowsTheOffset() throws {
+        let dir = Binary.temporaryDirectory()
+        let start = Double(LocalDay.daysFromCivil(2026, 11, 1) * 86400 + 4 * 3600)   // 00:00 EDT
+        var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        for k in 0..<(3 * 3600) {   // 00:00 EDT to 01:59:59 EST, walking
+            let lon = 13.4 + Double(k) * 1.4 / 67_700
+            text += "L,W,\(start + Double(k)),52.5,\(lon),34.0,1.4,90.0,0.0,3.0,4.0,3\n"
+        }
+        try text.write(toFile: dir + "/20261101000000.csv", atomically: true, encoding: .utf8)
+        let r = try Self.run(Self.newYork, ["summary", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        // 00:00 is read once; 01:59:59 at the end is the second one (EST).
+        #expect(r.stdout.contains("2026-11-01 00:00:00 – 01:59:59 -05:00"), "\(r.stdout)")
+        // A zone without daylight saving: no offsets.
+        let elsewhere = try Self.run(Self.zones[0], ["summary", dir])
+        #expect(elsewhere.status == 0 && !elsewhere.stdout.contains(" -05:00"), "\(elsewhere.stdout)")
+    }
 }

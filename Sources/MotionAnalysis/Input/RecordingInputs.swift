@@ -138,12 +138,32 @@ public enum LocalDay {
     /// `YYYY-MM-DD` of `epoch` in local time.
     public static func date(_ epoch: Double) -> String { String(TimeText.isoLocal(epochSeconds: epoch).prefix(10)) }
 
-    /// `HH:MM:SS` of `epoch` in local time.
+    /// `HH:MM:SS` of `epoch` in local time; in the hour a daylight-saving change repeats
+    /// (the clocks go back), followed by the offset, `01:30:00 -04:00`, since the same
+    /// reading then stands for two moments.
     public static func clock(_ epoch: Double) -> String {
         let iso = TimeText.isoLocal(epochSeconds: epoch)
         guard iso.count >= 19 else { return iso }
         let s = iso.index(iso.startIndex, offsetBy: 11), e = iso.index(iso.startIndex, offsetBy: 19)
-        return String(iso[s..<e])
+        let time = String(iso[s..<e])
+        return isRepeated(epoch) ? time + " " + offsetText(epoch) : time
+    }
+
+    /// Whether local clocks read the same time at another moment too: the reading of
+    /// `epoch` under another offset in force within a few hours of it is also in force then.
+    public static func isRepeated(_ epoch: Double) -> Bool {
+        let mine = offset(at: epoch)
+        for other in [offset(at: epoch - 3 * 3600), offset(at: epoch + 3 * 3600)] where other != mine {
+            if offset(at: epoch + mine - other) == other { return true }
+        }
+        return false
+    }
+
+    /// `+01:00`, `-04:00`, `+05:30`: the offset in force at `epoch`.
+    public static func offsetText(_ epoch: Double) -> String {
+        let seconds = Int(offset(at: epoch)), a = abs(seconds)
+        let minutes = a / 60 % 60, hours = a / 3600
+        return (seconds < 0 ? "-" : "+") + (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
     }
 
     /// Seconds local time is ahead of UTC at `epoch` (negative west of Greenwich).

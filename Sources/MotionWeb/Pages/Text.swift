@@ -16,7 +16,9 @@ enum Text {
     /// `Mon 23 Nov 2026, 17:40` in the logger's local time.
     static func localTime(_ epoch: Double?) -> String {
         guard let epoch, epoch.isFinite else { return "unknown time" }
-        return strftime(epoch, "%a %d %b %Y, %H:%M")
+        let text = strftime(epoch, "%a %d %b %Y, %H:%M")
+        // In the hour the clocks go back the same reading stands for two moments.
+        return LocalDay.isRepeated(epoch) ? text + " " + LocalDay.offsetText(epoch) : text
     }
 
     static func strftime(_ epoch: Double, _ format: String) -> String {
