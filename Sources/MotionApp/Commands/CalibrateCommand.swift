@@ -140,7 +140,8 @@ struct CalibrateCommand: ParsableCommand {
             ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
             : SystemClock()
         if simulated { Console.out("Simulator: a scripted hand keeps the IMU still, then turns it through all orientations.") }
-        let session = LiveCalibration(sensor: sensor, clock: clock, rate: rate, maxTurnSeconds: duration)
+        var session = LiveCalibration(sensor: sensor, clock: clock, rate: rate, maxTurnSeconds: duration)
+        session.fieldStrength = field
         let (gyro, mag) = session.run { Console.out($0) }
         return (gyro, mag, "live on board \(setup.board.name)", simulated)
     }

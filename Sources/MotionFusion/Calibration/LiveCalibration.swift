@@ -2,7 +2,9 @@ import MotionCore
 
 /// A live calibration run on the calling thread: `stillSeconds` of rest for the gyroscope
 /// bias, then turning until the coverage is good (or `maxTurnSeconds`), with a progress
-/// line every two seconds.
+/// line every two seconds. The coverage shown is the one the result reports and is judged
+/// by (`MagnetometerCalibrator.provisionalCoverage`), and the last line is on every sample
+/// the result uses: the last live figure is the result's.
 public struct LiveCalibration {
     public let sensor: MotionSensor
     public let clock: TickClock
@@ -11,6 +13,8 @@ public struct LiveCalibration {
     public var maxTurnSeconds = 120.0
     public var minTurnSeconds = 20.0
     public var targetCoverage = 0.9
+    /// The field strength the result will be scaled to (`--field`), for the stopping test.
+    public var fieldStrength: Double?
 
     public init(sensor: MotionSensor, clock: TickClock, rate: Int, maxTurnSeconds: Double = 120) {
         self.sensor = sensor; self.clock = clock; self.rate = rate; self.maxTurnSeconds = maxTurnSeconds
@@ -25,6 +29,8 @@ public struct LiveCalibration {
         say("Step 1/2: put the device down and keep it still for \(Int(stillSeconds)) s...")
         var turning = false
         var nextReport = 2.0
+        var shown = 0
+        var lastTurned = 0.0
         while let tick = scheduler.waitForNextTick(clock: clock) {
             let reading = sensor.read(at: tick)
             let dt = lastElapsed.map { tick.elapsed - $0 } ?? 0
@@ -42,14 +48,26 @@ public struct LiveCalibration {
             if turned >= nextReport {
                 nextReport += 2
                 let coverage = mag.provisionalCoverage
-                var line = "  \(Int(turned)) s: coverage \(Int((coverage.fraction * 100).rounded())) %"
-                if !coverage.missingAxes.isEmpty { line += " — still missing: " + coverage.missingAxes.map(Self.hint).joined(separator: ", ") }
-                say(line)
-                if coverage.fraction >= targetCoverage && turned >= minTurnSeconds { break }
+                say(Self.progressLine(turned, coverage))
+                shown = mag.samples.count
+                // Stop once the result would be good: its coverage, and a fit it accepts.
+                if coverage.fraction >= targetCoverage && turned >= minTurnSeconds,
+                   case .success(let result) = mag.calibrate(fieldStrength: fieldStrength), result.quality.isUsable { break }
             }
+            lastTurned = turned
             if turned >= maxTurnSeconds { break }
         }
+        // Samples taken since the last line (the turning time ended between two lines, or
+        // the clock stopped): the last figure shown covers them too.
+        if turning && mag.samples.count != shown { say(Self.progressLine(lastTurned, mag.provisionalCoverage)) }
         return (gyro, mag)
+    }
+
+    /// `  12 s: coverage 44 % — still missing: …`, from `MagnetometerCalibrator.provisionalCoverage`.
+    static func progressLine(_ turned: Double, _ coverage: SphereCoverage) -> String {
+        var line = "  \(Int(turned)) s: coverage \(Int((coverage.fraction * 100).rounded())) %"
+        if !coverage.missingAxes.isEmpty { line += " — still missing: " + coverage.missingAxes.map(Self.hint).joined(separator: ", ") }
+        return line
     }
 
     /// What to do for a field direction never seen along a device axis.

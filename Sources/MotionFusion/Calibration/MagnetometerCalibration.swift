@@ -61,8 +61,8 @@ public struct MagnetometerCalibration: Sendable, Equatable {
 }
 
 /// Collects raw magnetometer samples while the device is turned through all orientations
-/// and fits the hard- and soft-iron correction (an ellipsoid fit). The live coverage uses
-/// the per-axis median as a provisional centre; readings far from the rest are left out.
+/// and fits the hard- and soft-iron correction (an ellipsoid fit); readings far from the
+/// rest are left out. The live coverage (`provisionalCoverage`) is computed as the result's.
 public struct MagnetometerCalibrator: Sendable {
     /// Coverage below which the calibration is rejected.
     public static let minimumCoverage = 0.7
@@ -83,14 +83,32 @@ public struct MagnetometerCalibrator: Sendable {
         samples.append(m)
     }
 
-    /// Coverage so far, around the provisional centre (for live guidance): the per-axis
-    /// median of the samples, not the midpoint of the extremes, which one glitched reading
-    /// (a saturated 4900 µT) moved far off ("coverage 13 %" of a full turn).
+    /// The coverage the result would report on the samples so far, for live guidance: the
+    /// same samples (`inliers`), centre and correction (the ellipsoid fit) and cells as
+    /// `calibrate`, so the last live figure is the result's. While no ellipsoid fits (too
+    /// few samples, or too few directions), around the per-axis median of the samples, as
+    /// the result's error then says — not the midpoint of the extremes, which one glitched
+    /// reading (a saturated 4900 µT) moved far off ("coverage 13 %" of a full turn).
     public var provisionalCoverage: SphereCoverage {
-        var c = SphereCoverage()
-        guard samples.count > 1 else { return c }
         let kept = Self.inliers(samples)
-        let center = Self.medianCenter(kept)
+        guard kept.count >= Self.minimumSamples, let fit = EllipsoidFit.fit(kept) else { return Self.medianCoverage(kept) }
+        return Self.coverage(of: kept, fit: fit)
+    }
+
+    /// Directions of the samples corrected by the fit (`sphereCorrection()`: scaling by a
+    /// field strength changes no direction, so the coverage does not depend on it).
+    static func coverage(of kept: [Vector3], fit: EllipsoidFit) -> SphereCoverage {
+        let soft = fit.sphereCorrection()
+        var c = SphereCoverage()
+        for m in kept { c.add(soft * (m - fit.center)) }
+        return c
+    }
+
+    /// Directions of the samples seen from their per-axis median.
+    static func medianCoverage(_ kept: [Vector3]) -> SphereCoverage {
+        var c = SphereCoverage()
+        guard kept.count > 1 else { return c }
+        let center = medianCenter(kept)
         for m in kept { c.add(m - center) }
         return c
     }
@@ -122,17 +140,15 @@ public struct MagnetometerCalibrator: Sendable {
             return .failure(.tooFewSamples(samples.count, needed: Self.minimumSamples))
         }
         guard let fit = EllipsoidFit.fit(samples) else {
-            let cov = provisionalCoverage
+            let cov = Self.medianCoverage(samples)
             return .failure(.noEllipsoid(coverage: cov.fraction, missingAxes: cov.missingAxes))
         }
         let soft = fit.sphereCorrection(radius: fieldStrength)
         let strength = fieldStrength ?? Foundation.cbrt(fit.radii.x * fit.radii.y * fit.radii.z)
-        var coverage = SphereCoverage()
+        let coverage = Self.coverage(of: samples, fit: fit)
         var sumSquares = 0.0
         for m in samples {
-            let corrected = soft * (m - fit.center)
-            coverage.add(corrected)
-            let e = corrected.norm / strength - 1
+            let e = (soft * (m - fit.center)).norm / strength - 1
             sumSquares += e * e
         }
         return .success(MagnetometerCalibration(
