@@ -17,56 +17,6 @@ public struct FolderOffloadOptions: Sendable {
     public static let fatMaxFileBytes: Int64 = (1 << 32) - 1
 }
 
-/// What an offload did, recording by recording.
-public struct FolderOffloadReport: Sendable {
-    public var copied: [String] = []
-    public var alreadyThere: [String] = []
-    /// Recordings that did not fit in the space left, with their sizes.
-    public var didNotFit: [(name: String, bytes: Int64)] = []
-    /// Free space on the target when the first recording did not fit, and the spare kept.
-    public var freeWhenFull: (free: Int64, kept: Int64)?
-    /// Files the target's file system cannot hold (FAT32's 4 GiB limit).
-    public var tooLarge: [(name: String, bytes: Int64)] = []
-    /// A file of the same name on the target with other contents: left alone.
-    public var conflicts: [String] = []
-    public var deleted: [String] = []
-    public var inProgress: [String] = []
-    public var awaitingRecovery: [String] = []
-    public var failures: [OffloadError] = []
-    public var bytesCopied: Int64 = 0
-
-    /// True when everything finished is on the target (or deliberately skipped as there).
-    public var complete: Bool { didNotFit.isEmpty && tooLarge.isEmpty && conflicts.isEmpty && failures.isEmpty }
-
-    /// The report in sentences, one per line.
-    public func lines() -> [String] {
-        var out: [String] = []
-        out.append("Copied \(copied.count) recording\(copied.count == 1 ? "" : "s") (\(ByteText.describe(bytesCopied)))"
-                   + (alreadyThere.isEmpty ? "." : "; \(alreadyThere.count) already there."))
-        if !didNotFit.isEmpty {
-            let total = didNotFit.reduce(Int64(0)) { $0 + $1.bytes }
-            let space = freeWhenFull.map {
-                "the target had \(ByteText.describe($0.free)) free and \(ByteText.describe($0.kept)) is kept spare; "
-            } ?? ""
-            out.append("Did not fit (\(ByteText.describe(total)) in all; \(space)use a larger or emptier stick): "
-                       + didNotFit.map { "\($0.name) (\(ByteText.describe($0.bytes)))" }.joined(separator: ", "))
-        }
-        for f in tooLarge {
-            out.append("Not copied: \(f.name) is \(ByteText.describe(f.bytes)), larger than FAT32's 4 GiB file limit; use an exFAT or ext4 stick, or record with a smaller rotate_size.")
-        }
-        for c in conflicts {
-            out.append("Not copied: \(c) exists on the target with other contents; it was left alone (rename or remove it there).")
-        }
-        if !deleted.isEmpty { out.append("Deleted from the card after verification: \(deleted.joined(separator: ", ")).") }
-        if !inProgress.isEmpty { out.append("Being recorded, copied next time: \(inProgress.joined(separator: ", ")).") }
-        if !awaitingRecovery.isEmpty {
-            out.append("Not finished (a power cut?), copied after the next start recovers them: \(awaitingRecovery.joined(separator: ", ")).")
-        }
-        for f in failures { out.append("Error: \(f)") }
-        return out
-    }
-}
-
 /// Copies every finished recording that the target does not hold yet into a target folder,
 /// oldest first, each file verified (see `VerifiedCopy`) and listed in the target's
 /// manifest; optionally deletes what was verified. Never touches a recording being written.
@@ -84,10 +34,11 @@ public struct FolderOffload {
         self.options = options
     }
 
-    /// Runs the offload; `progress` hears after every chunk and every recording.
+    /// Runs the offload; `progress` hears after every chunk and every part copied.
     public func run(progress: (OffloadProgress) -> Void = { _ in }) throws(OffloadError) -> FolderOffloadReport {
         let inventory = try RecordingCatalog.inventory(folder: source)
         var report = FolderOffloadReport()
+        report.parts = PartIndex(inventory.finished)
         report.inProgress = inventory.inProgress
         report.awaitingRecovery = inventory.awaitingRecovery
         try FolderOffload.makeFolder(target)
@@ -96,8 +47,8 @@ public struct FolderOffload {
         let directory = try SystemCalls.openDirectory(target)
 
         // What is missing on the target, and what is there already.
-        var todo: [FinishedRecording] = []
-        var there: [FinishedRecording] = []
+        var todo: [FinishedPart] = []
+        var there: [FinishedPart] = []
         for r in inventory.finished {
             switch try state(of: r, manifest: &manifest) {
             case .there: report.alreadyThere.append(r.base); there.append(r)
@@ -105,23 +56,28 @@ public struct FolderOffload {
             case .missing: todo.append(r)
             }
         }
-        let pid = CurrentProcess.id
-        var status = OffloadProgress(state: .copying, target: target, recordingsTotal: todo.count,
-                                     bytesTotal: todo.reduce(0) { $0 + $1.totalBytes }, pid: pid,
+        // Progress counts recordings (a rotated one's parts together) and the files to copy.
+        var partsLeft: [String: Int] = [:]
+        for r in todo { partsLeft[report.parts.recording(of: r.base), default: 0] += 1 }
+        let missing = todo.map { r in r.files.filter { !isOnTarget($0, manifest: manifest) } }
+        var status = OffloadProgress(state: .copying, target: target, recordingsTotal: partsLeft.count,
+                                     bytesTotal: missing.joined().reduce(0) { $0 + $1.bytes }, pid: CurrentProcess.id,
                                      updated: now().timeIntervalSince1970)
+        status.filesTotal = missing.joined().count
         progress(status)
         var lastReport = now()
-        for r in todo {
+        for (r, files) in zip(todo, missing) {
+            let skipped = files.reduce(Int64(0)) { $0 + $1.bytes }
             if let limit = options.maxFileBytes, let big = r.files.first(where: { $0.bytes > limit }) {
                 report.tooLarge.append(big)
-                status.bytesTotal -= r.totalBytes
+                status.bytesTotal -= skipped
                 continue
             }
             let free = availableBytes(target) ?? Int64.max
             if r.totalBytes + options.targetReserveBytes > free {
                 if report.freeWhenFull == nil { report.freeWhenFull = (free, options.targetReserveBytes) }
                 report.didNotFit.append((r.base, r.totalBytes))
-                status.bytesTotal -= r.totalBytes
+                status.bytesTotal -= skipped
                 continue
             }
             do {
@@ -129,7 +85,7 @@ public struct FolderOffload {
                 // Every file the target lacks, listed in the manifest or not: a file listed
                 // but since removed from the stick was skipped, and --delete-after-copy then
                 // removed the only copy.
-                for f in r.files where !isOnTarget(f, manifest: manifest) {
+                for f in files {
                     copied.append(try VerifiedCopy.copy(source: source + "/" + f.name, directory: directory,
                                                         name: f.name) { n in
                         status.bytesDone += n
@@ -140,11 +96,15 @@ public struct FolderOffload {
                             progress(status)
                         }
                     })
+                    status.filesDone += 1
                 }
                 try manifest.append(copied, at: now())
                 report.copied.append(r.base)
+                report.filesCopied += copied.count
                 report.bytesCopied += copied.reduce(0) { $0 + $1.bytes }
-                status.recordingsDone += 1
+                let recording = report.parts.recording(of: r.base)
+                partsLeft[recording, default: 1] -= 1
+                if partsLeft[recording] == 0 { status.recordingsDone += 1 }
                 if options.deleteAfterCopy { try delete(r, copiedNow: copied, report: &report) }
             } catch {
                 report.failures.append(error)
@@ -179,7 +139,7 @@ public struct FolderOffload {
 
     /// A recording is on the target when every file is in the manifest with its size and the
     /// file is there; a file present but not listed (manifest lost) is hashed and compared.
-    private func state(of r: FinishedRecording, manifest: inout OffloadManifest) throws(OffloadError) -> TargetState {
+    private func state(of r: FinishedPart, manifest: inout OffloadManifest) throws(OffloadError) -> TargetState {
         var missing = false
         var adopted: [CopiedFile] = []
         for f in r.files {
@@ -200,7 +160,7 @@ public struct FolderOffload {
     /// the target now with the same SHA-256 as on the card (read again here: the manifest
     /// only says what was there once). A recording that started being written meanwhile is
     /// never touched.
-    private func delete(_ r: FinishedRecording, copiedNow: [CopiedFile], report: inout FolderOffloadReport) throws(OffloadError) {
+    private func delete(_ r: FinishedPart, copiedNow: [CopiedFile], report: inout FolderOffloadReport) throws(OffloadError) {
         for f in r.files where !copiedNow.contains(where: { $0.name == f.name && $0.bytes == f.bytes }) {
             let mine = try VerifiedCopy.sha256(path: source + "/" + f.name)
             guard RecordingCatalog.fileSize(target + "/" + f.name) == f.bytes,

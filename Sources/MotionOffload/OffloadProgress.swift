@@ -9,8 +9,14 @@ public struct OffloadProgress: Codable, Sendable, Equatable {
     public var state: State
     /// What is copied to: the device (`/dev/sda1`) or the folder.
     public var target: String
+    /// Recordings to copy and those wholly copied so far: the parts of a rotated recording
+    /// are one recording.
     public var recordingsDone: Int
     public var recordingsTotal: Int
+    /// Files to copy (CSVs and the files beside them) and those copied so far (0 in a
+    /// progress file written by a version that did not count them).
+    public var filesDone = 0
+    public var filesTotal = 0
     public var bytesDone: Int64
     public var bytesTotal: Int64
     /// The last problem, or the closing sentence when done.
@@ -21,11 +27,38 @@ public struct OffloadProgress: Codable, Sendable, Equatable {
     public var updated: Double
 
     public init(state: State, target: String, recordingsDone: Int = 0, recordingsTotal: Int = 0,
+                filesDone: Int = 0, filesTotal: Int = 0,
                 bytesDone: Int64 = 0, bytesTotal: Int64 = 0, message: String? = nil, pid: Int32, updated: Double) {
         self.state = state; self.target = target
         self.recordingsDone = recordingsDone; self.recordingsTotal = recordingsTotal
+        self.filesDone = filesDone; self.filesTotal = filesTotal
         self.bytesDone = bytesDone; self.bytesTotal = bytesTotal
         self.message = message; self.pid = pid; self.updated = updated
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, target, recordingsDone, recordingsTotal, filesDone, filesTotal, bytesDone, bytesTotal, message, pid, updated
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        state = try c.decode(State.self, forKey: .state)
+        target = try c.decode(String.self, forKey: .target)
+        recordingsDone = try c.decode(Int.self, forKey: .recordingsDone)
+        recordingsTotal = try c.decode(Int.self, forKey: .recordingsTotal)
+        filesDone = try c.decodeIfPresent(Int.self, forKey: .filesDone) ?? 0
+        filesTotal = try c.decodeIfPresent(Int.self, forKey: .filesTotal) ?? 0
+        bytesDone = try c.decode(Int64.self, forKey: .bytesDone)
+        bytesTotal = try c.decode(Int64.self, forKey: .bytesTotal)
+        message = try c.decodeIfPresent(String.self, forKey: .message)
+        pid = try c.decode(Int32.self, forKey: .pid)
+        updated = try c.decode(Double.self, forKey: .updated)
+    }
+
+    /// `3 of 10 recordings (40 of 120 files), 45 %`: how far a copy is.
+    public var countsText: String {
+        "\(recordingsDone) of \(PartIndex.count(recordingsTotal, "recording"))"
+            + (filesTotal > 0 ? " (\(filesDone) of \(PartIndex.count(filesTotal, "file")))" : "") + ", \(percent) %"
     }
 
     /// Whole percent of the bytes to copy (100 when there is nothing to copy).

@@ -2,29 +2,36 @@ import Foundation
 import MotionCore
 import MotionSystem
 
-/// A finished recording in the recordings folder: its CSV and the files beside it that
-/// share its name (metadata `NAME.json`, a cached summary, ...), oldest first by start.
-public struct FinishedRecording: Sendable, Equatable {
+/// One finished CSV in the recordings folder and the files beside it that share its name
+/// (metadata `NAME.json`, a cached summary, ...): a whole recording, or one part of a
+/// recording that rotation split into several files (the parts share `recordingID`).
+/// Copies and deletions go part by part; reports count recordings (`PartIndex`).
+public struct FinishedPart: Sendable, Equatable {
     /// The CSV's name without `.csv`, e.g. `20261123173600` or `20261123173600-1`.
     public var base: String
     /// File names with their sizes in bytes: the sidecars first, the CSV last.
     public var files: [(name: String, bytes: Int64)]
-    /// Start of the recording (seconds since 1970), for ordering.
+    /// Start of the recording (seconds since 1970), for ordering; the same for every part.
     public var startEpoch: Double
+    /// 1 for a recording's first file, 2 for the next part, ... (orders the parts).
+    public var part: Int = 1
+    /// The metadata's recording id, shared by the parts of one recording (nil when empty).
+    public var recordingID: String?
 
     public var totalBytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
     public var csvName: String { base + ".csv" }
 
-    public static func == (a: FinishedRecording, b: FinishedRecording) -> Bool {
-        a.base == b.base && a.startEpoch == b.startEpoch
+    public static func == (a: FinishedPart, b: FinishedPart) -> Bool {
+        a.base == b.base && a.startEpoch == b.startEpoch && a.recordingID == b.recordingID && a.part == b.part
             && a.files.map(\.name) == b.files.map(\.name) && a.files.map(\.bytes) == b.files.map(\.bytes)
     }
 }
 
 /// What a look at the recordings folder found.
 public struct RecordingInventory: Sendable {
-    /// Recordings that ended (cleanly, on an error, or recovered after a power cut), oldest first.
-    public var finished: [FinishedRecording] = []
+    /// Files (parts) that ended (cleanly, rotated, on an error, or recovered after a power
+    /// cut), oldest first.
+    public var finished: [FinishedPart] = []
     /// CSVs a running recording is writing: never copied or deleted.
     public var inProgress: [String] = []
     /// CSVs without an end in their metadata and not being written: a power cut that the
@@ -64,9 +71,11 @@ public enum RecordingCatalog {
             }
             guard let size = fileSize(path) else { continue }
             files.append((csv, size))
-            inventory.finished.append(FinishedRecording(base: base, files: files, startEpoch: metadata.recording.startEpoch))
+            let id = metadata.recording.id
+            inventory.finished.append(FinishedPart(base: base, files: files, startEpoch: metadata.recording.startEpoch,
+                                                   part: metadata.file.index, recordingID: id.isEmpty ? nil : id))
         }
-        inventory.finished.sort { ($0.startEpoch, $0.base) < ($1.startEpoch, $1.base) }
+        inventory.finished.sort { ($0.startEpoch, $0.part, $0.base) < ($1.startEpoch, $1.part, $1.base) }
         inventory.inProgress.sort()
         inventory.awaitingRecovery.sort()
         return inventory

@@ -22,25 +22,37 @@ public struct RemoteUploadOptions: Sendable {
     public init(remote: String) { self.remote = remote }
 }
 
-/// What an upload did.
+/// What an upload did, part by part (the files of a rotated recording are sent one part at
+/// a time), and in sentences that count the parts of one recording as one recording.
 public struct RemoteUploadReport: Sendable {
+    /// Parts (CSV names without `.csv`) sent and verified in this run.
     public var uploaded: [String] = []
+    /// Parts every file of which an earlier run sent.
     public var alreadySent: [String] = []
+    /// Parts removed from the card (every file) after rclone verified them.
     public var deleted: [String] = []
     public var inProgress: [String] = []
     public var failures: [String] = []
     /// Set when nothing was tried (card below its reserve, remote unreachable).
     public var skipped: String?
+    /// Bytes and files (CSVs and the files beside them) sent in this run.
     public var bytesSent: Int64 = 0
+    public var filesSent = 0
+    /// The finished parts in the recordings folder: which recording each belongs to.
+    public var parts = PartIndex()
+
+    public init() {}
 
     public var complete: Bool { failures.isEmpty && skipped == nil }
 
     public func lines() -> [String] {
         var out: [String] = []
         if let skipped { out.append(skipped) }
-        out.append("Sent \(uploaded.count) recording\(uploaded.count == 1 ? "" : "s") (\(ByteText.describe(bytesSent)))"
-                   + (alreadySent.isEmpty ? "." : "; \(alreadySent.count) sent before."))
-        if !deleted.isEmpty { out.append("Deleted from the card after rclone verified them: \(deleted.joined(separator: ", ")).") }
+        out.append(parts.summary("Sent", done: uploaded, fileCount: filesSent, bytes: bytesSent,
+                                 before: alreadySent, beforeText: "sent before"))
+        if !deleted.isEmpty {
+            out.append("Deleted from the card after rclone verified them: \(parts.filesOfRecordings(deleted)): \(deleted.joined(separator: ", ")).")
+        }
         if !inProgress.isEmpty { out.append("Being recorded, sent next time: \(inProgress.joined(separator: ", ")).") }
         for f in failures { out.append("Error: \(f)") }
         return out
@@ -82,6 +94,7 @@ public struct RemoteUpload {
             return report
         }
         let inventory = try RecordingCatalog.inventory(folder: source)
+        report.parts = PartIndex(inventory.finished)
         report.inProgress = inventory.inProgress
         var sent = SentList(path: source + "/" + Self.sentListName)
         var remoteChecked = false
@@ -101,14 +114,17 @@ public struct RemoteUpload {
                 try sent.append(remote: options.remote, copied, at: now())
                 report.uploaded.append(r.base)
                 report.bytesSent += r.totalBytes
-                log("sent \(r.base) (\(ByteText.describe(r.totalBytes))) to \(destination)")
+                report.filesSent += r.files.count
+                log("sent \(r.base): \(PartIndex.count(r.files.count, "file")), \(ByteText.describe(r.totalBytes)), to \(destination)")
                 if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
+                    var removed = true
                     for f in r.files {
                         do { try FileSystem.removeIfPresent(source + "/" + f.name) } catch {
+                            removed = false
                             report.failures.append("cannot delete \(source)/\(f.name) after upload: \(OffloadError.explain(error))")
                         }
                     }
-                    report.deleted.append(r.base)
+                    if removed { report.deleted.append(r.base) }
                 }
             case .failure(let message):
                 report.failures.append(message)
@@ -186,7 +202,7 @@ public struct RemoteUpload {
         try? FileSystem.removeDirectory((path as NSString).deletingLastPathComponent)
     }
 
-    private func upload(_ r: FinishedRecording, log: (String) -> Void) -> Outcome {
+    private func upload(_ r: FinishedPart, log: (String) -> Void) -> Outcome {
         guard let list = Self.privateFile("files.txt", Array(r.files.map { $0.name + "\n" }.joined().utf8)) else {
             return .failure("cannot write a temporary file list in \(FileManager.default.temporaryDirectory.path)")
         }

@@ -10,7 +10,8 @@ import Glibc
 struct OffloadCLITests {
     typealias S = DaemonTestSupport
 
-    /// Recordings made by the recorder itself: `count` files of `seconds` each at 100 Hz.
+    /// A recording made by the recorder itself: rotated into `count` files (parts) of
+    /// `seconds` each, at 100 Hz; each part a CSV and its metadata.
     func recordings(seconds: Int = 20, count: Int = 3, rate: Int = 100) throws -> String {
         let dir = Binary.temporaryDirectory()
         let r = try Binary.run(["record", "--board", "simulator", "--boards-dir", S.repo + "/boards", "--fast",
@@ -31,15 +32,19 @@ struct OffloadCLITests {
     @Test func copiesIntoAFolderNamedAfterTheHostAndOnlyOnce() throws {
         let source = try recordings()
         let target = Binary.temporaryDirectory()
-        let first = try run(["--to", target, "--out", source])
+        let status = Binary.temporaryDirectory() + "/offload.json"
+        let first = try run(["--to", target, "--out", source, "--status-file", status])
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
-        #expect(first.stdout.contains("Copied 3 recordings"))
+        // Three parts of one recording are one recording (it said "Copied 3 recordings").
+        #expect(first.stdout.contains("Copied 1 recording (6 files, "), "\(first.stdout)")
+        let progress = try String(contentsOfFile: status, encoding: .utf8)
+        #expect(progress.contains("\"recordings_total\":1") && progress.contains("\"files_total\":6"), "\(progress)")
         let host = try #require(names(target).first)
         let copied = names(target + "/" + host)
         #expect(copied.filter { $0.hasSuffix(".csv") && $0 != "manifest.csv" } == names(source).filter { $0.hasSuffix(".csv") })
         #expect(copied.contains("manifest.csv") && !copied.contains { $0.hasSuffix(".part") })
         let second = try run(["--to", target, "--out", source])
-        #expect(second.status == 0 && second.stdout.contains("Copied 0 recordings") && second.stdout.contains("3 already there"))
+        #expect(second.status == 0 && second.stdout.contains("Copied 0 recordings; 1 already there (6 files)."), "\(second.stdout)")
     }
 
     @Test func saysWhatIsWrongWithAnUnusableTarget() throws {
@@ -144,7 +149,7 @@ struct OffloadCLITests {
         let status = Binary.temporaryDirectory() + "/offload.json"
         let first = try run([stick.device, "--out", source, "--only-offload-sticks", "--status-file", status])
         #expect(first.status == 0, "\(first.stdout)\(first.stderr)")
-        #expect(first.stdout.contains("Copied 3 recordings") && first.stdout.contains("may be pulled out"))
+        #expect(first.stdout.contains("Copied 1 recording (6 files, ") && first.stdout.contains("may be pulled out"))
         // The private mount point is gone by then: the target is named on the stick.
         #expect(first.stdout.contains("Target: the folder ") && first.stdout.contains(" on \(stick.device) ("), "\(first.stdout)")
         #expect(!first.stdout.contains("/run/motionlog-offload"), "\(first.stdout)")
@@ -277,7 +282,7 @@ struct OffloadCLITests {
         let stick = try LoopStick(megabytes: 64, fileSystem: "vfat", label: "MOTIONLOG")
         defer { stick.close() }
         let r = try run([stick.device, "--out", source, "--only-offload-sticks"])
-        #expect(r.status == 0 && r.stdout.contains("Copied 2 recordings"), "\(r.stdout)\(r.stderr)")
+        #expect(r.status == 0 && r.stdout.contains("Copied 1 recording (4 files, "), "\(r.stdout)\(r.stderr)")
     }
 }
 

@@ -42,13 +42,13 @@ struct OffloadWatchTests {
         #expect(daemon.ledPattern == .idle && daemon.status().offload == nil)
 
         let t = Date().timeIntervalSince1970
-        OffloadProgress(state: .copying, target: "/dev/sda1", recordingsDone: 1, recordingsTotal: 4, bytesDone: 30,
-                        bytesTotal: 120, pid: getpid(), updated: t).write(to: file)
+        OffloadProgress(state: .copying, target: "/dev/sda1", recordingsDone: 1, recordingsTotal: 4, filesDone: 5, filesTotal: 20,
+                        bytesDone: 30, bytesTotal: 120, pid: getpid(), updated: t).write(to: file)
         daemon.offload.refresh()
         #expect(daemon.ledPattern == .offloading)
         let status = daemon.status()
         #expect(status.offload?.recordingsTotal == 4)
-        #expect(status.rendered().contains("copying to /dev/sda1: 1 of 4 recordings, 25 %"))
+        #expect(status.rendered().contains("copying to /dev/sda1: 1 of 4 recordings (5 of 20 files), 25 %"), "\(status.rendered())")
 
         // Done, on a device that exists: the LED says the stick may be pulled out.
         OffloadProgress(state: .done, target: "/dev/null", recordingsDone: 4, recordingsTotal: 4, bytesDone: 120,

@@ -25,6 +25,23 @@ struct RecordingFolder {
         return name + ".csv"
     }
 
+    /// A recording that rotation split into `names.count` finished files (parts): each
+    /// part's metadata has the same recording id, its part number, and all but the last
+    /// end `rotated`, as the recorder writes them. Parts start an hour apart.
+    func addRotated(_ names: [String], start: Double, rows: Int, id: String = UUID().uuidString) throws {
+        for (k, name) in names.enumerated() {
+            try addFinished(name, start: start + 3600 * Double(k), rows: rows)
+            let path = RecordingFiles.metadataPath(for: self.path + "/" + name)
+            var meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+            meta.recording.id = id
+            meta.recording.startEpoch = start
+            meta.file.index = k + 1
+            meta.file.previous = k > 0 ? names[k - 1] + ".csv" : nil
+            if k < names.count - 1 { meta.endReason = "rotated" }
+            try Data(meta.encoded()).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
     /// A CSV without metadata: a power cut that nothing recovered yet.
     @discardableResult
     func addUnfinished(_ name: String, start: Double, rows: Int) throws -> String {

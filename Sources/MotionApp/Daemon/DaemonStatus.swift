@@ -105,7 +105,7 @@ struct DaemonStatus: Codable, Sendable, Equatable {
         if let o = offload {
             switch o.state {
             case .copying:
-                add("offload", "copying to \(o.target): \(o.recordingsDone) of \(o.recordingsTotal) recordings, \(o.percent) %")
+                add("offload", "copying to \(o.target): " + o.countsText)
             case .done: add("offload", "done (\(o.target)): " + (o.message ?? ""))
             case .error: add("offload", "ERROR (\(o.target)): " + (o.message ?? ""))
             }
