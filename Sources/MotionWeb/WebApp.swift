@@ -175,11 +175,15 @@ extension Router where Context == WebContext {
 }
 
 extension WebApp {
-    /// `r` without its body, with its length where the body knows it.
+    /// `r` without its body: its status and headers, `Content-Length` only where the GET
+    /// sends one. A body whose length is not known before it is sent (the wide CSV, the
+    /// events) has none: its HEAD says `Transfer-Encoding: chunked`, as its GET does (an empty
+    /// `Response` body claims `Content-Length: 0`, which the HEAD of the wide CSV said).
     static func headersOnly(_ r: Response) -> Response {
-        var headers = r.headers
-        if headers[.contentLength] == nil, let n = r.body.contentLength { headers[.contentLength] = "\(n)" }
-        return Response(status: r.status, headers: headers, body: .init())
+        let length = r.headers[.contentLength] ?? r.body.contentLength.map { "\($0)" }
+        var head = Response(status: r.status, headers: r.headers, body: .init())
+        head.headers[.contentLength] = length
+        return head
     }
 }
 

@@ -124,7 +124,7 @@ extension WebApp {
             }
             return await self.control("label", label: label)
         }
-        router.get("/events") { _, context -> Response in self.events(context) }
+        router.getAndHead("/events") { _, context -> Response in self.events(context) }
     }
 
     /// Start, stop, label: what `motionlog start|stop|label` do, through the control protocol.

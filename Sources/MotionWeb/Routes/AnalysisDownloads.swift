@@ -33,12 +33,13 @@ extension WebApp {
         return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
-    func wideCSV(_ recording: RecordingParts, _ context: WebContext, head: Bool) async -> Response {
+    /// The streamed response, also for HEAD (which drops it unsent, freeing its slot): its
+    /// length is not known before it is sent, and a HEAD must not claim one.
+    func wideCSV(_ recording: RecordingParts, _ context: WebContext) async -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/csv; charset=utf-8"
         headers[.contentDisposition] = Text.contentDisposition(recording.name + "." + Kind.wideCSV.rawValue)
         headers[.cacheControl] = "no-cache"
-        if head { return Response(status: .ok, headers: headers) }
         guard let slot = takeDownloadSlot() else { return busy() }
         let paths = recording.csvPaths(in: folder.path), fileName = recording.name + "." + Kind.wideCSV.rawValue
         return Response(status: .ok, headers: headers, body: .init { writer in

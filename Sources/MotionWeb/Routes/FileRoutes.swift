@@ -67,7 +67,7 @@ extension WebApp {
         case .timeline:
             return await timeline(recording, head: head)
         case .wideCSV:
-            return await wideCSV(recording, context, head: head)
+            return await wideCSV(recording, context)
         case .gpx, .geojson:
             let name = recording.name
             // Without metadata the rows are not counted: read them (the CLI's export does).
@@ -153,8 +153,9 @@ extension WebApp {
             return Response(status: .rangeNotSatisfiable, headers: headers)
         }
         headers[.contentLength] = "\(count)"
-        if head { return Response(status: status, headers: headers) }
+        // A HEAD answers 503 where its GET would; its slot is free again at once.
         guard let slot = takeDownloadSlot() else { return busy() }
+        if head { slot.release(); return Response(status: status, headers: headers) }
         let folder = self.folder
         let (start, bytes) = (offset, count)
         return Response(status: status, headers: headers, body: .init(contentLength: Int(count)) { writer in

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+@testable import MotionWeb
+import Testing
+
+/// HEAD says on the wire what GET would: the same status and headers, and a
+/// `Content-Length` only where GET sends one. The wide CSV's HEAD said `Content-Length: 0`
+/// above a chunked GET of a megabyte, and `/events` had no HEAD (404).
+@Suite struct WebHeadTests {
+    /// The headers that must agree (`Date` may tick between the two requests).
+    static func comparable(_ fields: HTTPFields) -> HTTPFields {
+        var f = fields
+        f[.date] = nil
+        return f
+    }
+
+    @Test func headCarriesTheHeadersOfEveryDownloadKind() async throws {
+        let f = try WebFixture()
+        let name = "20260101080000"
+        try f.addRecording(name, seconds: 120)
+        try await f.app().test(.live) { client in
+            let etag = try #require(try await client.execute(uri: "/recordings/\(name).csv", method: .head).headers[.eTag])
+            let cases: [(uri: String, headers: HTTPFields)] = [
+                ("/recordings/\(name).csv", [:]),                            // Content-Length, validators
+                ("/recordings/\(name).csv", [.range: "bytes=100-199"]),      // 206, Content-Range
+                ("/recordings/\(name).csv", [.range: "bytes=99999999-"]),    // 416
+                ("/recordings/\(name).csv", [.ifNoneMatch: etag]),           // 304
+                ("/recordings/\(name).json", [:]),
+                ("/recordings/\(name).gpx", [:]),                            // generated, length known
+                ("/recordings/\(name).geojson", [:]),
+                ("/recordings/\(name).timeline.json", [:]),
+                ("/recordings/\(name).wide.csv", [:]),                       // streamed: chunked, no length
+                ("/download.zip?name=\(name)", [:]),                         // exact length computed ahead
+                ("/download.zip?all=1", [:]),
+                ("/events", [:]),                                            // streamed
+                ("/", [:]), ("/api/recordings", [:]),
+            ]
+            for c in cases {
+                let get = try await client.execute(uri: c.uri, method: .get, headers: c.headers)
+                let head = try await client.execute(uri: c.uri, method: .head, headers: c.headers)
+                let what = "\(c.uri) \(c.headers)"
+                #expect(head.status == get.status, "\(what): HEAD \(head.status), GET \(get.status)")
+                #expect(head.body.readableBytes == 0, "\(what)")
+                #expect(Self.comparable(head.headers) == Self.comparable(get.headers), "\(what):\nHEAD \(head.headers)\nGET  \(get.headers)")
+                if let length = get.headers[.contentLength] {
+                    #expect(Int(length) == get.body.readableBytes, "\(what): GET says \(length), sent \(get.body.readableBytes)")
+                }
+            }
+            let wide = try await client.execute(uri: "/recordings/\(name).wide.csv", method: .head)
+            #expect(wide.status == .ok && wide.headers[.contentLength] == nil, "\(wide.headers)")
+            #expect(wide.headers[.transferEncoding] == "chunked", "\(wide.headers)")
+        }
+    }
+
+    /// A HEAD of a download answers 503 where its GET would (the CSV's said 200), and the
+    /// slot it took is free again at once (a streamed body's HEAD drops it unsent).
+    @Test func headIsBusyWhereGetIsAndFreesItsSlot() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 120)
+        let uris = ["/recordings/20260101080000.csv", "/recordings/20260101080000.wide.csv",
+                    "/recordings/20260101080000.timeline.json", "/download.zip?name=20260101080000"]
+        try await f.app(maxDownloads: 1).test(.router) { client in
+            for uri in uris {
+                for _ in 0..<3 {
+                    let head = try await client.execute(uri: uri, method: .head)
+                    #expect(head.status == .ok, "\(uri)")
+                }
+                let get = try await client.execute(uri: uri, method: .get)
+                #expect(get.status == .ok && get.body.readableBytes > 0, "\(uri)")
+            }
+        }
+        try await f.app(maxDownloads: 0).test(.router) { client in
+            for uri in uris {
+                let head = try await client.execute(uri: uri, method: .head)
+                let get = try await client.execute(uri: uri, method: .get)
+                #expect(head.status == .serviceUnavailable && get.status == .serviceUnavailable, "\(uri): HEAD \(head.status), GET \(get.status)")
+            }
+        }
+    }
+}
