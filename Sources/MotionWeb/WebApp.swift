@@ -66,12 +66,14 @@ final class WebApp: Sendable {
     }
 
     func router() -> Router<WebContext> {
-        let router = Router(context: WebContext.self)
-        router.add(middleware: AccessMiddleware(app: self))
-        addPages(router)
-        addFiles(router)
-        addAPI(router)
-        return router
+        let routes = WebRoutes(Router(context: WebContext.self))
+        let methods = RouteMethods()
+        routes.add(middleware: AccessMiddleware(app: self, methods: methods))
+        addPages(routes)
+        addFiles(routes)
+        addAPI(routes)
+        methods.set(routes.methods())
+        return routes.router
     }
 
     // MARK: Shared helpers
@@ -164,7 +166,7 @@ final class DownloadSlot: Sendable {
     deinit { release() }
 }
 
-extension Router where Context == WebContext {
+extension RouterMethods where Context == WebContext {
     /// GET `path` and HEAD of the same: the status and headers, no body (RFC 9110 §9.3.2; the
     /// router answered HEAD with 404 where only GET was registered). A streamed body is never
     /// produced: its response is dropped unsent (a download slot or ZIP hold it took is freed).
@@ -216,17 +218,22 @@ extension HTTPField.Name {
     static let csrfToken = HTTPField.Name("X-CSRF-Token")!
 }
 
-/// Login, CSRF and host checks in front of every route.
+/// Login, method, CSRF and host checks in front of every route.
 ///
 /// - Off loopback (a password is set), every route but `/login` needs a live session
 ///   cookie: pages redirect to the login form, the API answers 401.
-/// - Every request that changes something (any method but GET and HEAD, except the login
-///   form itself) must carry the CSRF token of the session (`X-CSRF-Token` header), else 403.
+/// - A path no route has answers 404; a path whose route does not answer the request's
+///   method, 405 with `Allow`; OPTIONS, 204 with `Allow`. No handler runs for these, so
+///   they need no CSRF token.
+/// - Every request a route answers that may change something (any method but GET and HEAD,
+///   except the login form itself) must carry the CSRF token of the session
+///   (`X-CSRF-Token` header), else 403.
 /// - On loopback the `Host` must be a loopback name or address, so a DNS-rebinding page
 ///   cannot read our pages (and their token) under its own name.
 struct AccessMiddleware: RouterMiddleware {
     typealias Context = WebContext
     let app: WebApp
+    let methods: RouteMethods
 
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         let path = request.uri.path
@@ -242,8 +249,18 @@ struct AccessMiddleware: RouterMiddleware {
             headers[.location] = "/login"
             return Response(status: .seeOther, headers: headers)
         }
-        let safe = request.method == .get || request.method == .head
-        if !safe && !isLogin {
+        // The route table before the CSRF check: a path no route has (404), a method its route
+        // does not answer (405) and OPTIONS (204) reach no handler, so need no token.
+        guard let allowed = await methods.allowed(request, context: context) else { return Self.notFound(request, api: api) }
+        if request.method == .options || !allowed.contains(request.method) {
+            let allow = RouteMethods.allowHeader(allowed)
+            if request.method == .options { return Response(status: .noContent, headers: [.allow: allow]) }
+            // Not 404: the page is there, the method is not one it answers.
+            var r = WebApp.failure(.methodNotAllowed, "\(request.method) \(path) is not answered here: it answers \(allow)", api: api)
+            r.headers[.allow] = allow
+            return request.method == .head ? WebApp.headersOnly(r) : r
+        }
+        if request.method != .get && request.method != .head && !isLogin {
             guard let session, let token = request.headers[.csrfToken], WebAccess.tokensMatch(token, session.csrf) else {
                 app.log.warning("refused a request without a valid CSRF token", metadata: ["method": "\(request.method)", "path": "\(path)", "client": "\(context.client)"])
                 return WebApp.failure(.forbidden, "missing or wrong CSRF token: use the buttons on the logger's own page", api: true)
@@ -252,10 +269,15 @@ struct AccessMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            // No route: the router's bare 404 had no body; errors here say what they are.
-            let method = request.method == .get || request.method == .head ? "" : "\(request.method) "
-            return WebApp.failure(.notFound, "no such \(api ? "API route" : "page"): \(method)\(path)", api: api)
+            return Self.notFound(request, api: api)
         }
+    }
+
+    /// No route has the path (the router's bare 404 had no body; errors here say what they are).
+    static func notFound(_ request: Request, api: Bool) -> Response {
+        let method = request.method == .get || request.method == .head ? "" : "\(request.method) "
+        let r = WebApp.failure(.notFound, "no such \(api ? "API route" : "page"): \(method)\(request.uri.path)", api: api)
+        return request.method == .head ? WebApp.headersOnly(r) : r
     }
 
     static func isLoopbackHost(_ authority: String) -> Bool {

@@ -56,7 +56,7 @@ extension WebApp {
 
     struct LabelBody: Decodable { var label: String }
 
-    func addAPI(_ router: Router<WebContext>) {
+    func addAPI(_ router: WebRoutes) {
         router.getAndHead("/api/status") { _, _ -> Response in
             let recordings = (try? await self.recordings()) ?? []
             let live = await self.liveStatus()

@@ -13,7 +13,7 @@ extension WebApp {
         case timeline = "timeline.json", wideCSV = "wide.csv", csv, json, gpx, geojson
     }
 
-    func addFiles(_ router: Router<WebContext>) {
+    func addFiles(_ router: WebRoutes) {
         router.get("/recordings/:file") { request, context -> Response in
             try await self.recordingPath(request, context, head: false)
         }

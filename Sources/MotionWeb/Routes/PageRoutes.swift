@@ -7,7 +7,7 @@ import NIOCore
 
 /// `/`, `/recordings/NAME` (the page; downloads share the path, see FileRoutes), login.
 extension WebApp {
-    func addPages(_ router: Router<WebContext>) {
+    func addPages(_ router: WebRoutes) {
         router.getAndHead("/") { request, _ -> Response in
             let recordings: [RecordingParts]
             do { recordings = try await self.recordings() } catch {
