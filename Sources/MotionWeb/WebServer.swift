@@ -25,6 +25,12 @@ public struct WebConfiguration: Sendable {
     public var stalledClientTimeout: Duration = .seconds(60)
     /// Called when a stalled download is closed (tests wait on it).
     public var onStalledClient: (@Sendable () -> Void)?
+    /// A client must send a whole request (head and body) within this long of the server
+    /// starting to wait for one (the connection's start, or the end of the previous
+    /// response), or its connection is closed: a client that trickles its headers in
+    /// (slowloris) holds a connection this long at most. Not while a response is being
+    /// written: downloads and the events stream are not cut by it (`RequestDeadline`).
+    public var requestTimeout: Duration = .seconds(30)
     /// Computes the summary of every finished recording without a fresh one, in the
     /// background at the lowest CPU priority, so the list shows distance and activity.
     public var backgroundSummaries = true
@@ -66,7 +72,9 @@ public final class WebServer: Sendable {
         let c = configuration
         return Application(
             router: app.router(),
-            server: .http1(configuration: .init(idleTimeout: .seconds(120))),
+            // RequestDeadline instead of Hummingbird's idleTimeout, which restarted at every
+            // body part and saw no part of a head that trickles in.
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(timeout: c.requestTimeout)], idleTimeout: nil)),
             configuration: .init(address: .hostname(c.listen.host, port: c.listen.port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? c.listen.port) },
             eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),

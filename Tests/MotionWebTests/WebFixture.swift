@@ -125,10 +125,12 @@ final class TestClock: Sendable {
 extension WebFixture {
     /// The router of a server on this folder.
     /// `summaryRounds` turns background summaries on and hears each round's count;
-    /// `stalled` shortens the stalled-client timeout and hears each stalled download's end.
+    /// `stalled` shortens the stalled-client timeout and hears each stalled download's end;
+    /// `requestTimeout` the time a client has to send a request; `events` the events stream.
     func app(password: String? = nil, live: (any LiveControl)? = nil, maxDownloads: Int = 8,
              clock: TestClock = TestClock(), summaryRounds: (@Sendable (Int) -> Void)? = nil,
-             stalled: (timeout: Duration, hook: @Sendable () -> Void)? = nil) throws -> some ApplicationProtocol {
+             stalled: (timeout: Duration, hook: @Sendable () -> Void)? = nil, requestTimeout: Duration? = nil,
+             events: (count: Int, interval: Duration) = (2, .zero)) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
@@ -138,8 +140,9 @@ extension WebFixture {
             c.stalledClientTimeout = stalled.timeout
             c.onStalledClient = stalled.hook
         }
-        c.eventsPerConnection = 2
-        c.eventInterval = .zero
+        c.eventsPerConnection = events.count
+        c.eventInterval = events.interval
+        if let requestTimeout { c.requestTimeout = requestTimeout }
         c.clock = clock.function
         // A plain comparison stands in for bcrypt (its own tests are hummingbird-auth's).
         let server = try WebServer(configuration: c, log: Logger(label: "test"), verify: { pw, hash in "hash:" + pw == hash })
