@@ -61,11 +61,30 @@ struct SummaryCLITests {
         #expect(again.status == 2 && again.stderr.contains("exists"))
     }
 
+    @Test("a FIFO or a folder named .csv is refused or skipped, never waited on")
+    func notARegularFile() throws {
+        let dir = Binary.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/inner.csv", withIntermediateDirectories: true)
+        let fifo = dir + "/20261123000000.csv"
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let ride = try Self.record([], seconds: 30)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: ride).first { $0.hasSuffix(".csv") })
+        try FileManager.default.copyItem(atPath: ride + "/" + name, toPath: dir + "/20261123100000.csv")
+        // Under timeout(1): before, the open of the FIFO waited for a writer for ever.
+        for command in [["summary", fifo], ["export", fifo, "--format", "gpx"], ["check", fifo]] {
+            let r = try Binary.run(via: "/usr/bin/timeout", ["60", Binary.path] + command)
+            #expect(r.status == 2 && r.stderr.contains("not a regular file"), "\(command): \(r.status) \(r.stderr)")
+        }
+        // A folder: its recording is summarised; the FIFO and the folder named .csv are skipped.
+        let all = try Binary.run(via: "/usr/bin/timeout", ["60", Binary.path, "summary", dir, "--json"])
+        #expect(all.status == 0 && all.stdout.contains("\"distance_m\""), "\(all.status) \(all.stderr)")
+    }
+
     @Test func nothingToSummarise() throws {
         let dir = Binary.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let empty = dir + "/20261123000000.csv"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let r = try Binary.run(["summary", empty])
         #expect(r.status == 1 && r.stderr.contains("no data rows"))
         let missing = try Binary.run(["summary", dir + "/nope.csv"])

@@ -22,7 +22,7 @@ final class BlockStream {
     init(path: String, blockBytes: Int = BlockReader.chunkBytes) throws(ScanError) {
         self.path = path
         self.blockBytes = max(blockBytes, 2 * BlockReader.maxLineBytes)
-        do { fd = try FileSystem.open(path, .readOnly, options: [.closeOnExec]) } catch {
+        do { fd = try FileSystem.openForReading(path) } catch {
             carry.deallocate()
             throw ScanError(path: path, errno: error)
         }

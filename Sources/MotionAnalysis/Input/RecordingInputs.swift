@@ -26,6 +26,9 @@ public enum RecordingInputs {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
                 for name in names.sorted(by: { timeOrderKey($0) < timeOrderKey($1) }) where name.hasSuffix(".csv") && !name.hasPrefix(".") {
                     let full = (path as NSString).appendingPathComponent(name)
+                    // Only files: a folder or a FIFO named x.csv is not a recording (a FIFO
+                    // would block the read; a folder stopped the whole summary).
+                    guard (try? FileSystem.status(full).kind) == .regular else { continue }
                     if seen.insert(full).inserted { out.append(full) }
                 }
             } else if seen.insert(path).inserted {

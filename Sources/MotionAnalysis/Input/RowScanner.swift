@@ -22,7 +22,7 @@ extension RowSink {
 public struct ScanError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Errno
-    public var description: String { "cannot read \(path): \(errno)" }
+    public var description: String { RecordingReadError(path: path, errno: errno).description }
 }
 
 /// What a scan saw besides rows.

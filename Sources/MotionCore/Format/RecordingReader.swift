@@ -26,12 +26,14 @@ public enum RecordingItem: Sendable {
 public struct RecordingReadError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Errno
+    public init(path: String, errno: Errno) { self.path = path; self.errno = errno }
     public var description: String {
         var text = "cannot read \(path): \(errno)"
         switch errno {
         case .noSuchFileOrDirectory: text += " — check the name (`ls` the folder)"
         case .permissionDenied: text += " — you may not read it: ask its owner, or use sudo"
         case .isDirectory: text += " — give the .csv files in it, e.g. \(path)/*.csv"
+        case .illegalSeek: text = "cannot read \(path): not a regular file (a FIFO, socket or device) — give a recording's .csv"
         case .ioError: text += " — the storage reported an I/O error: the card may be failing"
         default: break
         }
@@ -79,7 +81,7 @@ public struct RecordingReader {
     public func read(progress: ((Int64) -> Void)? = nil,
                      _ handle: (RecordingItem) -> Void) throws(RecordingReadError) -> RecordingReadSummary {
         let fd: FileDescriptor
-        do { fd = try FileSystem.open(path, .readOnly, options: [.closeOnExec]) } catch {
+        do { fd = try FileSystem.openForReading(path) } catch {
             throw RecordingReadError(path: path, errno: error)
         }
         defer { try? fd.close() }

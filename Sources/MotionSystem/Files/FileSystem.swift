@@ -19,6 +19,25 @@ public enum FileSystem {
         return FileDescriptor(rawValue: fd)
     }
 
+    /// Opens a file to read it through, refusing anything but a regular file (symbolic links
+    /// followed): a FIFO would block the open until a writer came (a `summary` hung on one
+    /// named `x.csv`), a device could be read forever. The open does not block (the flag
+    /// means nothing to a regular file). A directory throws `.isDirectory`; a FIFO, socket
+    /// or device `.illegalSeek` (ESPIPE, what seeking one of them gives).
+    public static func openForReading(_ path: String) throws(Errno) -> FileDescriptor {
+        let fd = try open(path, .readOnly, options: [.closeOnExec, .nonBlocking])
+        let kind: FileStatus.Kind
+        do { kind = try fd.status().kind } catch {
+            try? fd.close()
+            throw error
+        }
+        guard kind == .regular else {
+            try? fd.close()
+            throw kind == .directory ? .isDirectory : .illegalSeek
+        }
+        return fd
+    }
+
     /// Opens a folder read-only (to fsync it after a rename, or to watch it).
     public static func openDirectory(_ path: String) throws(Errno) -> FileDescriptor {
         try open(path, .readOnly, options: [.directory, .closeOnExec])
