@@ -70,7 +70,7 @@ import Testing
             // The summary of all three, cached beside the first.
             let cached = try SummaryJSON.decode(Array(try Data(contentsOf: URL(fileURLWithPath: f.folder + "/\(names[0]).summary.json"))))
             #expect(cached.files.count == 3)
-            #expect((cached.durationS ?? 0) > 1799)
+            #expect(cached.durationS > 1799)
             // A later part's page is the whole recording's.
             let later = try await client.execute(uri: "/recordings/\(names[2])", method: .get)
             #expect(later.status == .seeOther && later.headers[.location] == "/recordings/\(names[0])")
