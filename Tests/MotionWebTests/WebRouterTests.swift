@@ -312,6 +312,34 @@ import ZIPFoundation
         }
     }
 
+    @Test("a finished part of a recording still going on is not deleted, also while the recorder moves to a new file")
+    func partsOfARecordingGoingOnStay() async throws {
+        let f = try WebFixture()
+        // Parts 1 and 2 finished by rotation, part 3 being written (by another `record`).
+        try f.addRotatedRide(lastEndedCleanly: false, lastEnd: "recording")
+        let names = WebFixture.rotatedNames
+        // A second recording, cut short by rotation: its next part is a CSV whose metadata is
+        // not written yet (the recorder between the two).
+        try f.addRecording("20260102080000", endReason: "rotated", rotated: ("other-uuid", 1, nil, 0))
+        let clock = TestClock()
+        clock.now.withLock { $0 = Date().timeIntervalSince1970 }
+        try await f.app(clock: clock).test(.router) { client in
+            let t = try await token(client)
+            let first = try await client.execute(uri: "/api/recordings/\(names[0])", method: .delete, headers: [.csrfToken: t])
+            #expect(first.status == .conflict && String(buffer: first.body).contains("still being recorded"), "\(String(buffer: first.body))")
+            #expect(f.exists(names[0] + ".csv") && f.exists(names[0] + ".json"))
+            // Not while a new file without metadata is being written.
+            try (CSVFormat.headerLine + "\n").write(toFile: f.folder + "/20260102081000.csv", atomically: false, encoding: .utf8)
+            let moving = try await client.execute(uri: "/api/recordings/20260102080000", method: .delete, headers: [.csrfToken: t])
+            #expect(moving.status == .conflict && String(buffer: moving.body).contains("new file"), "\(String(buffer: moving.body))")
+            #expect(f.exists("20260102080000.csv"))
+            // Once that file is gone (or described), the finished recording may go.
+            try FileManager.default.removeItem(atPath: f.folder + "/20260102081000.csv")
+            let gone = try await client.execute(uri: "/api/recordings/20260102080000", method: .delete, headers: [.csrfToken: t])
+            #expect(gone.status == .ok, "\(String(buffer: gone.body))")
+        }
+    }
+
     @Test func theRecordingBeingWrittenCannotBeDeleted() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000", endedCleanly: false, endReason: "recording")

@@ -157,6 +157,7 @@ extension WebApp {
         if folder.isRecentlyWritten(entry) {
             return Self.failure(.conflict, "\(name) was written to less than a minute ago and has not ended cleanly: it may still be recording; try again later", api: true)
         }
+        if let why = partOfLiveRecording(entry, writing: writing) { return Self.failure(.conflict, why, api: true) }
         var removed: [String] = []
         var failed: [String] = []
         for file in [entry.name + ".csv", RecordingFiles.metadataPath(for: entry.name)] + RecordingFolder.cacheSuffixes.map({ entry.name + $0 }) {
@@ -171,6 +172,23 @@ extension WebApp {
         }
         log.notice("recording deleted from the web page", metadata: ["recording": "\(name)", "files": "\(removed.joined(separator: " "))", "bytes": "\(entry.sizeBytes)", "client": "\(client)"])
         return Self.json(["deleted": removed])
+    }
+
+    /// Why a finished part of a rotated recording may not go now, or nil: another of its
+    /// parts is being written (deleting the earlier parts of a recording still going on
+    /// leaves a torso the owner never asked for), or its last part present ended by rotation
+    /// while a CSV without metadata is being written — the recorder between closing one part
+    /// and describing the next, when nothing else shows the recording is still going on.
+    func partOfLiveRecording(_ entry: RecordingEntry, writing: String?) -> String? {
+        guard entry.recordingID != nil, let group = try? folder.recording(containing: entry.name) else { return nil }
+        if let live = group.parts.first(where: { $0.name != entry.name && ($0.name == writing || folder.isRecentlyWritten($0)) }) {
+            return "\(entry.name) is a part of a recording still being recorded (\(live.name) is being written): stop the recording first"
+        }
+        if group.parts.last?.endReason == RecordingParts.rotated,
+           let next = (try? folder.list())?.first(where: { $0.recordingID == nil && $0.name != entry.name && folder.isRecentlyWritten($0) }) {
+            return "\(entry.name) is a part of a recording that may be moving on to a new file right now (\(next.name) is being written): try again in a moment"
+        }
+        return nil
     }
 
     /// Server-sent events: the recorder's status once per interval, for a bounded number of
