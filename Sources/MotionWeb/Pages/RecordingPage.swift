@@ -133,7 +133,7 @@ enum RecordingPage {
         }
         let svg = SVGChart.bars(title: "Movement", unit: "g·s per " + (Int(m.intervalS) % 60 == 0 ? "\(Int(m.intervalS) / 60) min" : "\(Int(m.intervalS)) s"), starts: m.starts,
                                 values: m.sums, interval: m.intervalS, recorded: summary?.recordedSpan,
-                                cssClass: "movement") { Text.strftime($0, "%H:%M") } ?? ""
+                                cssClass: "movement") { Text.hourMinute($0) } ?? ""
         return head + " (\(Text.html(m.source ?? "IMU")))</figcaption>" + svg + "</figure>"
     }
 
@@ -144,7 +144,7 @@ enum RecordingPage {
         guard !summary.timeline.isEmpty else { return "<p class=\"gap\">No stops or moves found (no usable GPS).</p>" }
         var rows = ""
         for t in summary.timeline {
-            let when = Text.strftime(t.start, "%H:%M") + "–" + Text.strftime(t.end, "%H:%M")
+            let when = Text.hourMinute(t.start) + "–" + Text.hourMinute(t.end)
             var what: String
             switch t.type {
             case .stop: what = "Stop"

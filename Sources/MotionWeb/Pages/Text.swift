@@ -21,6 +21,12 @@ enum Text {
         return LocalDay.isRepeated(epoch) ? text + " " + LocalDay.offsetText(epoch) : text
     }
 
+    /// `17:40` in the logger's local time; `01:30 -04:00` in the hour the clocks go back.
+    static func hourMinute(_ epoch: Double) -> String {
+        let text = strftime(epoch, "%H:%M")
+        return LocalDay.isRepeated(epoch) ? text + " " + LocalDay.offsetText(epoch) : text
+    }
+
     static func strftime(_ epoch: Double, _ format: String) -> String {
         CalendarTime.format(epochSeconds: Int64(epoch), pattern: format, utc: false)
     }
