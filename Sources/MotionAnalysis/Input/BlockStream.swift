@@ -33,6 +33,9 @@ final class BlockStream {
         carry.deallocate()
     }
 
+    /// The file's size when asked (0 if unknown): how many blocks it will make, about.
+    var size: Int64 { (try? fd.status().size) ?? 0 }
+
     /// Allocates a buffer for `next`: `blockBytes` plus `padding` readable bytes (zeroed, so
     /// a parser's 8-byte loads past a block's end read defined memory).
     func allocateBuffer() -> UnsafeMutablePointer<UInt8> {

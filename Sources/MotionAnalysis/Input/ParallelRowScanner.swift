@@ -23,7 +23,10 @@ enum ParallelRowScanner {
                                  counts: inout ScanCounts) throws(ScanError) {
         let stream = try BlockStream(path: path, blockBytes: blockBytes)
         let masks = Source.allCases.map { sink.valuesRead($0) }
-        let ring = (0..<slots).map { _ in Slot(stream: stream, whenOffset: whenOffset, masks: masks) }
+        // No more slots than the file has blocks, and one to find its end: a small file (a
+        // folder of hundreds) does not allocate and clear the whole ring each time.
+        let blocks = Int(min(Int64(slots), stream.size / Int64(blockBytes) + 1))
+        let ring = (0..<min(slots, blocks + 1)).map { _ in Slot(stream: stream, whenOffset: whenOffset, masks: masks) }
         defer { for slot in ring { slot.deallocate() } }
         var reading = ScanCounts()
         var failure: ScanError?
