@@ -67,19 +67,19 @@ public struct FolderOffload {
         progress(status)
         var lastReport = now()
         for (r, files) in zip(todo, missing) {
-            let skipped = files.reduce(Int64(0)) { $0 + $1.bytes }
+            // Skipped parts stay in the totals (what this run set out to copy), not done.
             if let limit = options.maxFileBytes, let big = r.files.first(where: { $0.bytes > limit }) {
                 report.tooLarge.append(big)
-                status.bytesTotal -= skipped
                 continue
             }
             let free = availableBytes(target) ?? Int64.max
             if r.totalBytes + options.targetReserveBytes > free {
                 if report.freeWhenFull == nil { report.freeWhenFull = (free, options.targetReserveBytes) }
                 report.didNotFit.append((r.base, r.totalBytes))
-                status.bytesTotal -= skipped
                 continue
             }
+            // A part that fails counts as not copied: none of its bytes or files are done.
+            let (bytesBefore, filesBefore) = (status.bytesDone, status.filesDone)
             do {
                 var copied: [CopiedFile] = []
                 // Every file the target lacks, listed in the manifest or not: a file listed
@@ -107,6 +107,7 @@ public struct FolderOffload {
                 if partsLeft[recording] == 0 { status.recordingsDone += 1 }
                 if options.deleteAfterCopy { try delete(r, copiedNow: copied, report: &report) }
             } catch {
+                (status.bytesDone, status.filesDone) = (bytesBefore, filesBefore)
                 report.failures.append(error)
                 if error.endsTheCopy { break }
             }
@@ -120,7 +121,13 @@ public struct FolderOffload {
                 do { try delete(r, copiedNow: [], report: &report) } catch { report.failures.append(error) }
             }
         }
-        status.state = report.failures.isEmpty && report.conflicts.isEmpty && report.tooLarge.isEmpty ? .done : .error
+        // Recordings left behind are never "done": parts that did not fit make the copy
+        // incomplete (the stick may still be pulled out), anything else is an error.
+        if !(report.failures.isEmpty && report.conflicts.isEmpty && report.tooLarge.isEmpty) {
+            status.state = .error
+        } else {
+            status.state = report.didNotFit.isEmpty ? .done : .incomplete
+        }
         status.message = report.lines().joined(separator: " ")
         status.updated = now().timeIntervalSince1970
         progress(status)

@@ -43,7 +43,8 @@ public struct FolderOffloadReport: Sendable {
             let space = freeWhenFull.map {
                 "the target had \(ByteText.describe($0.free)) free and \(ByteText.describe($0.kept)) is kept spare; "
             } ?? ""
-            out.append("Did not fit (\(ByteText.describe(total)) in all; \(space)use a larger or emptier stick): "
+            out.append("Did not fit (\(parts.filesOfRecordings(didNotFit.map(\.name))), \(ByteText.describe(total)) in all; "
+                       + "\(space)use a larger or emptier stick): "
                        + didNotFit.map { "\($0.name) (\(ByteText.describe($0.bytes)))" }.joined(separator: ", "))
         }
         for f in tooLarge {

@@ -3,14 +3,19 @@ import MotionSystem
 
 /// Where an offload stands, written as JSON for the daemon (`status`, LED) while it runs.
 public struct OffloadProgress: Codable, Sendable, Equatable {
+    /// `copying` while it runs; at the end `done` (every finished recording is on the
+    /// target), `incomplete` (nothing failed, but recordings were left behind because they did
+    /// not fit: the target may be removed, the copy is not whole) or `error`.
     public enum State: String, Codable, Sendable {
-        case copying, done, error
+        case copying, done, incomplete, error
     }
     public var state: State
     /// What is copied to: the device (`/dev/sda1`) or the folder.
     public var target: String
-    /// Recordings to copy and those wholly copied so far: the parts of a rotated recording
-    /// are one recording.
+    /// Recordings this run set out to copy and those wholly copied so far: the parts of a
+    /// rotated recording are one recording. The totals (recordings, files, bytes) describe
+    /// the same set: what was missing on the target when the run began, skipped parts
+    /// included (they stay not done).
     public var recordingsDone: Int
     public var recordingsTotal: Int
     /// Files to copy (CSVs and the files beside them) and those copied so far (0 in a
@@ -61,8 +66,14 @@ public struct OffloadProgress: Codable, Sendable, Equatable {
             + (filesTotal > 0 ? " (\(filesDone) of \(PartIndex.count(filesTotal, "file")))" : "") + ", \(percent) %"
     }
 
-    /// Whole percent of the bytes to copy (100 when there is nothing to copy).
-    public var percent: Int { bytesTotal > 0 ? Int(bytesDone * 100 / bytesTotal) : 100 }
+    /// Whole percent of the bytes to copy, rounded down: 100 only when every file to copy
+    /// was copied (also when there was nothing to copy).
+    public var percent: Int {
+        let filesLeft = filesDone < filesTotal
+        guard bytesTotal > 0 else { return filesLeft ? 0 : 100 }
+        let whole = Int(min(bytesDone, bytesTotal) * 100 / bytesTotal)
+        return filesLeft || bytesDone < bytesTotal ? min(whole, 99) : whole
+    }
 
     public func encoded() -> Data {
         let e = JSONEncoder()

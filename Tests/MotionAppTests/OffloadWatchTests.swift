@@ -55,6 +55,21 @@ struct OffloadWatchTests {
                         bytesTotal: 120, message: "Copied 4 recordings.", pid: getpid(), updated: t).write(to: file)
         daemon.offload.refresh()
         #expect(daemon.ledPattern == .offloadDone)
+        // Incomplete (recordings did not fit): the stick may be pulled out, but the LED and
+        // `status` say the copy is not whole.
+        OffloadProgress(state: .incomplete, target: "/dev/null", recordingsDone: 0, recordingsTotal: 1, filesDone: 4,
+                        filesTotal: 10, bytesDone: 40, bytesTotal: 100,
+                        message: "Copied 1 recording (4 files, 40 B), only in part. Did not fit (6 files of 1 recording, 60 B in all; use a larger or emptier stick): A (60 B)",
+                        pid: getpid(), updated: t).write(to: file)
+        daemon.offload.refresh()
+        #expect(daemon.ledPattern == .offloadIncomplete)
+        let incomplete = daemon.status().rendered()
+        #expect(incomplete.contains("INCOMPLETE (/dev/null, may be pulled out; 0 of 1 recording (4 of 10 files), 40 % copied): Copied 1 recording"),
+                "\(incomplete)")
+        #expect(!incomplete.contains("100 %"))
+        OffloadProgress(state: .done, target: "/dev/null", recordingsDone: 4, recordingsTotal: 4, bytesDone: 120,
+                        bytesTotal: 120, message: "Copied 4 recordings.", pid: getpid(), updated: t).write(to: file)
+        daemon.offload.refresh()
         // The status travels as JSON over the control socket.
         let decoded = try JSONDecoder().decode(DaemonStatus.self, from: JSONEncoder().encode(daemon.status()))
         #expect(decoded.offload?.state == .done)
@@ -65,6 +80,8 @@ struct OffloadWatchTests {
         #expect(LEDPattern.offloading.level(at: 0) == (true, 100 * ms))
         #expect(LEDPattern.offloading.level(at: 260 * ms).on)
         #expect(LEDPattern.offloadDone.level(at: 1900 * ms) == (false, 100 * ms))
-        #expect(Set([LEDPattern.offloading, .offloadDone, .error, .recording, .idle].map { $0.segments.map(\.ms) }).count == 5)
+        #expect(Set([LEDPattern.offloading, .offloadDone, .offloadIncomplete, .error, .recording, .idle]
+                        .map { $0.segments.map(\.ms) }).count == 6)
+        #expect(LEDPattern.offloadIncomplete.level(at: 1450 * ms) == (false, 50 * ms))
     }
 }

@@ -78,10 +78,47 @@ struct RotatedOffloadTests {
         // Room for two parts: the space left shrinks by what was copied.
         let capacity = Self.bytes(source.path, Array(three.prefix(2))) + 4096
         job.availableBytes = { capacity - Self.bytes($0, three) }
-        let report = try job.run()
+        var seen: [OffloadProgress] = []
+        let report = try job.run { seen.append($0) }
         #expect(report.lines().first == "Copied 1 recording (4 files, \(ByteText.describe(Self.bytes(target.path, three)))), only in part.",
                 "\(report.lines())")
-        #expect(report.lines().contains { $0.hasPrefix("Did not fit") && $0.contains(three[2]) })
+        #expect(report.lines().contains { $0.hasPrefix("Did not fit (2 files of 1 recording, ") && $0.contains(three[2]) })
+        // The totals are what the run set out to copy; the part left behind is not done, so
+        // neither the recording nor 100 % is, and the run ends incomplete, not done.
+        let last = try #require(seen.last)
+        #expect(last.state == .incomplete)
+        #expect((last.recordingsDone, last.recordingsTotal, last.filesDone, last.filesTotal) == (0, 1, 4, 6))
+        #expect(last.bytesTotal == Self.bytes(source.path, three) && last.percent < 100, "\(last)")
+        #expect(seen.allSatisfy { $0.filesTotal == 6 && $0.recordingsTotal == 1 && $0.bytesTotal == last.bytesTotal })
+    }
+
+    @Test func nothingThatFitsIsIncompleteAtNoPercent() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        let three = Array(parts.prefix(3))
+        try source.addRotated(three, start: t0, rows: 300)
+        var job = FolderOffload(source: source.path, target: target.path, options: FolderOffloadOptions())
+        job.availableBytes = { _ in 4096 }
+        var last: OffloadProgress?
+        let report = try job.run { last = $0 }
+        #expect(!report.complete)
+        let end = try #require(last)
+        #expect(end.state == .incomplete && end.percent == 0 && end.filesDone == 0 && end.filesTotal == 6, "\(end)")
+        #expect(end.countsText == "0 of 1 recording (0 of 6 files), 0 %")
+    }
+
+    @Test func percentIsWholeOnlyWhenEveryFileIs() {
+        func p(_ files: (Int, Int), _ bytes: (Int64, Int64)) -> Int {
+            OffloadProgress(state: .copying, target: "t", filesDone: files.0, filesTotal: files.1,
+                            bytesDone: bytes.0, bytesTotal: bytes.1, pid: 1, updated: 0).percent
+        }
+        #expect(p((0, 0), (0, 0)) == 100)
+        #expect(p((0, 2), (0, 0)) == 0)
+        #expect(p((1, 2), (100, 100)) == 99)
+        #expect(p((1, 2), (999, 1000)) == 99)
+        #expect(p((2, 2), (100, 100)) == 100)
+        // An old progress file has no file counts: bytes alone decide.
+        #expect(p((0, 0), (50, 100)) == 50)
     }
 
     @Test func deletedPartsAreCountedAsFilesOfOneRecording() throws {

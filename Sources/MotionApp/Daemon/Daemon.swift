@@ -190,6 +190,7 @@ final class Daemon: Sendable {
             switch o.state {
             case .copying: return .offloading
             case .done: return .offloadDone
+            case .incomplete: return .offloadIncomplete
             case .error: return .error
             }
         }

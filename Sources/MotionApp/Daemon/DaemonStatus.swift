@@ -107,6 +107,9 @@ struct DaemonStatus: Codable, Sendable, Equatable {
             case .copying:
                 add("offload", "copying to \(o.target): " + o.countsText)
             case .done: add("offload", "done (\(o.target)): " + (o.message ?? ""))
+            // Ended, nothing is written to the target any more, but recordings were left behind.
+            case .incomplete:
+                add("offload", "INCOMPLETE (\(o.target), may be pulled out; \(o.countsText) copied): " + (o.message ?? ""))
             case .error: add("offload", "ERROR (\(o.target)): " + (o.message ?? ""))
             }
         }

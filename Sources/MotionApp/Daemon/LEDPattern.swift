@@ -15,6 +15,9 @@ enum LEDPattern: String, Sendable, Equatable, Codable {
     case offloading
     /// The copy to the stick is complete and it is unmounted: long on, short off (pull it out).
     case offloadDone
+    /// The copy ended and the stick may be pulled out, but recordings did not fit on it
+    /// (see `motionlog status`): long on, then three fast flashes.
+    case offloadIncomplete
     case off
 
     /// The cycle as (on, milliseconds) segments.
@@ -27,6 +30,7 @@ enum LEDPattern: String, Sendable, Equatable, Codable {
         case .error: return [(true, 100), (false, 100)]
         case .offloading: return [(true, 100), (false, 150), (true, 100), (false, 650)]
         case .offloadDone: return [(true, 1800), (false, 200)]
+        case .offloadIncomplete: return [(true, 1400), (false, 100), (true, 100), (false, 100), (true, 100), (false, 100), (true, 100), (false, 100)]
         case .off: return [(false, 1000)]
         }
     }

@@ -9,7 +9,7 @@ import Synchronization
 final class OffloadWatch: Sendable {
     let path: String?
     private let current = Mutex<OffloadProgress?>(nil)
-    /// How long "done" or "error" stays on the LED after the offload ended (unless the stick
+    /// How long "done", "incomplete" or "error" stays on the LED after the offload ended (unless the stick
     /// is pulled out first).
     static let showEndSeconds = 600.0
     /// A copy whose progress file was not updated for this long, by a process that is gone,
@@ -44,7 +44,7 @@ final class OffloadWatch: Sendable {
                 return age > showEndSeconds ? nil : p
             }
             return p
-        case .done, .error:
+        case .done, .incomplete, .error:
             if age > showEndSeconds { return nil }
             // Pulled out: nothing more to say about that stick.
             if p.target.hasPrefix("/dev/") && !deviceExists(p.target) { return nil }
