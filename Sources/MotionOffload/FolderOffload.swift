@@ -38,7 +38,7 @@ public struct FolderOffload {
     public func run(progress: (OffloadProgress) -> Void = { _ in }) throws(OffloadError) -> FolderOffloadReport {
         let inventory = try RecordingCatalog.inventory(folder: source)
         var report = FolderOffloadReport()
-        report.parts = PartIndex(inventory.finished)
+        report.parts = PartIndex(inventory.finished, recordingNow: inventory.inProgressRecordingIDs)
         report.inProgress = inventory.inProgress
         report.awaitingRecovery = inventory.awaitingRecovery
         try FolderOffload.makeFolder(target)

@@ -17,10 +17,15 @@ public struct PartIndex: Sendable, Equatable {
     /// How many finished parts each recording has in the folder.
     private var partsPerRecording: [String: Int] = [:]
 
+    /// Recordings (keys as `facts` has them) of which a part is being written now.
+    private var beingRecorded: Set<String> = []
+
     public init() {}
 
-    /// The index of the finished parts in a recordings folder.
-    public init(_ parts: [FinishedPart]) {
+    /// The index of the finished parts in a recordings folder; `recordingNow` are the
+    /// recording ids of the parts being written (their finished parts are only a part).
+    public init(_ parts: [FinishedPart], recordingNow: [String] = []) {
+        beingRecorded = Set(recordingNow.map { "id " + $0 })
         for p in parts {
             let key = p.recordingID.map { "id " + $0 } ?? "file " + p.base
             facts[p.base] = Facts(recording: key, files: p.files.count)
@@ -52,16 +57,38 @@ public struct PartIndex: Sendable, Equatable {
     /// files and `bytes` of this run), `only in part` when a finished part of one is in
     /// neither `done` nor `before`; then the recordings wholly among `before` (parts there
     /// from an earlier run) and those only partly among them, `beforeText` saying where.
+    ///
+    /// A recording of which this run copied the parts an earlier one had not is one
+    /// recording, not two: `Copied the rest of 1 recording (6 files, 2.6 MB; 4 files were
+    /// already there).`; one still being recorded says its later parts come next time.
     public func summary(_ verb: String, done: [String], fileCount: Int, bytes: Int64,
                         before: [String], beforeText: String) -> String {
         let doneRecordings = recordings(done)
-        var text = verb + " " + Self.count(doneRecordings.count, "recording")
-        if !done.isEmpty { text += " (" + Self.count(fileCount, "file") + ", " + ByteText.describe(bytes) + ")" }
+        // Recordings copied in this run whose other parts an earlier run copied.
+        let continued = doneRecordings.intersection(recordings(before))
+        let beforeOfDone = before.filter { continued.contains(recording(of: $0)) }
+        let rest = !continued.isEmpty && continued == doneRecordings
+        var text = verb + (rest ? " the rest of " : " ") + Self.count(doneRecordings.count, "recording")
+        if !done.isEmpty {
+            text += " (" + Self.count(fileCount, "file") + ", " + ByteText.describe(bytes)
+            if !beforeOfDone.isEmpty {
+                let n = files(beforeOfDone)
+                let of = rest ? "" : " of " + (continued.count == 1 ? "1 of them" : "\(continued.count) of them")
+                text += "; " + Self.count(n, "file") + of + (n == 1 ? " was " : " were ") + beforeText
+            }
+            text += ")"
+        }
         let partial = doneRecordings.subtracting(wholeRecordings(done + before)).count
         if partial > 0 { text += doneRecordings.count == 1 ? ", only in part" : ", \(partial) of them only in part" }
-        let whole = wholeRecordings(before)
-        let wholeParts = before.filter { whole.contains(recording(of: $0)) }
-        let partly = before.filter { !whole.contains(recording(of: $0)) }
+        let growing = doneRecordings.intersection(beingRecorded).count
+        if growing > 0 {
+            text += "; " + Self.count(growing, "recording") + (growing == 1 ? " is" : " are")
+                + " still being recorded: " + (growing == 1 ? "its" : "their") + " later parts are copied next time"
+        }
+        let earlier = before.filter { !continued.contains(recording(of: $0)) }
+        let whole = wholeRecordings(earlier)
+        let wholeParts = earlier.filter { whole.contains(recording(of: $0)) }
+        let partly = earlier.filter { !whole.contains(recording(of: $0)) }
         if !wholeParts.isEmpty {
             text += "; \(whole.count) \(beforeText) (" + Self.count(files(wholeParts), "file") + ")"
         }

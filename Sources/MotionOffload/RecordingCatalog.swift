@@ -34,6 +34,9 @@ public struct RecordingInventory: Sendable {
     public var finished: [FinishedPart] = []
     /// CSVs a running recording is writing: never copied or deleted.
     public var inProgress: [String] = []
+    /// The recording ids in the metadata of the CSVs being written (a rotated recording's
+    /// earlier parts may be finished and copied already).
+    public var inProgressRecordingIDs: [String] = []
     /// CSVs without an end in their metadata and not being written: a power cut that the
     /// next start of `record` or the daemon recovers; copied after that.
     public var awaitingRecovery: [String] = []
@@ -62,7 +65,12 @@ public enum RecordingCatalog {
             let metadata = FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: folder + "/" + base))
                 .flatMap { try? RecordingMetadata.decode(Array($0)) }
             guard let metadata, metadata.ending != .unfinished else {
-                if SystemCalls.isLockedByWriter(path) { inventory.inProgress.append(csv) } else { inventory.awaitingRecovery.append(csv) }
+                if SystemCalls.isLockedByWriter(path) {
+                    inventory.inProgress.append(csv)
+                    if let id = metadata?.recording.id, !id.isEmpty { inventory.inProgressRecordingIDs.append(id) }
+                } else {
+                    inventory.awaitingRecovery.append(csv)
+                }
                 continue
             }
             var files: [(name: String, bytes: Int64)] = []

@@ -94,7 +94,7 @@ public struct RemoteUpload {
             return report
         }
         let inventory = try RecordingCatalog.inventory(folder: source)
-        report.parts = PartIndex(inventory.finished)
+        report.parts = PartIndex(inventory.finished, recordingNow: inventory.inProgressRecordingIDs)
         report.inProgress = inventory.inProgress
         var sent = SentList(path: source + "/" + Self.sentListName)
         var remoteChecked = false

@@ -63,8 +63,32 @@ struct RotatedOffloadTests {
             try FileManager.default.moveItem(atPath: later.path + "/" + name, toPath: source.path + "/" + name)
         }
         let second = try job.run()
-        #expect(second.lines().first == "Copied 1 recording (4 files, \(ByteText.describe(Self.bytes(source.path, laterParts)))); "
-                    + "part of 1 recording already there (6 files).", "\(second.lines())")
+        // One recording, completed: not "1 recording; part of 1 recording already there".
+        #expect(second.lines().first == "Copied the rest of 1 recording (4 files, \(ByteText.describe(Self.bytes(source.path, laterParts))); "
+                    + "6 files were already there).", "\(second.lines())")
+    }
+
+    @Test func aRecordingStillBeingRecordedIsCopiedOnlyInPartAndSaysSo() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        let three = Array(parts.prefix(3))
+        try source.addRotated(three, start: t0, rows: 300)
+        // The last part is being written: metadata without an end, the writer's lock held.
+        let metaPath = RecordingFiles.metadataPath(for: source.path + "/" + three[2])
+        var meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: metaPath))))
+        meta.endedCleanly = false
+        meta.endReason = FileEnding.recordingReason
+        try Data(meta.encoded()).write(to: URL(fileURLWithPath: metaPath))
+        let fd = open(source.path + "/" + three[2] + ".csv", O_RDONLY | O_CLOEXEC)
+        #expect(flock(fd, LOCK_EX) == 0)
+        defer { close(fd) }
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        let copied = Self.bytes(target.path, Array(three.prefix(2)))
+        #expect(report.lines().first == "Copied 1 recording (4 files, \(ByteText.describe(copied))); "
+                    + "1 recording is still being recorded: its later parts are copied next time.", "\(report.lines())")
+        #expect(report.deleted == Array(three.prefix(2)))
     }
 
     @Test func partsThatDidNotFitLeaveARecordingCopiedOnlyInPart() throws {
