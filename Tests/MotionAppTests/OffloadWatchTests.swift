@@ -1,7 +1,9 @@
 import Foundation
 import Logging
 @testable import MotionApp
+import MotionConfig
 import MotionOffload
+import Synchronization
 import Testing
 
 /// The daemon follows a USB offload through its progress file: `status` and the LED.
@@ -73,6 +75,41 @@ struct OffloadWatchTests {
         // The status travels as JSON over the control socket.
         let decoded = try JSONDecoder().decode(DaemonStatus.self, from: JSONEncoder().encode(daemon.status()))
         #expect(decoded.offload?.state == .done)
+    }
+
+    /// blkid, mount and umount as scripted; umount notes the status file's state then.
+    final class StickRunner: ProcessRunning {
+        let statusFile: String
+        let atUnmount = Mutex<[OffloadProgress.State?]>([])
+        init(statusFile: String) { self.statusFile = statusFile }
+        func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> ProcessResult {
+            switch executable {
+            case "blkid": return ProcessResult(status: 0, output: "TYPE=ext4\nLABEL=MOTIONLOG\n")
+            case "umount":
+                let state = OffloadProgress.read(from: statusFile)?.state
+                atUnmount.withLock { $0.append(state) }
+                return ProcessResult(status: 0, output: "")
+            default: return ProcessResult(status: 0, output: "")
+            }
+        }
+    }
+
+    /// The LED may say "pull it out" (done, incomplete) only once the stick is unmounted:
+    /// the final state was written before the unmount, while the stick was still mounted.
+    @Test func theStickIsSaidPullableOnlyAfterItIsUnmounted() throws {
+        let dir = Binary.temporaryDirectory()
+        let source = dir + "/rec", parent = dir + "/run", device = dir + "/sda1", status = dir + "/offload.json"
+        for d in [source, parent] { try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true) }
+        FileManager.default.createFile(atPath: device, contents: Data())
+        let r = try Binary.run(["record", "--board", "simulator", "--boards-dir", S.repo + "/boards", "--fast",
+                                "--duration", "2", "--out", source, "--quiet", "--config", S.emptyConfig()])
+        #expect(r.status == 0, "\(r.stderr)")
+        let runner = StickRunner(statusFile: status)
+        let command = try OffloadCommand.parse([device])
+        try command.offloadDevice(device, source: source, options: FolderOffloadOptions(), host: "logger",
+                                  offload: OffloadSettings(), status: status, runner: runner, mountParent: parent)
+        #expect(runner.atUnmount.withLock { $0 } == [.copying])
+        #expect(OffloadProgress.read(from: status)?.state == .done)
     }
 
     @Test func offloadPatternsAreTellableApart() {

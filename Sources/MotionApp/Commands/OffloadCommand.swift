@@ -73,7 +73,17 @@ struct OffloadCommand: ParsableCommand {
             return
         }
         guard let device else { return }
-        let runner = SystemProcessRunner()
+        try offloadDevice(device, source: source, options: options, host: host, offload: offload,
+                          status: statusFile ?? Self.defaultStatusFile(settings), runner: SystemProcessRunner())
+    }
+
+    /// Identifies, mounts, copies onto and unmounts the stick `device`. The run's final
+    /// state (done, incomplete: the stick may be pulled out) reaches the status file, and so
+    /// the LED, only once the stick is unmounted; until then it stays "copying".
+    func offloadDevice(_ device: String, source: String, options: FolderOffloadOptions, host: String,
+                       offload: OffloadSettings, status: String?, runner: any ProcessRunning,
+                       mountParent: String = "/run") throws {
+        var options = options
         let stick: BlockDevice
         do { stick = try BlockDevice.identify(device, runner: runner) } catch { throw CommandFailure.usage("\(error)") }
         if onlyOffloadSticks {
@@ -83,25 +93,30 @@ struct OffloadCommand: ParsableCommand {
                 return
             }
         }
-        let status = statusFile ?? Self.defaultStatusFile(settings)
         let mounted: MountedDevice
-        do { mounted = try MountedDevice.mount(stick, runner: runner) } catch {
+        do { mounted = try MountedDevice.mount(stick, parent: mountParent, runner: runner) } catch {
             report(state: .error, target: device, message: "\(error)", statusFile: status)
             throw CommandFailure.usage("\(error)")
         }
         if stick.fileSystem == .vfat { options.maxFileBytes = FolderOffloadOptions.fatMaxFileBytes }
         var failure: Error?
+        var final: OffloadProgress?
         // The private mount point is gone when this returns: name the folder on the stick.
         do {
             try copy(source: source, target: mounted.mountPoint + "/" + host, options: options, label: device,
                      shownTarget: "the folder \(host) on \(device)", shownMount: (mounted.mountPoint, device + ":"),
-                     statusFile: status)
+                     statusFile: status, final: &final)
         } catch {
             failure = error
         }
         do { try mounted.unmount() } catch {
             report(state: .error, target: device, message: "\(error)", statusFile: status)
             throw CommandFailure("\(error)", code: 2)
+        }
+        if let final, let status {
+            var p = final
+            p.updated = Date().timeIntervalSince1970
+            p.write(to: status)
         }
         if let failure { throw failure }
         Console.out("Unmounted \(device): the stick may be pulled out.")
@@ -122,8 +137,18 @@ struct OffloadCommand: ParsableCommand {
     /// Copies into `target`; `label` names it in the status file, `shownTarget` to the user.
     /// Paths under a private mount point are shown on the device instead (`shownMount`:
     /// `/run/motionlog-offload.X/…` → `/dev/sda1:/…`), since the mount is gone afterwards.
+    /// With `final`, the last progress (the run's end) is kept there instead of written, for
+    /// the caller to write once the target can be removed.
     private func copy(source: String, target: String, options: FolderOffloadOptions, label: String,
                       shownTarget: String, shownMount: (point: String, device: String)? = nil, statusFile: String?) throws {
+        var unused: OffloadProgress?
+        try copy(source: source, target: target, options: options, label: label, shownTarget: shownTarget,
+                 shownMount: shownMount, statusFile: statusFile, final: &unused, holdFinal: false)
+    }
+
+    private func copy(source: String, target: String, options: FolderOffloadOptions, label: String,
+                      shownTarget: String, shownMount: (point: String, device: String)? = nil, statusFile: String?,
+                      final: inout OffloadProgress?, holdFinal: Bool = true) throws {
         func show(_ text: String) -> String {
             shownMount.map { text.replacingOccurrences(of: $0.point + "/", with: $0.device + "/") } ?? text
         }
@@ -135,6 +160,7 @@ struct OffloadCommand: ParsableCommand {
                 var p = progress
                 p.target = label
                 p.message = p.message.map(show)
+                if holdFinal && p.state != .copying { final = p; return }
                 if let statusFile { p.write(to: statusFile) }
             }
         } catch {
