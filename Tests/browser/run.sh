@@ -146,7 +146,7 @@ check "the refused recording's card stays" grep -qxF 'live-card: true' "$out"
 livefiles=$(sed -n 's/^live-files: "\(.*\)"$/\1/p' "$out" | tr '/' ' ')
 check "the card being written holds several files" test "$(echo "$livefiles" | wc -w)" -ge 2
 check "every file of the recording being written stays on disk" bash -c "for f in $livefiles; do test -s '$work/rec/'\$f.csv || exit 1; done"
-check "the page says what was deleted, which was not and why" grep -qE "^msg: \"Deleted 1 file\. Not deleted: $live is being recorded" "$out"
+check "the page says what was deleted, which was not and why" grep -qE "^msg: \"Deleted 1 recording\. Not deleted: $live is being recorded" "$out"
 check "the message names only the refused one" bash -c "! grep '^msg:' '$out' | grep -qF '$gone'"
 check "the message is on a phone's screen" grep -qxF 'msg-on-screen: true' "$out"
 check "the reloaded page has nothing selected" grep -qxF 'download: "Download selected"' "$out"
@@ -166,7 +166,7 @@ check "the confirm() names the one recording" grep -qE "^dialog: \"Delete 1 reco
 check "its CSV and metadata left the disk" bash -c "! ls '$work/rec/$gone2'.* 2>/dev/null"
 check "the reloaded list counts two recordings fewer (and the one being written)" grep -qE "^count: \"$((nrec - 1)) recordings \(" "$out"
 check "the reloaded list still shows the recording being written" grep -qxF 'live-card: true' "$out"
-check "no message after a clean delete" grep -qxF 'msg: ""' "$out"
+check "the reloaded page says the one recording was deleted" grep -qxF 'msg: "Deleted 1 recording."' "$out"
 check "no JavaScript errors on the delete" bash -c "! grep -q '^page error' '$out'"
 rc=0; stop "$recorder" || rc=$?; recorder=""
 check "the recording being written stops cleanly on SIGINT" test "$rc" = 0

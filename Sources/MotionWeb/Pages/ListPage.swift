@@ -149,9 +149,13 @@ enum ListPage {
     if(!sel.length){msg('Not deleted: '+held.join('; '));return;}
     const n=sel.flatMap(c=>(c.dataset.files||c.value).split('/'));const k=sel.length;
     if(!confirm(`Delete ${k} recording${k>1?'s':''}${n.length>k?` (${n.length} files)`:''} for good?\\n\\n${n.join('\\n')}${busy.length?`\\n\\nNot ${busy.map(c=>c.value).join(', ')}: being recorded.`:''}\\n\\nEach CSV and its metadata are removed from the logger.`))return;
-    const failed=[...held];let done=0;
-    for(const x of n){const r=await send('DELETE','/api/recordings/'+encodeURIComponent(x));if(r.ok||r.status===404)done++;else failed.push(r.j.error||(x+': not deleted (HTTP '+r.status+')'));}
-    if(failed.length)sessionStorage.setItem('msg',(done?`Deleted ${done} file${done>1?'s':''}. `:'')+'Not deleted: '+failed.join('; '));
+    const btn=document.getElementById('del-selected');btn.disabled=true;btn.textContent='Deleting…';
+    const failed=[...held],gone=new Set();
+    for(const x of n){const r=await send('DELETE','/api/recordings/'+encodeURIComponent(x));if(r.ok||r.status===404)gone.add(x);else failed.push(r.j.error||(x+': not deleted (HTTP '+r.status+')'));}
+    const partsOf=c=>(c.dataset.files||c.value).split('/'),whole=sel.filter(c=>partsOf(c).every(f=>gone.has(f))).length;
+    let t=whole?`Deleted ${whole} recording${whole>1?'s':''}.`:'';
+    for(const c of sel){const f=partsOf(c),d=f.filter(x=>gone.has(x)).length;if(d&&d<f.length)t+=` Deleted ${d} of the ${f.length} parts of ${c.value}.`;}
+    sessionStorage.setItem('msg',(t||'Nothing deleted.').trim()+(failed.length?' Not deleted: '+failed.join('; '):''));
     location.reload();});
     {const m=sessionStorage.getItem('msg');if(m){sessionStorage.removeItem('msg');msg(m);}}
     document.querySelectorAll('[data-post]').forEach(a=>a.addEventListener('click',async e=>{e.preventDefault();await send('POST',a.getAttribute('href'));location.href='/';}));
