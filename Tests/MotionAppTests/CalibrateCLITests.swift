@@ -102,6 +102,18 @@ struct CalibrateCLITests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/config.yaml"))
     }
 
+    @Test("20 s of a ride barely turns the device: the coverage says so (it said 100 % around a fit inside the cluster)")
+    func aClusterCoversNothing() throws {
+        let dir = Binary.temporaryDirectory()
+        #expect(try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "20", "--sources", "AGM",
+                                "--out", dir, "--quiet"]).status == 0)
+        let file = try #require(Binary.csvFiles(in: dir).first)
+        let r = try Binary.run(["calibrate", "--from", file, "--dry-run"])
+        #expect(r.status == 1 && r.stdout.contains("DO IT AGAIN"))
+        let coverage = r.stdout.components(separatedBy: "coverage ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+        #expect(coverage.map { $0 < 50 } == true, "\(r.stdout)")
+    }
+
     @Test("live on the simulator: guided still and turning phases find the simulated IMU's distortion")
     func liveSimulator() throws {
         let dir = Binary.temporaryDirectory()

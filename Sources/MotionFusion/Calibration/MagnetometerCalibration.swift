@@ -97,21 +97,29 @@ public struct MagnetometerCalibrator: Sendable {
 
     /// Directions of the samples corrected by the fit (`sphereCorrection()`: scaling by a
     /// field strength changes no direction, so the coverage does not depend on it).
+    /// Samples within `minimumSpread` of the centre point nowhere.
     static func coverage(of kept: [Vector3], fit: EllipsoidFit) -> SphereCoverage {
         let soft = fit.sphereCorrection()
         var c = SphereCoverage()
-        for m in kept { c.add(soft * (m - fit.center)) }
+        for m in kept where (m - fit.center).norm >= minimumSpread { c.add(soft * (m - fit.center)) }
         return c
     }
 
-    /// Directions of the samples seen from their per-axis median.
+    /// Directions of the samples seen from their per-axis median (those at least
+    /// `minimumSpread` from it).
     static func medianCoverage(_ kept: [Vector3]) -> SphereCoverage {
         var c = SphereCoverage()
         guard kept.count > 1 else { return c }
         let center = medianCenter(kept)
-        for m in kept { c.add(m - center) }
+        for m in kept where (m - center).norm >= minimumSpread { c.add(m - center) }
         return c
     }
+
+    /// µT a sample must lie from the centre for its direction to count: a device hardly
+    /// turned (20 s of a ride) gives a cluster of readings, and a fit or median inside that
+    /// cluster saw its noise (about 0.5 µT) in every direction — "coverage 100 %" with a
+    /// field of 0.64 µT. Earth's field is 20–70 µT from a true centre; 5 µT is a tenth of it.
+    static let minimumSpread = 5.0
 
     /// Per-axis median.
     static func medianCenter(_ points: [Vector3]) -> Vector3 {
