@@ -29,9 +29,11 @@ final class WebApp: Sendable {
     let series = SeriesCache()
     let log: Logger
     let downloads = Atomic<Int>(0)
-    /// Recordings in a ZIP being sent, and in how many: not deleted meanwhile (the ZIP opens
-    /// each file only when it reaches it, and its Content-Length is already sent).
-    let zipping = Mutex<[String: Int]>([:])
+    /// Recordings in a ZIP being sent, and in how many (`zips`): not deleted meanwhile (the
+    /// ZIP opens each file only when it reaches it, and its Content-Length is already sent);
+    /// and recordings a DELETE is removing (`deleting`): left out of a ZIP that starts then.
+    /// One lock for both, so a DELETE and a ZIP's hold on a name exclude each other.
+    let zipping = Mutex<HeldNames>(HeldNames())
     /// Background summaries of finished recordings (nil when the configuration turns them off).
     let summaries: SummaryWarmer?
 
@@ -189,25 +191,74 @@ extension WebApp {
     }
 }
 
+/// The names ZIP downloads hold and the names DELETEs are removing (`WebApp.zipping`).
+struct HeldNames: Sendable, Equatable {
+    /// Recording name: how many running ZIPs hold it.
+    var zips: [String: Int] = [:]
+    /// Recording name: how many DELETEs of it are running.
+    var deleting: [String: Int] = [:]
+}
+
 /// The recordings of one ZIP download, held in `WebApp.zipping` until released or dropped.
+///
+/// Taken before the ZIP looks its files up, opens or sizes them: a DELETE either came
+/// first (the name is left out of `names`, and the ZIP leaves out a file it cannot open)
+/// or is refused with 409 while the ZIP holds the name.
 final class ZipHold: Sendable {
     let app: WebApp
+    /// The names held: those asked for, less those a DELETE was removing at that moment.
     let names: [String]
     private let released = Atomic<Bool>(false)
 
     init(app: WebApp, names: [String]) {
         self.app = app
-        self.names = names
-        app.zipping.withLock { for n in names { $0[n, default: 0] += 1 } }
+        self.names = app.zipping.withLock { held in
+            var taken: [String] = []
+            for n in names where held.deleting[n] == nil {
+                held.zips[n, default: 0] += 1
+                taken.append(n)
+            }
+            return taken
+        }
     }
 
     func release() {
         guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
         app.zipping.withLock { held in
             for n in names {
-                let left = (held[n] ?? 1) - 1
-                held[n] = left > 0 ? left : nil
+                let left = (held.zips[n] ?? 1) - 1
+                held.zips[n] = left > 0 ? left : nil
             }
+        }
+    }
+
+    deinit { release() }
+}
+
+/// A DELETE's claim on a recording name in `WebApp.zipping`: none while a ZIP holds the
+/// name; while it lasts, a ZIP that starts leaves the recording out.
+final class DeleteClaim: Sendable {
+    let app: WebApp
+    let name: String
+    private let released = Atomic<Bool>(false)
+
+    /// Nil when a ZIP holds `name`.
+    init?(app: WebApp, name: String) {
+        let claimed = app.zipping.withLock { held -> Bool in
+            guard held.zips[name] == nil else { return false }
+            held.deleting[name, default: 0] += 1
+            return true
+        }
+        guard claimed else { return nil }
+        self.app = app
+        self.name = name
+    }
+
+    func release() {
+        guard !released.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        app.zipping.withLock { held in
+            let left = (held.deleting[name] ?? 1) - 1
+            held.deleting[name] = left > 0 ? left : nil
         }
     }
 

@@ -25,6 +25,9 @@ public struct WebConfiguration: Sendable {
     public var stalledClientTimeout: Duration = .seconds(60)
     /// Called when a stalled download is closed (tests wait on it).
     public var onStalledClient: (@Sendable () -> Void)?
+    /// Called by a ZIP download once it holds its recordings' names, before it looks them
+    /// up, opens or sizes them (tests run a DELETE there).
+    public var onZipHeld: (@Sendable () async -> Void)?
     /// A client must send a whole request (head and body) within this long of the server
     /// starting to wait for one (the connection's start, or the end of the previous
     /// response), or its connection is closed: a client that trickles its headers in

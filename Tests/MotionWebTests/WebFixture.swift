@@ -126,11 +126,13 @@ extension WebFixture {
     /// The router of a server on this folder.
     /// `summaryRounds` turns background summaries on and hears each round's count;
     /// `stalled` shortens the stalled-client timeout and hears each stalled download's end;
-    /// `requestTimeout` the time a client has to send a request; `events` the events stream.
+    /// `requestTimeout` the time a client has to send a request; `events` the events stream;
+    /// `zipHeld` runs in each ZIP download once it holds its names, before it opens files.
     func app(password: String? = nil, live: (any LiveControl)? = nil, maxDownloads: Int = 8,
              clock: TestClock = TestClock(), summaryRounds: (@Sendable (Int) -> Void)? = nil,
              stalled: (timeout: Duration, hook: @Sendable () -> Void)? = nil, requestTimeout: Duration? = nil,
-             events: (count: Int, interval: Duration) = (2, .zero)) throws -> some ApplicationProtocol {
+             events: (count: Int, interval: Duration) = (2, .zero),
+             zipHeld: (@Sendable () async -> Void)? = nil) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
@@ -143,6 +145,7 @@ extension WebFixture {
         c.eventsPerConnection = events.count
         c.eventInterval = events.interval
         if let requestTimeout { c.requestTimeout = requestTimeout }
+        c.onZipHeld = zipHeld
         c.clock = clock.function
         // A plain comparison stands in for bcrypt (its own tests are hummingbird-auth's).
         let server = try WebServer(configuration: c, log: Logger(label: "test"), verify: { pw, hash in "hash:" + pw == hash })

@@ -151,9 +151,11 @@ extension WebApp {
         if entry.name == writing {
             return Self.failure(.conflict, "\(name) is being recorded right now: stop the recording first", api: true)
         }
-        if zipping.withLock({ $0[entry.name] != nil }) {
+        // Claimed until the files are gone: a ZIP starting meanwhile leaves the recording out.
+        guard let claim = DeleteClaim(app: self, name: entry.name) else {
             return Self.failure(.conflict, "\(name) is in a ZIP being downloaded right now: try again when the download has ended", api: true)
         }
+        defer { claim.release() }
         if folder.isRecentlyWritten(entry) {
             return Self.failure(.conflict, "\(name) was written to less than a minute ago and has not ended cleanly: it may still be recording; try again later", api: true)
         }

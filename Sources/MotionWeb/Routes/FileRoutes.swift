@@ -175,32 +175,50 @@ extension WebApp {
         let query = request.uri.queryParameters
         let all = query.get("all") == "1"
         let requested = query.getAll("name").map { String($0) }
+        // The hold is taken on the names before any of them is looked up, opened or sized,
+        // and released on every path (explicitly, or when it is dropped): a DELETE either
+        // came first (the file is not in the ZIP) or is refused while the ZIP holds it.
+        let hold: ZipHold
         var chosen: [RecordingEntry] = []
         do {
             if all {
-                chosen = try folder.list()
+                let listed = try folder.list()
+                hold = ZipHold(app: self, names: listed.map(\.name))
+                await configuration.onZipHeld?()
+                let held = Set(hold.names)
+                chosen = listed.filter { held.contains($0.name) }
             } else {
                 guard !requested.isEmpty else { return Self.failure(.badRequest, "choose recordings: /download.zip?name=NAME&name=... or ?all=1", api: false) }
                 guard requested.count <= 10_000 else { return Self.failure(.badRequest, "too many names", api: false) }
                 var seen = Set<String>()
-                for name in requested where seen.insert(name).inserted {
-                    guard let e = try folder.lookup(name) else { return Self.failure(.notFound, WebError.notFound(name).description, api: false) }
+                let names = requested.filter { seen.insert($0).inserted }
+                hold = ZipHold(app: self, names: names)
+                await configuration.onZipHeld?()
+                let held = Set(hold.names)
+                for name in names {
+                    // A name a DELETE was removing when the hold was taken is gone, as after it.
+                    guard held.contains(name), let e = try folder.lookup(name) else {
+                        hold.release()
+                        return Self.failure(.notFound, WebError.notFound(name).description, api: false)
+                    }
                     chosen.append(e)
                 }
             }
         } catch {
             return Self.failure(.internalServerError, "\(error)", api: false)
         }
-        guard !chosen.isEmpty else { return Self.failure(.notFound, "there are no recordings to download", api: false) }
         let writing = await writingName()
         var entries: [ZipStream.Entry] = []
+        var included: [RecordingEntry] = []
         for e in chosen {
+            // A recording deleted before the hold was taken cannot be opened: left out.
             guard let fd = try? folder.open(e.name + ".csv") else { continue }
             let st = try? fd.status()
             let size = st?.size ?? 0
             let length = isBeingWritten(e, writing: writing) ? FileChunks.completeLength(fd: fd, size: size) : size
             try? fd.close()
             guard let st else { continue }
+            included.append(e)
             entries.append(.init(archiveName: e.name + ".csv", fileName: e.name + ".csv", length: length,
                                  modifiedEpoch: Double(st.modifiedNanos / 1_000_000_000)))
             let json = RecordingFiles.metadataPath(for: e.name)
@@ -208,7 +226,15 @@ extension WebApp {
                 entries.append(.init(archiveName: json, fileName: json, length: j.size, modifiedEpoch: j.modifiedEpoch))
             }
         }
-        guard let slot = takeDownloadSlot() else { return busy() }
+        chosen = included
+        guard !chosen.isEmpty else {
+            hold.release()
+            return Self.failure(.notFound, "there are no recordings to download", api: false)
+        }
+        guard let slot = takeDownloadSlot() else {
+            hold.release()
+            return busy()
+        }
         let archive = ZipStream(entries: entries)
         let what = "ZIP of \(entries.count) files"
         let total = archive.totalLength
@@ -222,13 +248,22 @@ extension WebApp {
         headers[.cacheControl] = "no-store"
         let folder = self.folder
         let log = self.log
-        let hold = ZipHold(app: self, names: chosen.map(\.name))
         log.info("ZIP download", metadata: ["recordings": "\(recordings)", "files": "\(chosen.count)", "bytes": "\(total)"])
         return Response(status: .ok, headers: headers, body: .init(contentLength: Int(total)) { writer in
             let guarded = self.guarding(writer, context, what: what, slot: slot)
             defer { guarded.stall.end(); hold.release() }
             var out: any ResponseBodyWriter = guarded
-            try await archive.write(to: &out) { name in try folder.open(name) }
+            do {
+                try await archive.write(to: &out) { name in try folder.open(name) }
+            } catch let error as ZipStream.Unreadable {
+                // The Content-Length is sent: the response must not end as if complete.
+                // Throwing makes Hummingbird close the connection short of the announced
+                // length, so the client sees a broken transfer; logged, as it means a file
+                // was removed or truncated behind the server's back.
+                log.error("ZIP download broken off: a file it announced could not be read whole",
+                          metadata: ["download": "\(what)", "error": "\(error)", "client": "\(context.client)"])
+                throw error
+            }
             try await out.finish(nil)
         })
     }

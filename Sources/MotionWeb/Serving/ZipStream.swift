@@ -40,7 +40,17 @@ struct ZipStream {
         return offset + Int64(central.count) + Int64(Self.end(count: entries.count, centralSize: Int64(central.count), centralOffset: offset).count)
     }
 
-    /// Writes the archive; `open` opens a folder file by name (the caller's lookup).
+    /// A file of the archive, whose length is already announced, could not be opened or
+    /// read to its announced length (removed or truncated behind the server's back).
+    struct Unreadable: Error, CustomStringConvertible {
+        var fileName: String
+        var reason: String
+        var description: String { "\(fileName): \(reason)" }
+    }
+
+    /// Writes the archive; `open` opens a folder file by name (the caller's lookup). Throws
+    /// `Unreadable` when a file cannot be sent whole (the archive is then broken off: the
+    /// caller must not end the response as if it were complete).
     func write(to writer: inout any ResponseBodyWriter, open: (String) throws -> SystemPackage.FileDescriptor) async throws {
         var offset: Int64 = 0
         var offsets: [Int64] = []
@@ -49,10 +59,15 @@ struct ZipStream {
             offsets.append(offset)
             let header = Self.localHeader(e)
             try await writer.write(ByteBuffer(bytes: header))
-            let fd = try open(e.fileName)
+            let fd: SystemPackage.FileDescriptor
+            do { fd = try open(e.fileName) } catch { throw Unreadable(fileName: e.fileName, reason: "\(error)") }
             defer { try? fd.close() }
             var crc = CRC32()
-            try await FileChunks.stream(fd: fd, offset: 0, count: e.length, to: &writer) { crc.update($0) }
+            do {
+                try await FileChunks.stream(fd: fd, offset: 0, count: e.length, to: &writer) { crc.update($0) }
+            } catch FileChunks.StreamError.fileShrank {
+                throw Unreadable(fileName: e.fileName, reason: "it ended before the \(e.length) bytes announced")
+            }
             let d = Self.descriptor(e, crc: crc.value)
             try await writer.write(ByteBuffer(bytes: d))
             crcs.append(crc.value)
