@@ -34,6 +34,13 @@ public struct WebConfiguration: Sendable {
     /// (slowloris) holds a connection this long at most. Not while a response is being
     /// written: downloads and the events stream are not cut by it (`RequestDeadline`).
     public var requestTimeout: Duration = .seconds(30)
+    /// When `requestTimeout` passes on a connection idle after a response, its output is
+    /// closed and what the client still sends is read and discarded for up to this long
+    /// before it is closed fully (a lingering close: a request pipelined behind a response
+    /// the client has not read yet got an RST that discarded that response's end).
+    public var lingerTimeout: Duration = .seconds(30)
+    /// Hears each connection's request deadline events (tests).
+    var onRequestDeadline: (@Sendable (RequestDeadline.Event) -> Void)?
     /// Computes the summary of every finished recording without a fresh one, in the
     /// background at the lowest CPU priority, so the list shows distance and activity.
     public var backgroundSummaries = true
@@ -77,7 +84,7 @@ public final class WebServer: Sendable {
             router: app.router(),
             // RequestDeadline instead of Hummingbird's idleTimeout, which restarted at every
             // body part and saw no part of a head that trickles in.
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(timeout: c.requestTimeout)], idleTimeout: nil)),
+            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(timeout: c.requestTimeout, linger: c.lingerTimeout, onEvent: c.onRequestDeadline)], idleTimeout: nil)),
             configuration: .init(address: .hostname(c.listen.host, port: c.listen.port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? c.listen.port) },
             eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),

@@ -132,7 +132,8 @@ extension WebFixture {
              clock: TestClock = TestClock(), summaryRounds: (@Sendable (Int) -> Void)? = nil,
              stalled: (timeout: Duration, hook: @Sendable () -> Void)? = nil, requestTimeout: Duration? = nil,
              events: (count: Int, interval: Duration) = (2, .zero),
-             zipHeld: (@Sendable () async -> Void)? = nil) throws -> some ApplicationProtocol {
+             zipHeld: (@Sendable () async -> Void)? = nil, linger: Duration? = nil,
+             deadlineEvents: (@Sendable (RequestDeadline.Event) -> Void)? = nil) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
@@ -146,6 +147,8 @@ extension WebFixture {
         c.eventInterval = events.interval
         if let requestTimeout { c.requestTimeout = requestTimeout }
         c.onZipHeld = zipHeld
+        if let linger { c.lingerTimeout = linger }
+        c.onRequestDeadline = deadlineEvents
         c.clock = clock.function
         // A plain comparison stands in for bcrypt (its own tests are hummingbird-auth's).
         let server = try WebServer(configuration: c, log: Logger(label: "test"), verify: { pw, hash in "hash:" + pw == hash })

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 @testable import MotionWeb
+import Synchronization
 import Testing
 
 /// A client that does not send its request in time loses its connection (slowloris: a
@@ -34,6 +35,35 @@ import Testing
             idle.send("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             let after = await idle.readUntilClosed()
             #expect(after.closed && String(decoding: after.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"), "an idle keep-alive")
+        }
+    }
+
+    /// A client that has not read the whole response when the deadline closes the idle
+    /// connection, and then pipelines a request, still gets the whole response: the server
+    /// closed its output and reads and discards the request (a full close made the kernel
+    /// answer the request with RST, which threw away the unread end of the response).
+    @Test func aRequestPipelinedAfterTheDeadlineDoesNotResetTheConnection() async throws {
+        let f = try WebFixture()
+        try SlowReader.writeLargeFile(f.folder + "/20260102080000.csv")
+        let size = 16 << 20
+        let written = Atomic<Bool>(false)
+        let (lingering, lingeringC) = AsyncStream.makeStream(of: Void.self)
+        try await f.app(requestTimeout: Self.timeout, linger: Self.patience, deadlineEvents: { event in
+            if event == .responseWritten { written.store(true, ordering: .releasing) }
+            // (A close after responses: what the old code did, so that it fails, not hangs.)
+            if event == .lingering || event == .closed(responses: 1) { lingeringC.yield() }
+        }).test(.live) { client in
+            let c = try RawClient(port: try #require(client.port))
+            c.send("GET /recordings/20260102080000.csv HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=0-\(size - 1)\r\n\r\n")
+            // Read until the server has handed the response's last byte to its socket, then
+            // stop: the kernel still holds the end of it when the deadline passes.
+            let first = await c.read(until: { _ in written.load(ordering: .acquiring) })
+            #expect(!first.closed)
+            for await _ in lingering { break }
+            c.send("GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let got = await c.read(until: { _ in false }, from: first.bytes)
+            #expect(got.closed)
+            #expect(RawClient.bodyLength(got.bytes) == size, "the download was cut at \(RawClient.bodyLength(got.bytes)) bytes")
         }
     }
 
@@ -118,6 +148,18 @@ final class RawClient: Sendable {
             }
         }
         return (bytes, false)
+    }
+
+    /// Waits (poll, no read) until the server has shut down its side of the connection,
+    /// or `WebSlowClientTests.patience` passes.
+    func waitForPeerShutdown() async -> Bool {
+        await withCheckedContinuation { c in
+            Thread {
+                var p = pollfd(fd: self.sock, events: Int16(0x2000), revents: 0)   // POLLRDHUP
+                let n = poll(&p, 1, Int32(WebSlowClientTests.patience.components.seconds * 1000))
+                c.resume(returning: n == 1 && p.revents & Int16(0x2000) != 0)
+            }.start()
+        }
     }
 
     func readUntilClosed(trickle: Bool = false) async -> (bytes: [UInt8], closed: Bool) {
