@@ -211,8 +211,16 @@ final class ZipHold: Sendable {
     private let released = Atomic<Bool>(false)
 
     init(app: WebApp, names: [String]) {
+        // Taken before any stored property is set (the same code inside the initialiser,
+        // after `self.app`, crashed Swift 6.3.1's optimiser: "Found ownership error").
+        let taken = Self.take(names, app: app)
         self.app = app
-        self.names = app.zipping.withLock { held in
+        self.names = taken
+    }
+
+    /// Holds each of `names` no DELETE is removing; returns those held.
+    private static func take(_ names: [String], app: WebApp) -> [String] {
+        app.zipping.withLock { held in
             var taken: [String] = []
             for n in names where held.deleting[n] == nil {
                 held.zips[n, default: 0] += 1
