@@ -14,10 +14,10 @@ enum ScenarioRecording {
     }
 
     /// The summary of `text` (a whole CSV file) written to a scratch folder as `name`.
-    static func summarize(_ text: String, name: String = "trace.csv") throws -> AnalysisSummary {
+    static func summarize(_ text: String, name: String = "trace.csv", options: AnalysisOptions = .init()) throws -> AnalysisSummary {
         let path = try tempDir() + "/" + name
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return try RecordingAnalyzer.summarize([path])
+        return try RecordingAnalyzer.summarize([path], options: options)
     }
 
     /// Writes `seconds` of `scenario` to `path`; `imu: false` writes only L rows.

@@ -31,7 +31,7 @@ Reported: recall per class, balanced accuracy (mean recall over walking, cycling
 vehicle), overall accuracy, and the confusion matrix, for motionlog and the baseline, plus
 per-file lines with --verbose. With --trackintel-python (a Python with trackintel), the
 stops are compared with trackintel's stay points on the same fixes (its defaults, which
-motionlog's follow): the share of each side's stops that overlap one of the other's in time
+motionlog's follow, and include_last=True, as motionlog keeps a final stay): the share of each side's stops that overlap one of the other's in time
 for at least half of the shorter, and the Jaccard index of the seconds spent in a stop.
 
 Usage:

@@ -31,6 +31,10 @@ struct SummaryCommand: ParsableCommand {
     @Option(name: .long, help: "Shortest stop in minutes (default 5, trackintel).")
     var stopMinutes: Double?
 
+    @Flag(name: .long, inversion: .prefixedNo,
+          help: "Whether staying put after the last departure, for the shortest stop's time, is a stop (trackintel's include_last).")
+    var finalStop = true
+
     @Option(name: .long, help: "Longest stretch without data kept inside a move, minutes (default 10).")
     var gapMinutes: Double?
 
@@ -51,6 +55,7 @@ struct SummaryCommand: ParsableCommand {
         if let stopRadius { options.stopRadiusM = stopRadius }
         if let stopMinutes { options.stopMinSeconds = stopMinutes * 60 }
         if let gapMinutes { options.gapSeconds = gapMinutes * 60 }
+        options.finalStop = finalStop
         if let interval { options.movementIntervalS = interval * 60 }
         var files: [String]
         do { files = try RecordingInputs.resolve(paths) } catch {
