@@ -144,12 +144,23 @@ public enum LocalDay {
     /// `HH:MM:SS` of `epoch` in local time; in the hour a daylight-saving change repeats
     /// (the clocks go back), followed by the offset, `01:30:00 -04:00`, since the same
     /// reading then stands for two moments.
-    public static func clock(_ epoch: Double) -> String {
+    public static func clock(_ epoch: Double) -> String { localTime(epoch, characters: 8) }
+
+    /// `HH:MM` of `epoch` in local time, with the offset in the repeated hour as `clock`.
+    public static func hourMinute(_ epoch: Double) -> String { localTime(epoch, characters: 5) }
+
+    /// The first `characters` of the local `HH:MM:SS` of `epoch`, marked as `marked` does.
+    static func localTime(_ epoch: Double, characters: Int) -> String {
         let iso = TimeText.isoLocal(epochSeconds: epoch)
         guard iso.count >= 19 else { return iso }
-        let s = iso.index(iso.startIndex, offsetBy: 11), e = iso.index(iso.startIndex, offsetBy: 19)
-        let time = String(iso[s..<e])
-        return isRepeated(epoch) ? time + " " + offsetText(epoch) : time
+        let s = iso.index(iso.startIndex, offsetBy: 11), e = iso.index(s, offsetBy: characters)
+        return marked(String(iso[s..<e]), epoch)
+    }
+
+    /// `text` (a local time reading of `epoch`), followed by the offset in force when the
+    /// reading is repeated (the hour the clocks go back): `01:30 -04:00`.
+    public static func marked(_ text: String, _ epoch: Double) -> String {
+        isRepeated(epoch) ? text + " " + offsetText(epoch) : text
     }
 
     /// Whether local clocks read the same time at another moment too: the reading of

@@ -70,7 +70,7 @@ public enum SummaryReport {
             for (t, v) in zip(s.movement.starts, s.movement.sums).prefix(Self.movementLines) {
                 if LocalDay.date(t) != day { day = LocalDay.date(t); out.append("  \(day)") }
                 let bar = String(repeating: "█", count: v.isFinite && peak.isFinite && v > 0 ? Int((v / peak * 30).rounded()) : 0)
-                out.append("  \(LocalDay.clock(t).prefix(5))\(LocalDay.isRepeated(t) ? " " + LocalDay.offsetText(t) : "")  \(Text.number(v, 1).padding(toLength: 9, withPad: " ", startingAt: 0)) \(bar)")
+                out.append("  \(LocalDay.hourMinute(t))  \(Text.number(v, 1).padding(toLength: 9, withPad: " ", startingAt: 0)) \(bar)")
             }
             let more = s.movement.sums.count - Self.movementLines
             if more > 0 { out.append("  … \(more) more interval\(more == 1 ? "" : "s") (see --json)") }

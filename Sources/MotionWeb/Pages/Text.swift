@@ -16,16 +16,12 @@ enum Text {
     /// `Mon 23 Nov 2026, 17:40` in the logger's local time.
     static func localTime(_ epoch: Double?) -> String {
         guard let epoch, epoch.isFinite else { return "unknown time" }
-        let text = strftime(epoch, "%a %d %b %Y, %H:%M")
         // In the hour the clocks go back the same reading stands for two moments.
-        return LocalDay.isRepeated(epoch) ? text + " " + LocalDay.offsetText(epoch) : text
+        return LocalDay.marked(strftime(epoch, "%a %d %b %Y, %H:%M"), epoch)
     }
 
     /// `17:40` in the logger's local time; `01:30 -04:00` in the hour the clocks go back.
-    static func hourMinute(_ epoch: Double) -> String {
-        let text = strftime(epoch, "%H:%M")
-        return LocalDay.isRepeated(epoch) ? text + " " + LocalDay.offsetText(epoch) : text
-    }
+    static func hourMinute(_ epoch: Double) -> String { LocalDay.hourMinute(epoch) }
 
     static func strftime(_ epoch: Double, _ format: String) -> String {
         CalendarTime.format(epochSeconds: Int64(epoch), pattern: format, utc: false)
