@@ -33,11 +33,8 @@ public enum OrderedPipeline {
             while fill(0) { process(0); drain(0) }
         }
         guard fill(0) else { return }
-        guard slots > 1, wanted > 0, fill(1) else {
-            process(0); drain(0)
-            if slots <= 1 || wanted <= 0 { while fill(0) { process(0); drain(0) } }
-            return
-        }
+        guard slots > 1, wanted > 0 else { alone(filled: 1); return }
+        guard fill(1) else { process(0); drain(0); return }
         withoutActuallyEscaping(process) { escapable in
             let shared = Shared(slots: slots, process: escapable)
             let threads = (0..<wanted).compactMap { _ in WorkerThread.start(shared) }
