@@ -121,13 +121,11 @@ public struct FolderOffload {
                 do { try delete(r, copiedNow: [], report: &report) } catch { report.failures.append(error) }
             }
         }
-        // Recordings left behind are never "done": parts that did not fit make the copy
-        // incomplete (the stick may still be pulled out), anything else is an error.
-        if !(report.failures.isEmpty && report.conflicts.isEmpty && report.tooLarge.isEmpty) {
-            status.state = .error
-        } else {
-            status.state = report.didNotFit.isEmpty ? .done : .incomplete
-        }
+        // Recordings left behind are never "done". Left behind on purpose, with a sentence
+        // saying what to do (no room, too large for FAT32, the name taken by other contents
+        // on the target), the copy is incomplete: the stick may still be pulled out. A
+        // failure is an error.
+        status.state = !report.failures.isEmpty ? .error : (report.complete ? .done : .incomplete)
         status.message = report.lines().joined(separator: " ")
         status.updated = now().timeIntervalSince1970
         progress(status)

@@ -4,8 +4,9 @@ import MotionSystem
 /// Where an offload stands, written as JSON for the daemon (`status`, LED) while it runs.
 public struct OffloadProgress: Codable, Sendable, Equatable {
     /// `copying` while it runs; at the end `done` (every finished recording is on the
-    /// target), `incomplete` (nothing failed, but recordings were left behind because they did
-    /// not fit: the target may be removed, the copy is not whole) or `error`.
+    /// target), `incomplete` (nothing failed, but recordings were left behind on purpose:
+    /// they did not fit, were too large for FAT32, or their name is taken on the target by
+    /// other contents; the target may be removed, the copy is not whole) or `error`.
     public enum State: String, Codable, Sendable {
         case copying, done, incomplete, error
     }

@@ -160,9 +160,12 @@ struct FolderOffloadTests {
         try source.addFinished("20251121152005", start: t0 + 3600, rows: 5000)
         var options = FolderOffloadOptions()
         options.maxFileBytes = 20_000
-        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        var states: [OffloadProgress.State] = []
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run { states.append($0.state) }
         #expect(report.copied == ["20251121142005"])
         #expect(report.tooLarge.map(\.name) == ["20251121152005.csv"])
+        // Nothing failed and the stick may be pulled out, but a recording was left behind.
+        #expect(states.last == .incomplete, "\(states)")
         #expect(!files(in: target.path).contains { $0.hasPrefix("20251121152005") })
         #expect(report.lines().contains { $0.contains("FAT32") })
     }
@@ -186,8 +189,11 @@ struct FolderOffloadTests {
         try theirs.write(to: URL(fileURLWithPath: target.path + "/20251121142005.csv"))
         var options = FolderOffloadOptions()
         options.deleteAfterCopy = true
-        let report = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        var states: [OffloadProgress.State] = []
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run { states.append($0.state) }
         #expect(report.conflicts == ["20251121142005.csv"])
+        // Left behind on purpose, with what to do: incomplete (may be pulled out), not an error.
+        #expect(states.last == .incomplete, "\(states)")
         #expect(report.copied.isEmpty && report.deleted.isEmpty && !report.complete)
         #expect(target.bytes("20251121142005.csv") == theirs)
         #expect(source.bytes("20251121142005.csv") != nil)
