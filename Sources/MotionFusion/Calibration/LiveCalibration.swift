@@ -31,6 +31,7 @@ public struct LiveCalibration {
         var nextReport = 2.0
         var shown = 0
         var lastTurned = 0.0
+        var hints = CoverageHints(target: targetCoverage)
         while let tick = scheduler.waitForNextTick(clock: clock) {
             let reading = sensor.read(at: tick)
             let dt = lastElapsed.map { tick.elapsed - $0 } ?? 0
@@ -48,7 +49,7 @@ public struct LiveCalibration {
             if turned >= nextReport {
                 nextReport += 2
                 let coverage = mag.provisionalCoverage
-                say(Self.progressLine(turned, coverage))
+                say(hints.line(turned, coverage))
                 shown = mag.samples.count
                 // Stop once the result would be good: its coverage, and a fit it accepts.
                 if coverage.fraction >= targetCoverage && turned >= minTurnSeconds,
@@ -59,23 +60,7 @@ public struct LiveCalibration {
         }
         // Samples taken since the last line (the turning time ended between two lines, or
         // the clock stopped): the last figure shown covers them too.
-        if turning && mag.samples.count != shown { say(Self.progressLine(lastTurned, mag.provisionalCoverage)) }
+        if turning && mag.samples.count != shown { say(hints.line(lastTurned, mag.provisionalCoverage)) }
         return (gyro, mag)
-    }
-
-    /// `  12 s: coverage 44 % — still missing: …`, from `MagnetometerCalibrator.provisionalCoverage`.
-    static func progressLine(_ turned: Double, _ coverage: SphereCoverage) -> String {
-        var line = "  \(Int(turned)) s: coverage \(Int((coverage.fraction * 100).rounded())) %"
-        if !coverage.missingAxes.isEmpty { line += " — still missing: " + coverage.missingAxes.map(Self.hint).joined(separator: ", ") }
-        return line
-    }
-
-    /// What to do for a field direction never seen along a device axis.
-    static func hint(_ axis: String) -> String {
-        switch axis {
-        case "+Z", "-Z": return "field along \(axis) (lay the device flat, screen up and screen down, facing different ways)"
-        case "+Y", "-Y": return "field along \(axis) (stand the device on its top and bottom edges)"
-        default: return "field along \(axis) (stand the device on its left and right edges)"
-        }
     }
 }

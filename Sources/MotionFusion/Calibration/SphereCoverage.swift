@@ -39,9 +39,14 @@ public struct SphereCoverage: Sendable, Equatable {
         Double(counts.filter { $0 >= minimumPerCell }.count) / Double(Self.cellCount)
     }
 
+    /// Cells with fewer than `minimumPerCell` samples: directions not yet seen.
+    public var unseenCells: Int { counts.filter { $0 < minimumPerCell }.count }
+
     /// The axis directions no sample came within 30° of, e.g. `["-Z"]`.
     public var missingAxes: [String] {
-        let names = ["+X", "-X", "+Y", "-Y", "+Z", "-Z"]
-        return (0..<6).filter { nearest[$0] < cos(Double.pi / 6) }.map { names[$0] }
+        (0..<6).filter { nearest[$0] < cos(Double.pi / 6) }.map { Self.axisNames[$0] }
     }
+
+    /// The six axis directions, in the order `missingAxes` lists them.
+    public static let axisNames = ["+X", "-X", "+Y", "-Y", "+Z", "-Z"]
 }
