@@ -181,6 +181,9 @@ extension WebApp {
     /// leaves a torso the owner never asked for), or its last part present ended by rotation
     /// while a CSV without metadata is being written — the recorder between closing one part
     /// and describing the next, when nothing else shows the recording is still going on.
+    /// The writer now describes the next part before it finalises the old one (the first
+    /// check then sees the next part being written); the second check stays for files
+    /// written by a recorder of an earlier version, which finalised the old part first.
     func partOfLiveRecording(_ entry: RecordingEntry, writing: String?) -> String? {
         guard entry.recordingID != nil, let group = try? folder.recording(containing: entry.name) else { return nil }
         if let live = group.parts.first(where: { $0.name != entry.name && ($0.name == writing || folder.isRecentlyWritten($0)) }) {

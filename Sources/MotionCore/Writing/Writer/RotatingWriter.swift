@@ -266,11 +266,18 @@ public final class RotatingWriter {
         counters.raiseMax(counters.worstWriteLatencyNanos, nowNanos() - t0)
     }
 
+    /// Ends the current file and starts the next one, in an order that never leaves every
+    /// part on disk looking finished (docs/FORMAT.md, "Rotation"): the old file is flushed
+    /// and fsynced, the new CSV and its metadata (`recording`, next index, `previous` naming
+    /// the old file) are created, and only then is the old file's metadata finalised as
+    /// `rotated`. A power cut in between leaves two parts saying `recording`: recovery
+    /// completes both (the old one has every row up to its fsync).
     private func rotate(startingWhen when: Double) {
         flushChunk()
-        closeFile(reason: "rotated")
+        let ending = detachFile(reason: "rotated")
         rotation.advance(past: when)
         openFile(startingWhen: when)
+        if let ending { finalise(ending) }
     }
 
     private func openFile(startingWhen when: Double) {
@@ -335,20 +342,46 @@ public final class RotatingWriter {
     }
 
     private func closeFile(reason: String) {
-        guard let current = file else { return }
+        if let ending = detachFile(reason: reason) { finalise(ending) }
+    }
+
+    /// A file taken out of the writer but not yet closed, with how its metadata will end.
+    private struct FileEndingToWrite {
+        var file: OutputFile
+        var section: RecordingMetadata.FileSection?
+        var endedCleanly: Bool
+        var reason: String
+    }
+
+    /// fsyncs the current file and takes it out of the writer (the next file opened names
+    /// it as `previous`); nil when no file is open. Its metadata still says `recording`
+    /// until `finalise`.
+    private func detachFile(reason: String) -> FileEndingToWrite? {
+        guard let current = file else { return nil }
         sync()
-        do { try current.close() } catch {
-            _ = counters.writeErrors.add(1, ordering: .relaxed)
-            log.error("\(error)")
-        }
         // A file that lost rows or whose fsync failed did not end cleanly, whatever ended it.
         var why = reason
         if fileHadWriteErrors || fileLostRows > 0 { why += FileEnding.writeErrorsSuffix }
         if syncFailed { why += FileEnding.fsyncFailedSuffix }
-        writeMetadata(endedCleanly: why == reason, reason: why)
+        let ending = FileEndingToWrite(file: current, section: meta, endedCleanly: why == reason, reason: why)
         previousName = meta?.name
         file = nil
         meta = nil
+        return ending
+    }
+
+    /// Closes a detached file and writes its final metadata. A failure counts as a write
+    /// error of the recording; it does not mark the file open now (if any) as unclean.
+    private func finalise(_ ending: FileEndingToWrite) {
+        do { try ending.file.close() } catch {
+            _ = counters.writeErrors.add(1, ordering: .relaxed)
+            log.error("\(error)")
+        }
+        guard let section = ending.section else { return }
+        if let error = metadata.write(section, endedCleanly: ending.endedCleanly, reason: ending.reason, now: nowNanos()) {
+            _ = counters.writeErrors.add(1, ordering: .relaxed)
+            failures.record(error.description, metadata: nil)
+        }
     }
 
     private func writeMetadata(endedCleanly: Bool, reason: String) {
