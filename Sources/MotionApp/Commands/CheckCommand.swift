@@ -1,8 +1,9 @@
 import ArgumentParser
 import MotionAnalysis
 import MotionCore
+import MotionSystem
 
-/// `motionlog check FILE...`: validates recordings and summarises them.
+/// `motionlog check FILE|DIR...`: validates recordings and summarises them.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
@@ -15,7 +16,7 @@ struct CheckCommand: ParsableCommand {
             Exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error.
             """)
 
-    @Argument(help: "Recording files (.csv).")
+    @Argument(help: "Recording files (.csv) or folders of them.")
     var files: [String]
 
     @Flag(name: .long, help: "Print only problems and the verdict.")
@@ -27,6 +28,19 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         var invalid = false, ioError = false
+        // A folder stands for its .csv files, in time order (as `summary` reads it); a
+        // file is checked as given, and one that cannot be read is reported in its turn.
+        var files: [String] = []
+        for path in self.files {
+            guard (try? FileSystem.status(path).kind) == .directory else { files.append(path); continue }
+            do {
+                let inside = try RecordingInputs.resolve([path])
+                if inside.isEmpty { Console.error("no recordings (.csv) in \(path)"); ioError = true }
+                files += inside
+            } catch {
+                Console.error("\(error)"); ioError = true
+            }
+        }
         let progress = ProgressMeter(verb: "checking", paths: files)
         var bytesBefore: Int64 = 0
         for path in files {
