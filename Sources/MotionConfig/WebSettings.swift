@@ -6,9 +6,14 @@ import MotionCore
 ///     web:
 ///       listen: 127.0.0.1:8080        # HOST:PORT; any address but loopback needs a password
 ///       password_hash: "$2b$10$..."   # written by `motionlog web-password`
+///       max_connections: 64           # open at once; one more gets 503 at once
 public struct WebSettings: Sendable, Equatable {
     public var listen: ListenAddress?
     public var passwordHash: String?
+    public var maxConnections: Int?
+
+    /// Valid `max_connections`.
+    public static let maxConnectionsRange = 1...4096
 
     public init() {}
 
@@ -20,6 +25,7 @@ public struct WebSettings: Sendable, Equatable {
         s.passwordHash = try d.parsed("password_hash", expected: "a bcrypt hash written by `motionlog web-password`") {
             $0.utf8.count == 60 && $0.hasPrefix("$2") ? $0 : nil
         }
+        s.maxConnections = try d.int("max_connections", in: maxConnectionsRange)
         try d.rejectUnknownKeys()
         return s
     }

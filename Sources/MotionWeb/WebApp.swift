@@ -29,6 +29,8 @@ final class WebApp: Sendable {
     let series = SeriesCache()
     let log: Logger
     let downloads = Atomic<Int>(0)
+    /// Connections open at once, and those refused over the limit.
+    let connections: ConnectionLimit
     /// Recordings in a ZIP being sent, and in how many (`zips`): not deleted meanwhile (the
     /// ZIP opens each file only when it reaches it, and its Content-Length is already sent);
     /// and recordings a DELETE is removing (`deleting`): left out of a ZIP that starts then.
@@ -40,6 +42,7 @@ final class WebApp: Sendable {
     init(configuration: WebConfiguration, log: Logger, verify: @escaping @Sendable (String, String) -> Bool) {
         self.configuration = configuration
         self.log = log
+        connections = ConnectionLimit(maximum: configuration.maxConnections, log: log, onEvent: configuration.onConnection)
         folder = RecordingFolder(path: configuration.folder, clock: configuration.clock)
         access = WebAccess(passwordHash: configuration.passwordHash, clock: configuration.clock, verify: verify)
         if configuration.backgroundSummaries {

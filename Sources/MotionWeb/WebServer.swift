@@ -1,6 +1,7 @@
 import MotionCore
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -16,6 +17,14 @@ public struct WebConfiguration: Sendable {
     public var live: (any LiveControl)?
     /// Downloads (files and ZIPs) streaming at once; more get 503.
     public var maxDownloads = 8
+    /// Connections open at once (each holds memory; an idle one may live `requestTimeout`);
+    /// one more is answered 503 with Retry-After without being read, and closed (`ConnectionLimit`).
+    public var maxConnections = 64
+    /// Hears the connection limit's events (tests).
+    var onConnection: (@Sendable (ConnectionLimit.Event) -> Void)?
+    /// How long a refused connection reads and discards what its client still sends after
+    /// the 503 before it is closed fully (a lingering close, as `RequestDeadline`'s).
+    var refusalLinger: Duration = .seconds(2)
     /// Server-sent events per connection before the server ends it (the browser reconnects).
     public var eventsPerConnection = 600
     /// Time between server-sent events (injected: tests use zero).
@@ -79,12 +88,16 @@ public final class WebServer: Sendable {
 
     /// The Hummingbird application (tests drive it with HummingbirdTesting).
     public func application(onRunning: @escaping @Sendable (Int) -> Void = { _ in }) -> some ApplicationProtocol {
-        let c = configuration
+        let c = configuration, limit = app.connections
+        // RequestDeadline instead of Hummingbird's idleTimeout, which restarted at every body
+        // part and saw no part of a head that trickles in.
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [RequestDeadline(timeout: c.requestTimeout, linger: c.lingerTimeout, onEvent: c.onRequestDeadline)], idleTimeout: nil)
         return Application(
             router: app.router(),
-            // RequestDeadline instead of Hummingbird's idleTimeout, which restarted at every
-            // body part and saw no part of a head that trickles in.
-            server: .http1(configuration: .init(additionalChannelHandlers: [RequestDeadline(timeout: c.requestTimeout, linger: c.lingerTimeout, onEvent: c.onRequestDeadline)], idleTimeout: nil)),
+            server: HTTPServerBuilder { responder in
+                LimitedHTTP1Channel(http: HTTP1Channel(responder: responder, configuration: http1), limit: limit,
+                                    refusalLinger: TimeAmount(c.refusalLinger))
+            },
             configuration: .init(address: .hostname(c.listen.host, port: c.listen.port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? c.listen.port) },
             eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),

@@ -123,6 +123,8 @@ struct ConfigTests {
         #expect(s.web?.listen == ListenAddress(host: "::", port: 8081))
         #expect(throws: ConfigError.self) { try RecorderSettings.parse(text: "web:\n  listen: \"a:b:8080\"\n", file: "c.yaml") }
         #expect(throws: ConfigError.self) { try RecorderSettings.parse(text: "web:\n  listen: \"host:0\"\n", file: "c.yaml") }
+        #expect(try RecorderSettings.parse(text: "web:\n  max_connections: 16\n", file: "c.yaml").web?.maxConnections == 16)
+        #expect(throws: ConfigError.self) { try RecorderSettings.parse(text: "web:\n  max_connections: 0\n", file: "c.yaml") }
     }
 
     @Test func quantities() {

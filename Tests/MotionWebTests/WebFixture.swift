@@ -127,16 +127,22 @@ extension WebFixture {
     /// `summaryRounds` turns background summaries on and hears each round's count;
     /// `stalled` shortens the stalled-client timeout and hears each stalled download's end;
     /// `requestTimeout` the time a client has to send a request; `events` the events stream;
-    /// `zipHeld` runs in each ZIP download once it holds its names, before it opens files.
+    /// `zipHeld` runs in each ZIP download once it holds its names, before it opens files;
+    /// `maxConnections` caps open connections, and `connectionEvents` hears the cap's events;
+    /// `log` hears what the server logs.
     func app(password: String? = nil, live: (any LiveControl)? = nil, maxDownloads: Int = 8,
              clock: TestClock = TestClock(), summaryRounds: (@Sendable (Int) -> Void)? = nil,
              stalled: (timeout: Duration, hook: @Sendable () -> Void)? = nil, requestTimeout: Duration? = nil,
              events: (count: Int, interval: Duration) = (2, .zero),
              zipHeld: (@Sendable () async -> Void)? = nil, linger: Duration? = nil,
-             deadlineEvents: (@Sendable (RequestDeadline.Event) -> Void)? = nil) throws -> some ApplicationProtocol {
+             deadlineEvents: (@Sendable (RequestDeadline.Event) -> Void)? = nil, maxConnections: Int = 64,
+             connectionEvents: (@Sendable (ConnectionLimit.Event) -> Void)? = nil,
+             log: Logger = Logger(label: "test")) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
+        c.maxConnections = maxConnections
+        c.onConnection = connectionEvents
         c.backgroundSummaries = summaryRounds != nil
         c.onSummaryRound = summaryRounds
         if let stalled {
@@ -151,7 +157,7 @@ extension WebFixture {
         c.onRequestDeadline = deadlineEvents
         c.clock = clock.function
         // A plain comparison stands in for bcrypt (its own tests are hummingbird-auth's).
-        let server = try WebServer(configuration: c, log: Logger(label: "test"), verify: { pw, hash in "hash:" + pw == hash })
+        let server = try WebServer(configuration: c, log: log, verify: { pw, hash in "hash:" + pw == hash })
         return server.application()
     }
 }

@@ -13,8 +13,9 @@ enum DaemonWeb {
         if let option { address = try WebSetup.listen(option) } else if let configured = settings.web?.listen {
             address = configured
         } else { return nil }
-        let configuration = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
+        var configuration = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
                                              live: DaemonLiveControl(daemon: daemon))
+        if let n = settings.web?.maxConnections { configuration.maxConnections = n }
         let server = try WebSetup.start(configuration, log: log)
         log.notice("web page at http://\(ListenAddress(host: address.host, port: server.port))/")
         return server

@@ -50,6 +50,7 @@ struct ServeCommand: ParsableCommand {
         var c = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
                                  live: socket.map { SocketLiveControl(socket: $0) })
         c.maxDownloads = 8
+        if let n = settings.web?.maxConnections { c.maxConnections = n }
         let server = try WebSetup.start(c, log: log)
         let shown = ListenAddress(host: address.host == "0.0.0.0" || address.host == "::" ? "THIS-MACHINE" : address.host, port: server.port)
         Console.out("Serving \(folder) at http://\(shown)/ — Ctrl-C stops")
