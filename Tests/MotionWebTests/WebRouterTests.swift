@@ -184,13 +184,18 @@ import ZIPFoundation
         }
     }
 
+    /// Every download takes a slot: the files, the ZIP, and what is computed from a whole
+    /// recording (the GPX and GeoJSON took none, so any number ran at once on the Pi).
     @Test func tooManyDownloadsAtOnceGet503() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000")
+        let kinds = ["csv", "json", "gpx", "geojson", "timeline.json", "wide.csv"]
         try await f.app(maxDownloads: 0).test(.router) { client in
-            let r = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get)
-            #expect(r.status == .serviceUnavailable)
-            #expect(r.headers[.retryAfter] == "10")
+            for uri in kinds.map({ "/recordings/20260101080000.\($0)" }) + ["/download.zip?name=20260101080000"] {
+                let r = try await client.execute(uri: uri, method: .get)
+                #expect(r.status == .serviceUnavailable, "\(uri): \(r.status)")
+                #expect(r.headers[.retryAfter] == "10", "\(uri)")
+            }
         }
     }
 }

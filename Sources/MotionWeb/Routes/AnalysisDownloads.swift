@@ -2,12 +2,13 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MotionAnalysis
+import MotionCore
 import NIOCore
 
-/// Downloads computed from a recording (all its parts) by MotionAnalysis: the timeline
-/// (`NAME.timeline.json`, what `motionlog export --format timeline` writes) and the wide CSV
-/// (`NAME.wide.csv`, streamed as it is converted). Both take a download slot: each costs a
-/// pass over the CSVs.
+/// Downloads computed from a recording (all its parts): the timeline (`NAME.timeline.json`,
+/// what `motionlog export --format timeline` writes), the wide CSV (`NAME.wide.csv`, streamed
+/// as it is converted) and the track as GPX or GeoJSON. Each takes a download slot: each
+/// costs a pass over the CSVs (a whole-file analysis for the timeline).
 extension WebApp {
     func timeline(_ recording: RecordingParts, head: Bool) async -> Response {
         guard let slot = takeDownloadSlot() else { return busy() }
@@ -52,6 +53,41 @@ extension WebApp {
             }
             try await out.finish(nil)
         })
+    }
+
+    /// The track of the recording's `L` rows as GPX or GeoJSON.
+    func track(_ recording: RecordingParts, _ kind: Kind, head: Bool) async -> Response {
+        let name = recording.name
+        // Without metadata the rows are not counted: read them (the CLI's export does).
+        guard recording.hasLocation || recording.parts.contains(where: { $0.metadata == nil }) else {
+            return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false)
+        }
+        guard let slot = takeDownloadSlot() else { return busy() }
+        defer { slot.release() }
+        let inputs = RecordingSeries.inputs(recording, folder: folder.path)
+        let bytes: [UInt8]?
+        do {
+            bytes = try await blocking { () throws -> [UInt8]? in
+                var points: [TrackPoint] = []
+                for input in inputs {
+                    try RecordingReader(path: input.csvPath).read { item in
+                        if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: input.epochOffset) { points.append(p) }
+                    }
+                }
+                guard !points.isEmpty else { return nil }
+                let track = LocationTrack(points: points)
+                if kind == .gpx { return Array(GPXWriter.document(track, name: name, creator: "motionlog web").utf8) }
+                return try GeoJSONWriter.document(track, name: name, creator: "motionlog web")
+            }
+        } catch {
+            return Self.failure(.internalServerError, "cannot read \(name).csv: \(error)", api: false)
+        }
+        guard let bytes else { return Self.failure(.notFound, "\(name) has no usable GPS positions", api: false) }
+        var headers = HTTPFields()
+        headers[.contentType] = kind == .gpx ? "application/gpx+xml" : "application/geo+json"
+        headers[.contentDisposition] = Text.contentDisposition(name + "." + kind.rawValue)
+        headers[.contentLength] = "\(bytes.count)"
+        return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// 503 with Retry-After: every download slot is taken.

@@ -69,35 +69,7 @@ extension WebApp {
         case .wideCSV:
             return await wideCSV(recording, context)
         case .gpx, .geojson:
-            let name = recording.name
-            // Without metadata the rows are not counted: read them (the CLI's export does).
-            guard recording.hasLocation || recording.parts.contains(where: { $0.metadata == nil }) else {
-                return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false)
-            }
-            let inputs = RecordingSeries.inputs(recording, folder: folder.path)
-            let bytes: [UInt8]?
-            do {
-                bytes = try await blocking { () throws -> [UInt8]? in
-                    var points: [TrackPoint] = []
-                    for input in inputs {
-                        try RecordingReader(path: input.csvPath).read { item in
-                            if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: input.epochOffset) { points.append(p) }
-                        }
-                    }
-                    guard !points.isEmpty else { return nil }
-                    let track = LocationTrack(points: points)
-                    if kind == .gpx { return Array(GPXWriter.document(track, name: name, creator: "motionlog web").utf8) }
-                    return try GeoJSONWriter.document(track, name: name, creator: "motionlog web")
-                }
-            } catch {
-                return Self.failure(.internalServerError, "cannot read \(name).csv: \(error)", api: false)
-            }
-            guard let bytes else { return Self.failure(.notFound, "\(name) has no usable GPS positions", api: false) }
-            var headers = HTTPFields()
-            headers[.contentType] = kind == .gpx ? "application/gpx+xml" : "application/geo+json"
-            headers[.contentDisposition] = Text.contentDisposition(name + "." + kind.rawValue)
-            headers[.contentLength] = "\(bytes.count)"
-            return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
+            return await track(recording, kind, head: head)
         }
     }
 
