@@ -20,6 +20,9 @@ public struct WebConfiguration: Sendable {
     /// Connections open at once (each holds memory; an idle one may live `requestTimeout`);
     /// one more is answered 503 with Retry-After without being read, and closed (`ConnectionLimit`).
     public var maxConnections = 64
+    /// Called when a download computed as a whole (timeline, GPX, GeoJSON) starts computing,
+    /// with its file name (tests: a HEAD computes none).
+    var onExport: (@Sendable (String) -> Void)?
     /// Hears the connection limit's events (tests).
     var onConnection: (@Sendable (ConnectionLimit.Event) -> Void)?
     /// How long a refused connection reads and discards what its client still sends after

@@ -11,9 +11,15 @@ import NIOCore
 /// costs a pass over the CSVs (a whole-file analysis for the timeline).
 extension WebApp {
     func timeline(_ recording: RecordingParts, head: Bool) async -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.contentDisposition] = Text.contentDisposition(recording.name + "." + Kind.timeline.rawValue)
+        headers[.cacheControl] = "no-cache"
+        if head { return computedHead(headers) }
         guard let slot = takeDownloadSlot() else { return busy() }
         defer { slot.release() }
         let paths = recording.csvPaths(in: folder.path), name = recording.name
+        configuration.onExport?(name + "." + Kind.timeline.rawValue)
         let bytes: [UInt8]?
         do {
             bytes = try await blocking { () throws -> [UInt8]? in
@@ -26,12 +32,8 @@ extension WebApp {
         guard let bytes else {
             return Self.failure(.notFound, "\(name) has no timeline: no usable GPS fixes or accelerometer rows", api: false)
         }
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        headers[.contentDisposition] = Text.contentDisposition(name + "." + Kind.timeline.rawValue)
         headers[.contentLength] = "\(bytes.count)"
-        headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// The streamed response, also for HEAD (which drops it unsent, freeing its slot): its
@@ -62,9 +64,14 @@ extension WebApp {
         guard recording.hasLocation || recording.parts.contains(where: { $0.metadata == nil }) else {
             return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false)
         }
+        var headers = HTTPFields()
+        headers[.contentType] = kind == .gpx ? "application/gpx+xml" : "application/geo+json"
+        headers[.contentDisposition] = Text.contentDisposition(name + "." + kind.rawValue)
+        if head { return computedHead(headers) }
         guard let slot = takeDownloadSlot() else { return busy() }
         defer { slot.release() }
         let inputs = RecordingSeries.inputs(recording, folder: folder.path)
+        configuration.onExport?(name + "." + kind.rawValue)
         let bytes: [UInt8]?
         do {
             bytes = try await blocking { () throws -> [UInt8]? in
@@ -83,11 +90,21 @@ extension WebApp {
             return Self.failure(.internalServerError, "cannot read \(name).csv: \(error)", api: false)
         }
         guard let bytes else { return Self.failure(.notFound, "\(name) has no usable GPS positions", api: false) }
-        var headers = HTTPFields()
-        headers[.contentType] = kind == .gpx ? "application/gpx+xml" : "application/geo+json"
-        headers[.contentDisposition] = Text.contentDisposition(name + "." + kind.rawValue)
         headers[.contentLength] = "\(bytes.count)"
-        return Response(status: .ok, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The HEAD of a download computed as a whole before it is sent (timeline, GPX, GeoJSON):
+    /// what its GET says as far as that is known without computing it. 503 where the GET would
+    /// find no slot free (the slot is given back at once); else 200 and its headers but the
+    /// length, which only the computation gives (the body is never produced, so the HEAD
+    /// carries no Content-Length, and NIO frames it as the chunked response it might be). A
+    /// recording whose export turns out empty answers its GET 404 and its HEAD 200: telling
+    /// them apart costs the whole computation, which is what a HEAD must not start.
+    func computedHead(_ headers: HTTPFields) -> Response {
+        guard let slot = takeDownloadSlot() else { return busy() }
+        slot.release()
+        return Response(status: .ok, headers: headers, body: .init { _ in })
     }
 
     /// 503 with Retry-After: every download slot is taken.

@@ -20,8 +20,12 @@ extension WebApp {
         router.head("/recordings/:file") { request, context -> Response in
             Self.headersOnly(try await self.recordingPath(request, context, head: true))
         }
-        router.getAndHead("/download.zip") { request, context -> Response in
-            await self.zip(request, context)
+        router.get("/download.zip") { request, context -> Response in
+            await self.zip(request, context, head: false)
+        }
+        // Its streamed response is dropped unsent: the slot and the hold it took are freed.
+        router.head("/download.zip") { request, context -> Response in
+            Self.headersOnly(await self.zip(request, context, head: true))
         }
     }
 
@@ -143,7 +147,8 @@ extension WebApp {
 
     /// One ZIP of the chosen recordings (CSV up to its last complete row, and metadata),
     /// streamed as it is built.
-    func zip(_ request: Request, _ context: WebContext) async -> Response {
+    /// `head`: only its headers will be sent (not logged as a download).
+    func zip(_ request: Request, _ context: WebContext, head: Bool) async -> Response {
         let query = request.uri.queryParameters
         let all = query.get("all") == "1"
         let requested = query.getAll("name").map { String($0) }
@@ -220,7 +225,7 @@ extension WebApp {
         headers[.cacheControl] = "no-store"
         let folder = self.folder
         let log = self.log
-        log.info("ZIP download", metadata: ["recordings": "\(recordings)", "files": "\(chosen.count)", "bytes": "\(total)"])
+        if !head { log.info("ZIP download", metadata: ["recordings": "\(recordings)", "files": "\(chosen.count)", "bytes": "\(total)"]) }
         return Response(status: .ok, headers: headers, body: .init(contentLength: Int(total)) { writer in
             let guarded = self.guarding(writer, context, what: what, slot: slot)
             defer { guarded.stall.end(); hold.release() }
