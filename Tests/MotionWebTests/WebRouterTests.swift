@@ -73,6 +73,9 @@ import ZIPFoundation
             let past = try await client.execute(uri: "/recordings/20260101080000.csv", method: .get, headers: [.range: "bytes=\(csv.count)-"])
             #expect(past.status == .rangeNotSatisfiable)
             #expect(past.headers[.contentRange] == "bytes */\(csv.count)")
+            // Its body says why, as plain text (it was labelled text/csv, a download of the file).
+            #expect(past.headers[.contentType] == "text/plain; charset=utf-8" && past.headers[.contentDisposition] == nil, "\(past.headers)")
+            #expect(String(buffer: past.body).contains("past the end"), "\(String(buffer: past.body))")
         }
     }
 

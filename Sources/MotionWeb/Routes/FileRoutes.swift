@@ -125,8 +125,12 @@ extension WebApp {
             count = r.upperBound - r.lowerBound + 1
             headers[.contentRange] = "bytes \(r.lowerBound)-\(r.upperBound)/\(length)"
         case .unsatisfiable:
+            // Not the file: a sentence saying why, not labelled as the file's type or as a download.
             headers[.contentRange] = "bytes */\(length)"
-            return Response(status: .rangeNotSatisfiable, headers: headers)
+            headers[.contentType] = "text/plain; charset=utf-8"
+            headers[.contentDisposition] = nil
+            let why = "The range asked for starts past the end of \(fileName) (\(length) bytes).\n"
+            return Response(status: .rangeNotSatisfiable, headers: headers, body: .init(byteBuffer: ByteBuffer(string: why)))
         }
         headers[.contentLength] = "\(count)"
         // A HEAD answers 503 where its GET would; its slot is free again at once.
