@@ -10,6 +10,8 @@ import NIOCore
 /// as it is converted) and the track as GPX or GeoJSON. Each takes a download slot: each
 /// costs a pass over the CSVs (a whole-file analysis for the timeline).
 extension WebApp {
+    /// The timeline JSON of the whole recording, 404 when it has none; a HEAD computes
+    /// nothing (`computedHead`).
     func timeline(_ recording: RecordingParts, head: Bool) async -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
@@ -57,7 +59,8 @@ extension WebApp {
         })
     }
 
-    /// The track of the recording's `L` rows as GPX or GeoJSON.
+    /// The track of the recording's `L` rows as GPX or GeoJSON, 404 without positions; a HEAD
+    /// reads no row (`computedHead`).
     func track(_ recording: RecordingParts, _ kind: Kind, head: Bool) async -> Response {
         let name = recording.name
         // Without metadata the rows are not counted: read them (the CLI's export does).
