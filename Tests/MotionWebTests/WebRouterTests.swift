@@ -187,6 +187,23 @@ import ZIPFoundation
         }
     }
 
+    /// A CSV without metadata (a converted GPX, a file copied in) has its positions counted
+    /// by the summary: the page offers GPX and GeoJSON, which the route serves.
+    @Test func aRecordingWithoutMetadataOffersItsTrack() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try FileManager.default.removeItem(atPath: f.folder + "/20260101080000.json")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                              ofItemAtPath: f.folder + "/20260101080000.csv")
+        try await f.app().test(.router) { client in
+            let html = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(html.contains("no metadata") && html.contains("<svg class=\"track\""), "\(html)")
+            #expect(html.contains("/recordings/20260101080000.gpx") && html.contains("/recordings/20260101080000.geojson"))
+            let gpx = try await client.execute(uri: "/recordings/20260101080000.gpx", method: .get)
+            #expect(gpx.status == .ok && String(buffer: gpx.body).components(separatedBy: "<trkpt").count - 1 == 20)
+        }
+    }
+
     /// Every download takes a slot: the files, the ZIP, and what is computed from a whole
     /// recording (the GPX and GeoJSON took none, so any number ran at once on the Pi).
     @Test func tooManyDownloadsAtOnceGet503() async throws {

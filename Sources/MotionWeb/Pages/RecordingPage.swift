@@ -59,7 +59,9 @@ enum RecordingPage {
             body += "<a class=\"button\" href=\"\(base).csv\" download>CSV</a>"
             if e.metadata != nil { body += "<a class=\"button\" href=\"\(base).json\" download>Metadata JSON</a>" }
         }
-        if r.hasLocation {
+        // Positions as the metadata counts them, or as the summary read them (a CSV without
+        // metadata, such as a converted GPX, had its track drawn but no GPX button).
+        if r.hasLocation || (summary?.rows["L"] ?? 0) > 0 {
             body += "<a class=\"button\" href=\"\(base).gpx\" download>GPX</a><a class=\"button\" href=\"\(base).geojson\" download>GeoJSON</a>"
         }
         if let summary, !summary.timeline.isEmpty {
