@@ -172,7 +172,10 @@ class Browser:
         try:
             r = self.call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True})
         except Failed as e:
-            if "context" in str(e).lower():  # navigating: the old document's context is gone
+            # Navigating: the old document's context is gone ("Cannot find context with
+            # specified id"), or an evaluation awaiting a promise was cut off by the reload
+            # ("Inspected target navigated or closed"); the poll asks the new document.
+            if "context" in str(e).lower() or "navigated" in str(e).lower():
                 return False, str(e)
             raise
         if "exceptionDetails" in r:
