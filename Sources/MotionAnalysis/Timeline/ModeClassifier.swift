@@ -16,8 +16,15 @@ enum ModeClassifier {
     /// slowing down (traffic, a junction), and vice versa.
     static let minRunSeconds = 60.0
     /// IMU: |a| vibration above 5 Hz that a bicycle on a road makes and a car's suspension
-    /// filters out, g.
+    /// filters out, g. Below it a ride is smooth (a car, a train).
     static let cyclingVibration = 0.015
+    /// IMU: vibration above which a run at bicycle speeds is a bicycle whatever its speed
+    /// profile, g (0.5 m/s²). Between `cyclingVibration` and this the vibration does not
+    /// decide: a car's cabin gives 0.2–0.5 m/s² (a dashboard phone in a real car measured
+    /// 0.026–0.033 g), a bicycle's handlebar several m/s² (Parkin & Sainte Cluque 2014:
+    /// above the workplace action value of 2.5 m/s² on a London commute), a logger in a
+    /// rider's bag less; there the speed profile decides.
+    static let decisiveCyclingVibration = 0.05
     /// A run is called faster than walking only on at least this many moving fixes: one or
     /// two jittery phone fixes on a platform are not a bicycle.
     static let minMovingFixes = 3
@@ -89,10 +96,10 @@ enum ModeClassifier {
         if f.imuWindows >= 4 {
             if f.stepShare >= 0.5 && f.p85 < 3.5 { return (.walking, "speed+imu") }
             if f.vibrationKnown {
-                if f.p85 < 9 && f.p95 < 13 {
-                    return (f.vibration >= cyclingVibration ? .cycling : .vehicle, "speed+imu")
-                }
-                return (.vehicle, "speed+imu")
+                guard f.p85 < 9 && f.p95 < 13 else { return (.vehicle, "speed+imu") }
+                if f.vibration >= decisiveCyclingVibration { return (.cycling, "speed+imu") }
+                if f.vibration < cyclingVibration { return (.vehicle, "speed+imu") }
+                // A vibration a car and a bicycle share: the speed profile decides.
             }
         }
         if f.p85 >= 9 || f.p50 >= 7 || f.p95 >= 12.5 { return (.vehicle, "speed") }
