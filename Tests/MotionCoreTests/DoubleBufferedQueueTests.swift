@@ -79,8 +79,10 @@ struct DoubleBufferedQueueTests {
 
     @Test func failedWriteIsCutBackToARowBoundaryAndCountedAndWritingGoesOn() throws {
         let dir = MemoryDirectory()
-        // Write 2 (second chunk) fails after 37 bytes with ENOSPC: a partial row must not remain.
-        dir.fault = { $0 == 2 ? .fail(afterBytes: 37, errno: .noSpace) : .none }
+        // Write 2 (second chunk, one row) fails after 7 bytes with ENOSPC: a partial row
+        // must not remain. (A write that fails after its whole row keeps the row:
+        // WriteFailureTests.aWriteCutShortByAFullCardKeepsTheWholeRowsThatFitted.)
+        dir.fault = { $0 == 2 ? .fail(afterBytes: 7, errno: .noSpace) : .none }
         let counters = RecorderCounters(bufferCapacity: 100)
         let writer = makeWriter(dir, counters, chunkBytes: 1)   // one row per chunk
         let rows = (0..<5).map { row(.accelerometer, Double($0)) }

@@ -103,6 +103,36 @@ struct WriteFailureTests {
         #expect(try readRows(dir.text(csv)).1.isEmpty)
     }
 
+    /// A card that fills up in the middle of a write keeps the whole rows that fitted (the
+    /// oldest); only the rest is lost. The whole write was given up, so a card with room for
+    /// a few more rows kept none of them (seen with `--fast`, whose writes are large).
+    @Test func aWriteCutShortByAFullCardKeepsTheWholeRowsThatFitted() throws {
+        let input = ticks(0..<100)
+        func run(failing: @escaping @Sendable (Int) -> MemoryDirectory.Fault) throws -> (rows: [Row], bytes: Int, meta: RecordingMetadata, lost: Int64) {
+            let dir = MemoryDirectory()
+            dir.fault = failing
+            let (w, counters, _) = writer(dir)
+            input.withUnsafeBufferPointer { w.write($0) }
+            w.finish(reason: "duration")
+            let csv = try #require(dir.csvFiles.first)
+            let (rows, problems) = try readRows(dir.text(csv))
+            #expect(problems.isEmpty)
+            return (rows, dir.contents(csv).count, try metadata(dir, csv), counters.rowsLostToWriteErrors.load(ordering: .relaxed))
+        }
+        // The card is full from the fourth write on: nothing more fits.
+        let full = try run { $0 >= 3 ? .fail(afterBytes: 0, errno: .noSpace) : .none }
+        // The fourth write still gets 200 bytes onto the card.
+        let nearlyFull = try run { $0 == 3 ? .fail(afterBytes: 200, errno: .noSpace) : $0 > 3 ? .fail(afterBytes: 0, errno: .noSpace) : .none }
+        #expect(nearlyFull.bytes > full.bytes + 200 - CSVFormat.maxRowBytes && nearlyFull.bytes <= full.bytes + 200)
+        #expect(nearlyFull.rows.count > full.rows.count)
+        // The oldest rows, in order; the metadata and the losses count exactly them.
+        #expect(nearlyFull.rows == Array(input.prefix(nearlyFull.rows.count)))
+        #expect(nearlyFull.meta.file.rows.values.reduce(0, +) == nearlyFull.rows.count)
+        #expect(nearlyFull.meta.file.bytes == Int64(nearlyFull.bytes))
+        #expect(nearlyFull.lost == Int64(input.count - nearlyFull.rows.count))
+        #expect(nearlyFull.meta.file.lastWhen == nearlyFull.rows.last?.when)
+    }
+
     @Test func aReadOnlyFileSystemHaltsTheWriterAndAsksToStop() throws {
         let dir = MemoryDirectory()
         dir.fault = { $0 >= 2 ? .fail(afterBytes: 0, errno: .readOnlyFileSystem) : .none }

@@ -77,6 +77,43 @@ final class EncodedRows {
         state.pointee.count = 0
         state.pointee.rowsBySource = SIMD8<Int>()
     }
+
+    /// The whole rows among the first `bytes` bytes of the text (what reached the file
+    /// before a write failed part-way, a full card): the bytes they take, their count per
+    /// source and their latest When. Reads the text back; only that rare case needs it.
+    func wholeRows(within bytes: Int) -> (bytes: Int, rowsBySource: SIMD8<Int>, lastWhen: Double?) {
+        let p = UnsafePointer(text.pointee)
+        let end = min(bytes, state.pointee.count)
+        var kept = 0, bySource = SIMD8<Int>()
+        var lastWhen: Double?
+        var lineStart = 0
+        for i in 0..<end where p[i] == 0x0A {
+            if let source = Source(rawValue: p[lineStart]) {
+                bySource[source.order] += 1
+                if let when = Self.when(p, lineStart, i) { lastWhen = max(lastWhen ?? when, when) }
+            }
+            kept = i + 1
+            lineStart = i + 1
+        }
+        return (kept, bySource, lastWhen)
+    }
+
+    /// The When of the row `[start, end)`: its third field (`S,L,When,...`).
+    private static func when(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        var commas = 0, whenStart = start
+        for i in start..<end where p[i] == 0x2C {
+            commas += 1
+            if commas == 2 { whenStart = i + 1 }
+            if commas == 3 { return FastNumber.parse(p, whenStart, i) }
+        }
+        return nil
+    }
+
+    /// Takes the first rows out of the chunk's counts (they were written; the text stays,
+    /// and the rest is given up).
+    func dropCounts(_ rowsBySource: SIMD8<Int>) {
+        state.pointee.rowsBySource &-= rowsBySource
+    }
 }
 
 /// Splits a drained batch into ticks: a tick starts with its first IMU row, and the L rows

@@ -144,32 +144,49 @@ public final class RotatingWriter {
         do { try file.write(UnsafeRawBufferPointer(chunk.bytes)); result = nil } catch { result = error }
         noteLatency(since: t0)
         if let error = result {
-            // Never leave a partial row: cut the file back to the last complete one. If even
-            // that fails, give the file up (its metadata says so) and start a new one later.
+            // Never leave a partial row: keep the whole rows that reached the file (the
+            // oldest: a full card keeps what fits) and cut the file back to the last of
+            // them. If even that fails, give the file up (its metadata says so) and start a
+            // new one later.
             var cutFailed = false
             if error.bytesWritten > 0 {
-                do { try file.truncate(to: fileBytes) } catch { cutFailed = true }
+                let whole = chunk.wholeRows(within: error.bytesWritten)
+                do {
+                    try file.truncate(to: fileBytes + Int64(whole.bytes))
+                    if whole.bytes > 0 {
+                        noteWritten(bytes: whole.bytes, rowsBySource: whole.rowsBySource, lastWhen: whole.lastWhen)
+                        chunk.dropCounts(whole.rowsBySource)
+                    }
+                } catch { cutFailed = true }
             }
             loseChunk(error)
             if error.errno == .readOnlyFileSystem { halt(reason: "write-error", message: error.description) }
             if cutFailed { abandonFile() }
             return
         }
-        onWritten?(Int64(chunk.byteCount))
         failures.recovered(file: meta?.name ?? "")
-        fileBytes += Int64(chunk.byteCount)
+        var bySource = SIMD8<Int>()
+        for i in Source.canonicalOrder.indices { bySource[i] = chunk.rows(order: i) }
+        noteWritten(bytes: chunk.byteCount, rowsBySource: bySource, lastWhen: chunk.lastWhen)
+        chunk.removeAll()
+    }
+
+    /// Counts the first `bytes` of the chunk as in the file: its size, the rows per source
+    /// (`Source.order`) and the When range in the metadata.
+    private func noteWritten(bytes: Int, rowsBySource: SIMD8<Int>, lastWhen: Double?) {
+        onWritten?(Int64(bytes))
+        fileBytes += Int64(bytes)
         unsyncedBytes = true
         if var m = meta {
-            for (i, s) in Source.canonicalOrder.enumerated() where chunk.rows(order: i) > 0 {
-                m.rows[String(s.letter), default: 0] += chunk.rows(order: i)
-                counters.written.add(s, Int64(chunk.rows(order: i)))
+            for (i, s) in Source.canonicalOrder.enumerated() where rowsBySource[i] > 0 {
+                m.rows[String(s.letter), default: 0] += rowsBySource[i]
+                counters.written.add(s, Int64(rowsBySource[i]))
             }
             if m.firstWhen == nil { m.firstWhen = chunk.firstWhen }
-            if let last = chunk.lastWhen { m.lastWhen = max(m.lastWhen ?? last, last) }
+            if let last = lastWhen { m.lastWhen = max(m.lastWhen ?? last, last) }
             m.bytes = fileBytes
             meta = m
         }
-        chunk.removeAll()
     }
 
     private func loseChunk(_ error: OutputError) {
