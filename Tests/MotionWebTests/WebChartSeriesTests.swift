@@ -23,6 +23,26 @@ import Testing
                 "\(series.acceleration.map(\.max).max() ?? 0)")
     }
 
+    /// A CSV without its metadata (copied in, converted) has no duration to size the bins:
+    /// a 4.5 s file was one 6 s bin, and its page said "no accelerometer rows".
+    @Test(arguments: [(4.5, 100.0), (7200.0, 1.0)])
+    func binsWithoutMetadataFollowTheRows(seconds: Double, rateHz: Double) throws {
+        let fixture = try WebFixture()
+        var csv = CSVFormat.headerLine + "\n"
+        for k in 0...Int(seconds * rateHz) {
+            csv += "A,W,\(start + Double(k) / rateHz),0.0,\(0.01 * Double(k % 7)),1.0\n"
+        }
+        try csv.write(toFile: fixture.folder + "/copied.csv", atomically: false, encoding: .utf8)
+        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
+        #expect(entry.metadata == nil)
+        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
+        let series = try RecordingSeries.read(inputs, duration: nil)
+        let bins = series.acceleration
+        #expect(bins.count >= RecordingSeries.bins / 8 && bins.count <= 2 * RecordingSeries.bins, "\(bins.count) bins")
+        #expect(bins.allSatisfy { $0.t <= seconds * 1.01 } && (bins.last?.t ?? 0) > seconds * 0.9, "\(bins.suffix(2))")
+        #expect(bins.allSatisfy { $0.min >= 1 && $0.max <= 1.002 })
+    }
+
     /// The row at the very end (t == duration) fell into a 601st bin of its own, a spike
     /// (min = mean = max) at the right edge of every acceleration chart.
     @Test func theLastRowIsInTheLastBin() throws {

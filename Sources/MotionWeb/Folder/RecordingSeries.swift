@@ -47,14 +47,15 @@ struct RecordingSeries: Sendable {
     }
 
     /// Reads `inputs` in order in one streaming pass, as one series; `duration` (from the
-    /// metadata) sizes the acceleration bins; IMU rows stamped before a clock step are
-    /// placed by it (`ClockStep`).
+    /// metadata) sizes the acceleration bins; without it (a CSV copied in without its
+    /// metadata) they start at the finest width and widen as the rows go on
+    /// (`AccelerationBins`). IMU rows stamped before a clock step are placed by it
+    /// (`ClockStep`).
     static func read(_ inputs: [Input], duration: Double?) throws -> RecordingSeries {
         var s = RecordingSeries()
         var track = Thinner<TrackPoint>(limit: maxPoints * 2)
         var speed = Thinner<Point>(limit: maxPoints), elevation = Thinner<Point>(limit: maxPoints)
-        let binWidth = max((duration ?? 3600) / Double(bins), 0.05)
-        var bins: [Int: (min: Double, sum: Double, max: Double, n: Int)] = [:]
+        var bins = AccelerationBins(duration: duration, count: Self.bins)
         var first: Double?
         for input in inputs {
             let step = input.step, epochOffset = input.epochOffset
@@ -76,17 +77,7 @@ struct RecordingSeries: Sendable {
                         let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()
                         // As in the summary: a value no sensor gives is left out (`SensorValue`).
                         guard m.isFinite, !(0..<3).contains(where: { SensorValue.isImpossible(row[$0]) }) else { return }
-                        // The last row lies at t == duration: it belongs to the last bin, not
-                        // to a bin of its own past the end (one sample, drawn as a spike).
-                        var k = Int(t / binWidth)
-                        if k == Self.bins, duration != nil { k -= 1 }
-                        guard k < bins.count + 1_000_000 else { return }
-                        if var b = bins[k] {
-                            b.min = Swift.min(b.min, m); b.max = Swift.max(b.max, m); b.sum += m; b.n += 1
-                            bins[k] = b
-                        } else {
-                            bins[k] = (m, m, m, 1)
-                        }
+                        bins.add(t: t, magnitude: m)
                     default: break
                     }
                 }
@@ -96,11 +87,70 @@ struct RecordingSeries: Sendable {
         s.track = LocationTrack(points: track.items).segments
         s.speed = speed.items
         s.elevation = elevation.items
-        s.acceleration = bins.keys.sorted().compactMap { k in
-            bins[k].map { Bin(t: (Double(k) + 0.5) * binWidth, min: $0.min, mean: $0.sum / Double($0.n), max: $0.max) }
-        }
+        s.acceleration = bins.result
         if s.acceleration.count > maxPoints { s.acceleration = Array(s.acceleration.prefix(maxPoints)) }
         return s
+    }
+}
+
+/// The acceleration magnitude per time bin (min, sum, max), in bounded memory. With the
+/// duration known, `count` bins of equal width cover it. Without it, bins start 0.05 s wide
+/// and double in width (two neighbours merged) whenever there would be more than twice
+/// `count`: a 4 s file gets 80 bins, not one 6 s bin, and a day gets between `count` and
+/// twice `count`.
+struct AccelerationBins {
+    private(set) var width: Double
+    private let count: Int
+    private let fixed: Bool
+    private var bins: [Int: (min: Double, sum: Double, max: Double, n: Int)] = [:]
+
+    static let finest = 0.05
+
+    init(duration: Double?, count: Int) {
+        self.count = count
+        fixed = duration != nil
+        width = duration.map { max($0 / Double(count), Self.finest) } ?? Self.finest
+    }
+
+    mutating func add(t: Double, magnitude m: Double) {
+        var k = Int(t / width)
+        if fixed {
+            // The last row lies at t == duration: it belongs to the last bin, not to a bin
+            // of its own past the end (one sample, drawn as a spike).
+            if k == count { k -= 1 }
+            guard k < count + 1_000_000 else { return }
+        } else {
+            while k >= 2 * count {
+                widen()
+                k = Int(t / width)
+            }
+        }
+        if var b = bins[k] {
+            b.min = Swift.min(b.min, m); b.max = Swift.max(b.max, m); b.sum += m; b.n += 1
+            bins[k] = b
+        } else {
+            bins[k] = (m, m, m, 1)
+        }
+    }
+
+    /// Doubles the width: bins 2j and 2j+1 become bin j.
+    private mutating func widen() {
+        var merged: [Int: (min: Double, sum: Double, max: Double, n: Int)] = [:]
+        for (k, b) in bins {
+            if let a = merged[k / 2] {
+                merged[k / 2] = (Swift.min(a.min, b.min), a.sum + b.sum, Swift.max(a.max, b.max), a.n + b.n)
+            } else {
+                merged[k / 2] = b
+            }
+        }
+        bins = merged
+        width *= 2
+    }
+
+    var result: [RecordingSeries.Bin] {
+        bins.keys.sorted().compactMap { k in
+            bins[k].map { RecordingSeries.Bin(t: (Double(k) + 0.5) * width, min: $0.min, mean: $0.sum / Double($0.n), max: $0.max) }
+        }
     }
 }
 
