@@ -181,6 +181,21 @@ struct RecordFailureCLITests {
         #expect(!reply.ok && reply.status?.state == "error")
     }
 
+    /// A file deleted while recording is not "every write failed": its writes succeeded and
+    /// the rows went with the file (a tester removed the folder 3 s into a 6 s recording).
+    @Test func theHeadlineSaysWhetherWritesFailedOrTheFilesWereDeleted() {
+        var c = CounterSnapshot()
+        c.rowsLostToWriteErrors = 1211
+        c.writeErrors = 2
+        var s = RecordingSummary(directory: "/d", files: [], rowsWritten: [:], counters: c, ticks: 302, startEpoch: 0,
+                                 endReason: "output-folder-removed", removedFiles: ["a.csv"])
+        let deleted = RecordCommand.describe(s, configuration: RecorderConfiguration(boardName: "t", softwareVersion: "t"))
+        #expect(deleted.hasPrefix("NOTHING WAS KEPT: the recording's files were deleted while recording"), "\(deleted)")
+        #expect(deleted.contains("/d/a.csv (deleted while recording"))
+        s.removedFiles = []
+        #expect(RecordCommand.describe(s, configuration: RecorderConfiguration(boardName: "t", softwareVersion: "t")).hasPrefix("NOTHING WAS RECORDED: every write failed"))
+    }
+
     @Test func aHighMissRateIsWarnedAbout() {
         var c = CounterSnapshot()
         c.missedTicks = 1100

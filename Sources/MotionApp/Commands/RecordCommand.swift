@@ -50,9 +50,16 @@ struct RecordCommand: ParsableCommand {
     static func describe(_ s: RecordingSummary, configuration cfg: RecorderConfiguration) -> String {
         let seconds = Double(s.ticks + s.counters.missedTicks) / Double(cfg.rateHz)
         let written = s.rowsWritten.values.reduce(0, +)
-        let head = s.hadWriteFailures
-            ? (written == 0 ? "NOTHING WAS RECORDED: every write failed during \(fixed(seconds, 2)) s" : "Recorded \(fixed(seconds, 2)) s WITH WRITE ERRORS")
-            : "Recorded \(fixed(seconds, 2)) s"
+        let head: String
+        if !s.hadWriteFailures {
+            head = "Recorded \(fixed(seconds, 2)) s"
+        } else if written > 0 {
+            head = "Recorded \(fixed(seconds, 2)) s WITH WRITE ERRORS"
+        } else if !s.removedFiles.isEmpty {
+            head = "NOTHING WAS KEPT: the recording's files were deleted while recording (\(fixed(seconds, 2)) s)"
+        } else {
+            head = "NOTHING WAS RECORDED: every write failed during \(fixed(seconds, 2)) s"
+        }
         var lines = ["\(head) at \(cfg.rateHz) Hz on board \(cfg.boardName) (\(s.endReason)) into \(s.directory):"]
         for f in s.files { lines.append("  \(s.directory)/\(f)") }
         for f in s.removedFiles { lines.append("  \(s.directory)/\(f) (deleted while recording: its rows are gone)") }

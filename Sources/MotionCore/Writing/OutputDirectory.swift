@@ -8,14 +8,18 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
     public var errno: Errno?
     /// Bytes that reached the file before a write failed.
     public var bytesWritten: Int = 0
+    /// Why, where there is no errno to say it.
+    public var reason: String?
 
-    public init(operation: String, path: String, errno: Errno?, bytesWritten: Int = 0) {
+    public init(operation: String, path: String, errno: Errno?, bytesWritten: Int = 0, reason: String? = nil) {
         self.operation = operation; self.path = path; self.errno = errno; self.bytesWritten = bytesWritten
+        self.reason = reason
     }
 
     public var description: String {
         var text = "cannot \(operation) \(path)"
         if let e = errno { text += ": \(e)" }
+        if let reason { text += ": \(reason)" }
         switch errno {
         case .noSpace?: text += " — the card is full (no space, or no inodes left): free space or use a larger card; rows that could not be written are counted as lost"
         case .permissionDenied?, .notPermitted?: text += " — choose an output folder you may write to (--out) or fix its owner/permissions"

@@ -138,7 +138,11 @@ public final class RotatingWriter {
     /// Writes whatever is buffered in the chunk to the current file.
     public func flushChunk() {
         guard !chunk.isEmpty else { return }
-        guard let file else { loseChunk(OutputError(operation: "write", path: directory.path, errno: nil)); return }
+        guard let file else {
+            let reason = "no file is open there (the last one was given up after the error above); rows are lost until a new one can be made"
+            loseChunk(OutputError(operation: "write", path: directory.path, errno: nil, reason: reason))
+            return
+        }
         let t0 = nowNanos()
         let result: OutputError?
         do { try file.write(UnsafeRawBufferPointer(chunk.bytes)); result = nil } catch { result = error }
