@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import MotionCore
 @testable import MotionWeb
 import Synchronization
 import Testing
@@ -116,6 +117,39 @@ import Testing
                 let get = try await client.execute(uri: uri, method: .get)
                 #expect(head.status == .serviceUnavailable && get.status == .serviceUnavailable, "\(uri): HEAD \(head.status), GET \(get.status)")
             }
+        }
+    }
+
+    /// A HEAD of a computed export says 404 where its GET does, still computing nothing: an
+    /// unknown recording, and a file without metadata whose cached summary counts no GPS
+    /// rows (no GPX or GeoJSON) or has an empty timeline — those HEADs said 200 while the
+    /// GETs said 404. The GETs answer these from the cached summary too, reading no row.
+    @Test func headOfAnExportIsNotFoundWhereGetIs() async throws {
+        let f = try WebFixture()
+        // Copied in without metadata: accelerometer rows only (no track), and a header only
+        // (no timeline either).
+        let imu = "20260101090000", empty = "20260101100000"
+        var csv = CSVFormat.headerLine + "\n"
+        for i in 0..<600 { csv += "A,W,\(1_790_000_000 + Double(i) / 10),0.01,-0.02,1.0\n" }
+        try csv.write(toFile: f.folder + "/" + imu + ".csv", atomically: false, encoding: .utf8)
+        try (CSVFormat.headerLine + "\n").write(toFile: f.folder + "/" + empty + ".csv", atomically: false, encoding: .utf8)
+        let exports = Mutex<[String]>([])
+        try await f.app(exports: { file in exports.withLock { $0.append(file) } }).test(.router) { client in
+            // Their summaries, cached as the page (or the background summaries) cache them.
+            for name in [imu, empty] {
+                #expect(try await client.execute(uri: "/api/recordings/\(name)/summary", method: .get).status == .ok)
+                #expect(f.exists(name + ".summary.json"), "\(name)")
+            }
+            let uris = ["/recordings/\(imu).gpx", "/recordings/\(imu).geojson", "/recordings/\(empty).gpx",
+                        "/recordings/\(empty).geojson", "/recordings/\(empty).timeline.json"]
+                + ["gpx", "geojson", "timeline.json", "wide.csv"].map { "/recordings/nope.\($0)" }
+            for uri in uris {
+                let head = try await client.execute(uri: uri, method: .head)
+                let get = try await client.execute(uri: uri, method: .get)
+                #expect(get.status == .notFound && head.status == .notFound, "\(uri): HEAD \(head.status), GET \(get.status)")
+                #expect(head.body.readableBytes == 0, "\(uri)")
+            }
+            #expect(exports.withLock { $0 }.isEmpty, "\(exports.withLock { $0 })")
         }
     }
 }

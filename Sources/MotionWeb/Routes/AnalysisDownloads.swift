@@ -11,8 +11,11 @@ import NIOCore
 /// costs a pass over the CSVs (a whole-file analysis for the timeline).
 extension WebApp {
     /// The timeline JSON of the whole recording, 404 when it has none; a HEAD computes
-    /// nothing (`computedHead`).
+    /// nothing (`computedHead`). A fresh cached summary with an empty timeline answers 404
+    /// at once, GET and HEAD alike (the analysis would find the same).
     func timeline(_ recording: RecordingParts, head: Bool) async -> Response {
+        let paths = recording.csvPaths(in: folder.path), name = recording.name
+        if let cached = await cachedSummary(paths), cached.timeline.isEmpty { return Self.noTimeline(name) }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.contentDisposition] = Text.contentDisposition(recording.name + "." + Kind.timeline.rawValue)
@@ -20,7 +23,6 @@ extension WebApp {
         if head { return computedHead(headers) }
         guard let slot = takeDownloadSlot() else { return busy() }
         defer { slot.release() }
-        let paths = recording.csvPaths(in: folder.path), name = recording.name
         configuration.onExport?(name + "." + Kind.timeline.rawValue)
         let bytes: [UInt8]?
         do {
@@ -31,11 +33,13 @@ extension WebApp {
         } catch {
             return Self.failure(.internalServerError, "cannot analyse \(name): \(error)", api: false)
         }
-        guard let bytes else {
-            return Self.failure(.notFound, "\(name) has no timeline: no usable GPS fixes or accelerometer rows", api: false)
-        }
+        guard let bytes else { return Self.noTimeline(name) }
         headers[.contentLength] = "\(bytes.count)"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func noTimeline(_ name: String) -> Response {
+        failure(.notFound, "\(name) has no timeline: no usable GPS fixes or accelerometer rows", api: false)
     }
 
     /// The streamed response, also for HEAD (which drops it unsent, freeing its slot): its
@@ -63,8 +67,8 @@ extension WebApp {
     /// reads no row (`computedHead`).
     func track(_ recording: RecordingParts, _ kind: Kind, head: Bool) async -> Response {
         let name = recording.name
-        // Without metadata the rows are not counted: read them (the CLI's export does).
-        guard recording.hasLocation || recording.parts.contains(where: { $0.metadata == nil }) else {
+        // Known to have none: GET and HEAD answer 404 alike, before any row is read.
+        guard await knownPositions(recording) != false else {
             return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false)
         }
         var headers = HTTPFields()
@@ -97,13 +101,32 @@ extension WebApp {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
+    /// Whether the recording has GPS positions, as far as is known without reading its rows:
+    /// the metadata's row counts say so (true), or say none while every part has metadata
+    /// (false); a part without metadata has no counts, so a fresh cached summary decides,
+    /// as it decides the page's GPX button; nil when only reading the rows can tell.
+    func knownPositions(_ recording: RecordingParts) async -> Bool? {
+        if recording.hasLocation { return true }
+        guard recording.parts.contains(where: { $0.metadata == nil }) else { return false }
+        guard let cached = await cachedSummary(recording.csvPaths(in: folder.path)) else { return nil }
+        return (cached.rows["L"] ?? 0) > 0
+    }
+
+    /// The fresh cached summary of the recording made of `paths` (`NAME.summary.json`), or
+    /// nil; never computed.
+    func cachedSummary(_ paths: [String]) async -> AnalysisSummary? {
+        (try? await blocking { SummaryCache.load(for: paths) }) ?? nil
+    }
+
     /// The HEAD of a download computed as a whole before it is sent (timeline, GPX, GeoJSON):
-    /// what its GET says as far as that is known without computing it. 503 where the GET would
-    /// find no slot free (the slot is given back at once); else 200 and its headers but the
-    /// length, which only the computation gives (the body is never produced, so the HEAD
-    /// carries no Content-Length, and NIO frames it as the chunked response it might be). A
-    /// recording whose export turns out empty answers its GET 404 and its HEAD 200: telling
-    /// them apart costs the whole computation, which is what a HEAD must not start.
+    /// what its GET says as far as that is known without computing it (the callers answer
+    /// 404 first where the metadata or a fresh cached summary shows the export is empty).
+    /// 503 where the GET would find no slot free (the slot is given back at once); else 200
+    /// and its headers but the length, which only the computation gives (the body is never
+    /// produced, so the HEAD carries no Content-Length, and NIO frames it as the chunked
+    /// response it might be). Without such knowledge (no cached summary yet), a recording
+    /// whose export turns out empty still answers its GET 404 and its HEAD 200: telling them
+    /// apart costs the whole computation, which is what a HEAD must not start.
     func computedHead(_ headers: HTTPFields) -> Response {
         guard let slot = takeDownloadSlot() else { return busy() }
         slot.release()
