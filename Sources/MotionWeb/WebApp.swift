@@ -134,10 +134,15 @@ final class WebApp: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: status, headers: jsonHeaders, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The headers of a JSON answer (`json(_:status:)`) but its length.
+    static var jsonHeaders: HTTPFields {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return headers
     }
 
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

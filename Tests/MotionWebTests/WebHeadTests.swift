@@ -152,4 +152,31 @@ import Testing
             #expect(exports.withLock { $0 }.isEmpty, "\(exports.withLock { $0 })")
         }
     }
+
+    /// A HEAD of a recording's summary computes nothing: without a cached summary it reads no
+    /// CSV and says no length (it computed the summary, cached it and said its length); once
+    /// the GET has read the series and cached the summary, it says what the GET says, length
+    /// included.
+    @Test func headOfASummaryComputesNothing() async throws {
+        let f = try WebFixture()
+        let name = "20260101080000"
+        try f.addRecording(name, seconds: 120)
+        let uri = "/api/recordings/\(name)/summary"
+        try await f.app().test(.router) { client in
+            let cold = try await client.execute(uri: uri, method: .head)
+            #expect(cold.status == .ok && cold.body.readableBytes == 0)
+            #expect(cold.headers[.contentLength] == nil, "\(cold.headers)")
+            #expect(cold.headers[.contentType] == "application/json; charset=utf-8" && cold.headers[.cacheControl] == "no-store")
+            #expect(!f.exists(name + ".summary.json"), "a HEAD computed the summary")
+            #expect(try await client.execute(uri: uri, method: .get).status == .ok)
+            #expect(f.exists(name + ".summary.json"))
+            let head = try await client.execute(uri: uri, method: .head)
+            let get = try await client.execute(uri: uri, method: .get)
+            #expect(head.status == .ok && head.body.readableBytes == 0)
+            #expect(Self.comparable(head.headers) == Self.comparable(get.headers), "HEAD \(head.headers)\nGET  \(get.headers)")
+            #expect(head.headers[.contentLength] == "\(get.body.readableBytes)")
+            let unknown = try await client.execute(uri: "/api/recordings/nope/summary", method: .head)
+            #expect(unknown.status == .notFound && unknown.body.readableBytes == 0)
+        }
+    }
 }

@@ -89,26 +89,12 @@ extension WebApp {
             headers[.cacheControl] = "no-store"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
-        router.getAndHead("/api/recordings/:name/summary") { _, context -> Response in
-            guard let name = Self.parameter(context, "name"), let recording = try self.folder.recording(containing: name),
-                  let entry = recording.parts.first(where: { $0.name == name }) else {
-                return Self.failure(.notFound, WebError.notFound(Self.parameter(context, "name") ?? "").description, api: true)
-            }
-            let writing = await self.writingName()
-            let isWriting = recording.parts.contains { self.isBeingWritten($0, writing: writing) }
-            let s = try? await self.seriesFor(recording)
-            let summary = isWriting ? nil : await self.summaryFor(recording)
-            return Self.json(SummaryBody(
-                recording: ListItem(entry: entry, writing: self.isBeingWritten(entry, writing: writing)),
-                parts: recording.parts.map(\.name),
-                metadata: entry.metadata.map(RecordingMetadataJSON.init),
-                summary: summary.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data(SummaryJSON.encode($0, pretty: false))) } ?? .null,
-                note: isWriting ? "being written: the summary is computed once the recording has ended"
-                    : summary == nil ? "the summary could not be computed (see `motionlog summary`)" : nil,
-                track: s?.track.map { $0.map { [$0.latitude, $0.longitude] } } ?? [],
-                speedKmh: s?.speed.map { [$0.t, $0.v] } ?? [],
-                elevationM: s?.elevation.map { [$0.t, $0.v] } ?? [],
-                accelerationG: s?.acceleration.map { [$0.t, $0.min, $0.mean, $0.max] } ?? []))
+        router.get("/api/recordings/:name/summary") { _, context -> Response in
+            try await self.summary(context, head: false)
+        }
+        // Answered from what is cached, never computed (it read every CSV whole).
+        router.head("/api/recordings/:name/summary") { _, context -> Response in
+            Self.headersOnly(try await self.summary(context, head: true))
         }
         router.delete("/api/recordings/:name") { _, context -> Response in
             guard let name = Self.parameter(context, "name") else { return Self.failure(.notFound, "no name", api: true) }
@@ -125,6 +111,43 @@ extension WebApp {
             return await self.control("label", label: label)
         }
         router.getAndHead("/events") { _, context -> Response in self.events(context) }
+    }
+
+    /// The summary of the recording a file belongs to, with its series. `head`: only what is
+    /// at hand is used, the series read before (in memory) and the summary cached beside the
+    /// recording (`NAME.summary.json`); neither is computed. With both (or the series of a
+    /// recording being written, which has no summary), the response is the GET's, length
+    /// included; without, the status and headers only, with no length (it depends on what
+    /// only the computation gives; the body is never produced).
+    func summary(_ context: WebContext, head: Bool) async throws -> Response {
+        guard let name = Self.parameter(context, "name"), let recording = try self.folder.recording(containing: name),
+              let entry = recording.parts.first(where: { $0.name == name }) else {
+            return Self.failure(.notFound, WebError.notFound(Self.parameter(context, "name") ?? "").description, api: true)
+        }
+        let writing = await self.writingName()
+        let isWriting = recording.parts.contains { self.isBeingWritten($0, writing: writing) }
+        let s: RecordingSeries?, summary: AnalysisSummary?
+        if head {
+            let cached = isWriting ? nil : await cachedSummary(recording.csvPaths(in: folder.path))
+            guard let known = series.get(recording.name, recording.stamps), isWriting || cached != nil else {
+                return Response(status: .ok, headers: Self.jsonHeaders, body: .init { _ in })
+            }
+            (s, summary) = (known, cached)
+        } else {
+            s = try? await self.seriesFor(recording)
+            summary = isWriting ? nil : await self.summaryFor(recording)
+        }
+        return Self.json(SummaryBody(
+            recording: ListItem(entry: entry, writing: self.isBeingWritten(entry, writing: writing)),
+            parts: recording.parts.map(\.name),
+            metadata: entry.metadata.map(RecordingMetadataJSON.init),
+            summary: summary.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data(SummaryJSON.encode($0, pretty: false))) } ?? .null,
+            note: isWriting ? "being written: the summary is computed once the recording has ended"
+                : summary == nil ? "the summary could not be computed (see `motionlog summary`)" : nil,
+            track: s?.track.map { $0.map { [$0.latitude, $0.longitude] } } ?? [],
+            speedKmh: s?.speed.map { [$0.t, $0.v] } ?? [],
+            elevationM: s?.elevation.map { [$0.t, $0.v] } ?? [],
+            accelerationG: s?.acceleration.map { [$0.t, $0.min, $0.mean, $0.max] } ?? []))
     }
 
     /// Start, stop, label: what `motionlog start|stop|label` do, through the control protocol.
