@@ -18,7 +18,8 @@ public struct WebConfiguration: Sendable {
     /// Downloads (files and ZIPs) streaming at once; more get 503.
     public var maxDownloads = 8
     /// Connections open at once (each holds memory; an idle one may live `requestTimeout`);
-    /// one more is answered 503 with Retry-After without being read, and closed (`ConnectionLimit`).
+    /// one more is answered 503 with Retry-After once its method is known, without its request
+    /// being read further, and closed (`ConnectionLimit`).
     public var maxConnections = 64
     /// Called when a download computed as a whole (timeline, GPX, GeoJSON) starts computing,
     /// with its file name (tests: a HEAD computes none).
@@ -28,6 +29,9 @@ public struct WebConfiguration: Sendable {
     /// How long a refused connection reads and discards what its client still sends after
     /// the 503 before it is closed fully (a lingering close, as `RequestDeadline`'s).
     var refusalLinger: Duration = .seconds(2)
+    /// How long a refused connection is given to send its method (a HEAD's 503 has no body)
+    /// before it is answered without one (`ConnectionRefusal`).
+    var refusalMethodWait: Duration = .milliseconds(500)
     /// Server-sent events per connection before the server ends it (the browser reconnects).
     public var eventsPerConnection = 600
     /// Time between server-sent events (injected: tests use zero).
@@ -99,7 +103,7 @@ public final class WebServer: Sendable {
             router: app.router(),
             server: HTTPServerBuilder { responder in
                 LimitedHTTP1Channel(http: HTTP1Channel(responder: responder, configuration: http1), limit: limit,
-                                    refusalLinger: TimeAmount(c.refusalLinger))
+                                    refusalLinger: TimeAmount(c.refusalLinger), refusalMethodWait: TimeAmount(c.refusalMethodWait))
             },
             configuration: .init(address: .hostname(c.listen.host, port: c.listen.port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? c.listen.port) },

@@ -80,6 +80,41 @@ import Testing
             #expect(answer.closed && String(decoding: answer.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 503"))
         }
     }
+
+    /// A HEAD over the limit gets the 503's headers, with the length a GET's reason has, and
+    /// no body (it got the reason as a body: a response to HEAD has none, RFC 9110 §9.3.2);
+    /// a GET still gets the reason. The method wait is long here, so that neither is answered
+    /// before its request has arrived, however loaded the machine.
+    @Test func aHeadOverTheLimitGetsNoBody() async throws {
+        let f = try WebFixture()
+        try await f.app(maxConnections: 2, refusalMethodWait: .seconds(600)).test(.live) { client in
+            let port = try #require(client.port)
+            #expect(try await client.execute(uri: "/api/status", method: .get).status == .ok)
+            let held = try RawClient(port: port)
+            held.send(Self.request)
+            let first = await held.read(until: RawClient.hasWholeResponse)
+            #expect(String(decoding: first.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            func refused(_ request: String) async throws -> (head: String, body: Int) {
+                let c = try RawClient(port: port)
+                c.send(request)
+                let got = await c.readUntilClosed()
+                #expect(got.closed)
+                let text = String(decoding: got.bytes, as: UTF8.self)
+                return (text.components(separatedBy: "\r\n\r\n").first ?? "", RawClient.bodyLength(got.bytes))
+            }
+            func contentLength(_ head: String) -> Int? {
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+            }
+            let head = try await refused(Self.request.replacingOccurrences(of: "GET ", with: "HEAD "))
+            let get = try await refused(Self.request)
+            #expect(head.head.hasPrefix("HTTP/1.1 503") && get.head.hasPrefix("HTTP/1.1 503"), "\(head.head)\n\(get.head)")
+            #expect(head.body == 0, "HEAD answered with \(head.body) body bytes: \(head.head)")
+            #expect(get.body > 0 && contentLength(get.head) == get.body, "\(get.head)")
+            #expect(contentLength(head.head) == contentLength(get.head), "HEAD: \(head.head)\nGET: \(get.head)")
+            #expect(head.head.lowercased().contains("retry-after: 10") && head.head.lowercased().contains("connection: close"))
+        }
+    }
 }
 
 extension RawClient {

@@ -129,7 +129,8 @@ extension WebFixture {
     /// `requestTimeout` the time a client has to send a request; `events` the events stream;
     /// `zipHeld` runs in each ZIP download once it holds its names, before it opens files;
     /// `maxConnections` caps open connections, and `connectionEvents` hears the cap's events;
-    /// `log` hears what the server logs; `exports` hears each computed download start.
+    /// `log` hears what the server logs; `exports` hears each computed download start;
+    /// `refusalMethodWait` is how long a connection over the cap may take to send its method.
     func app(password: String? = nil, live: (any LiveControl)? = nil, maxDownloads: Int = 8,
              clock: TestClock = TestClock(), summaryRounds: (@Sendable (Int) -> Void)? = nil,
              stalled: (timeout: Duration, hook: @Sendable () -> Void)? = nil, requestTimeout: Duration? = nil,
@@ -137,12 +138,14 @@ extension WebFixture {
              zipHeld: (@Sendable () async -> Void)? = nil, linger: Duration? = nil,
              deadlineEvents: (@Sendable (RequestDeadline.Event) -> Void)? = nil, maxConnections: Int = 64,
              connectionEvents: (@Sendable (ConnectionLimit.Event) -> Void)? = nil,
-             log: Logger = Logger(label: "test"), exports: (@Sendable (String) -> Void)? = nil) throws -> some ApplicationProtocol {
+             log: Logger = Logger(label: "test"), exports: (@Sendable (String) -> Void)? = nil,
+             refusalMethodWait: Duration? = nil) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
         c.maxConnections = maxConnections
         c.onConnection = connectionEvents
+        if let refusalMethodWait { c.refusalMethodWait = refusalMethodWait }
         c.onExport = exports
         c.backgroundSummaries = summaryRounds != nil
         c.onSummaryRound = summaryRounds

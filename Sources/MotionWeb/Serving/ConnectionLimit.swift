@@ -7,9 +7,9 @@ import Synchronization
 /// The cap on connections open at once (`WebConfiguration.maxConnections`). Each open
 /// connection costs memory (socket buffers, the HTTP codec, a task), and the request deadline
 /// lets a silent one live 30 s: without a cap a LAN client opening thousands could take a
-/// Pi Zero's 512 MB. A connection over the cap is answered 503 with `Retry-After` at once,
-/// without its request being read (`ConnectionRefusal`), and closed; refusals are counted
-/// and logged at most once a minute.
+/// Pi Zero's 512 MB. A connection over the cap is answered 503 with `Retry-After` as soon as
+/// its method is known, without its request being read further (`ConnectionRefusal`), and
+/// closed; refusals are counted and logged at most once a minute.
 ///
 /// Taken when a connection is accepted (on its event loop, before any byte is read) and
 /// given back when it closes; atomics, so connections on any event loop share it.
@@ -83,11 +83,13 @@ struct LimitedHTTP1Channel: ServerChildChannel {
     let http: HTTP1Channel
     let limit: ConnectionLimit
     let refusalLinger: TimeAmount
+    let refusalMethodWait: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         guard limit.admit(channel) else {
             return channel.eventLoop.makeCompletedFuture {
-                try ConnectionRefusal.install(on: channel, limit: limit.maximum, linger: refusalLinger)
+                try ConnectionRefusal.install(on: channel, limit: limit.maximum, linger: refusalLinger,
+                                          methodWait: refusalMethodWait)
                 return Value(channel: channel, served: nil)
             }
         }
