@@ -6,13 +6,13 @@ import MotionCore
 ///     web:
 ///       listen: 127.0.0.1:8080        # HOST:PORT; any address but loopback needs a password
 ///       password_hash: "$2b$10$..."   # written by `motionlog web-password`
-///       max_connections: 64           # open at once; one more gets 503 at once
+///       max_connections: 64           # open at once; one more gets 503 (`serve --max-connections` overrides)
 public struct WebSettings: Sendable, Equatable {
     public var listen: ListenAddress?
     public var passwordHash: String?
     public var maxConnections: Int?
 
-    /// Valid `max_connections`.
+    /// Valid `max_connections` (and `motionlog serve --max-connections`).
     public static let maxConnectionsRange = 1...4096
 
     public init() {}
