@@ -14,6 +14,17 @@ import Testing
 @Suite struct WebConnectionLimitTests {
     static let request = "GET /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
+    /// Fills a limit of two connections: the test client's own and one raw client served a
+    /// response and kept open (returned: the connection lasts as long as it does).
+    static func fillALimitOfTwo(_ client: some TestClientProtocol, port: Int) async throws -> RawClient {
+        #expect(try await client.execute(uri: "/api/status", method: .get).status == .ok)
+        let held = try RawClient(port: port)
+        held.send(request)
+        let first = await held.read(until: RawClient.hasWholeResponse)
+        #expect(String(decoding: first.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        return held
+    }
+
     @Test func aConnectionOverTheLimitGets503AndIsClosed() async throws {
         let f = try WebFixture()
         let (closed, closedC) = AsyncStream.makeStream(of: Int.self)
@@ -65,12 +76,8 @@ import Testing
         let f = try WebFixture()
         try await f.app(maxConnections: 2).test(.live) { client in
             let port = try #require(client.port)
-            // The test client's connection and one more: the limit.
-            #expect(try await client.execute(uri: "/api/status", method: .get).status == .ok)
-            let held = try RawClient(port: port)
-            held.send(Self.request)
-            let first = await held.read(until: RawClient.hasWholeResponse)
-            #expect(String(decoding: first.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            let held = try await Self.fillALimitOfTwo(client, port: port)
+            defer { withExtendedLifetime(held) {} }
             let silent = try RawClient(port: port)
             let got = await silent.readUntilClosed()
             #expect(got.closed && String(decoding: got.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 503"))
@@ -89,11 +96,8 @@ import Testing
         let f = try WebFixture()
         try await f.app(maxConnections: 2, refusalMethodWait: .seconds(600)).test(.live) { client in
             let port = try #require(client.port)
-            #expect(try await client.execute(uri: "/api/status", method: .get).status == .ok)
-            let held = try RawClient(port: port)
-            held.send(Self.request)
-            let first = await held.read(until: RawClient.hasWholeResponse)
-            #expect(String(decoding: first.bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            let held = try await Self.fillALimitOfTwo(client, port: port)
+            defer { withExtendedLifetime(held) {} }
             func refused(_ request: String) async throws -> (head: String, body: Int) {
                 let c = try RawClient(port: port)
                 c.send(request)
