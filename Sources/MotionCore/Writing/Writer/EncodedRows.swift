@@ -36,8 +36,8 @@ final class EncodedRows {
     var byteCount: Int { state.pointee.count }
     var rowCount: Int { state.pointee.rowsBySource.wrappedSum() }
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: text.pointee, count: state.pointee.count) }
-    /// Rows of the source at `order` (`Source.order`).
-    func rows(order: Int) -> Int { state.pointee.rowsBySource[order] }
+    /// Rows per source, by `Source.order`.
+    var rowsBySource: SIMD8<Int> { state.pointee.rowsBySource }
     var firstWhen: Double? { isEmpty ? nil : state.pointee.firstWhen }
     var lastWhen: Double? { isEmpty ? nil : state.pointee.lastWhen }
 

@@ -169,9 +169,7 @@ public final class RotatingWriter {
             return
         }
         failures.recovered(file: meta?.name ?? "")
-        var bySource = SIMD8<Int>()
-        for i in Source.canonicalOrder.indices { bySource[i] = chunk.rows(order: i) }
-        noteWritten(bytes: chunk.byteCount, rowsBySource: bySource, lastWhen: chunk.lastWhen)
+        noteWritten(bytes: chunk.byteCount, rowsBySource: chunk.rowsBySource, lastWhen: chunk.lastWhen)
         chunk.removeAll()
     }
 
