@@ -204,6 +204,21 @@ import ZIPFoundation
         }
     }
 
+    /// Without metadata nothing says whether GPS was recorded: a CSV of A rows copied in
+    /// was "No GPS positions in this file (GPS was not recorded)".
+    @Test func aFileWithoutMetadataClaimsNothingAboutGPS() async throws {
+        let f = try WebFixture()
+        var csv = CSVFormat.headerLine + "\n"
+        for k in 0..<100 { csv += "A,W,\(1_790_000_000 + Double(k) / 10),0.0,0.0,1.0\n" }
+        try csv.write(toFile: f.folder + "/copied.csv", atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                              ofItemAtPath: f.folder + "/copied.csv")
+        try await f.app().test(.router) { client in
+            let html = String(buffer: try await client.execute(uri: "/recordings/copied", method: .get).body)
+            #expect(html.contains("No GPS positions in this file.") && !html.contains("GPS was not recorded"), "\(html)")
+        }
+    }
+
     /// Every download takes a slot: the files, the ZIP, and what is computed from a whole
     /// recording (the GPX and GeoJSON took none, so any number ran at once on the Pi).
     @Test func tooManyDownloadsAtOnceGet503() async throws {

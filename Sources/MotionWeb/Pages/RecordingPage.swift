@@ -36,7 +36,10 @@ enum RecordingPage {
         } else if let seriesError {
             body += "<p class=\"gap\">Could not read the rows: \(Text.html(seriesError))</p>"
         } else {
-            body += "<p class=\"gap\">No GPS positions in this " + (multi ? "recording" : "file") + (r.sources.contains("L") ? " (GPS was on but had no fix)." : " (GPS was not recorded).") + "</p>"
+            // Without metadata (a CSV copied in) nothing says whether GPS was recorded.
+            let why = r.sources.contains("L") ? " (GPS was on but had no fix)"
+                : r.parts.allSatisfy({ $0.metadata != nil }) ? " (GPS was not recorded)" : ""
+            body += "<p class=\"gap\">No GPS positions in this " + (multi ? "recording" : "file") + why + ".</p>"
         }
         body += "</section><section><h2>Health</h2>" + (multi ? RecordingPartsSection.health(r, summary) : health(e, summary)) + "</section></div>"
         body += "<h2>Charts</h2><div class=\"grid2\">"
