@@ -100,6 +100,19 @@ struct DaemonCLITests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
     }
 
+    /// The daemon's low-space refusal names its own option, `--min-free-space`; `record`'s
+    /// names the config file (`RecordFailureCLITests`).
+    @Test func aLowSpaceRefusalNamesTheDaemonsOption() throws {
+        let out = Binary.temporaryDirectory()
+        let daemon = try DaemonProcess(out: out, extra: ["--min-free-space", "1000000G"])
+        #expect(daemon.waitUntilReady(), "\(daemon.stderr())")
+        let start = try daemon.run(["start"])
+        #expect(start.status != 0)
+        #expect(start.stderr.contains("lower the reserve with --min-free-space"), "\(start.stderr)")
+        daemon.signal(SIGTERM)
+        #expect(Binary.csvFiles(in: out).isEmpty)
+    }
+
     @Test func sigtermWhileRecordingClosesTheFilesAndExitsZero() throws {
         let out = Binary.temporaryDirectory()
         let daemon = try DaemonProcess(out: out)

@@ -98,6 +98,18 @@ struct RecordFailureCLITests {
         #expect(meta.counters.rowsLostToWriteErrors == 0)
     }
 
+    /// `record` has no `--min-free-space` (only the daemon has): its refusal says how to
+    /// lower the reserve with what `record` does read, a config file given with `--config`.
+    @Test func aRefusalForLowSpaceSaysHowRecordLowersTheReserve() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(Self.args(out, ["--fast", "--duration", "1"], config: Self.config("min_free_space: 1000000G\n")))
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("not starting: only") && r.stderr.contains(out), "\(r.stderr)")
+        #expect(r.stderr.contains("set min_free_space in a config file and pass it with --config FILE"), "\(r.stderr)")
+        #expect(!r.stderr.contains("--min-free-space"), "record has no such option: \(r.stderr)")
+        #expect(Binary.csvFiles(in: out).isEmpty)
+    }
+
     @Test func runningOutOfInodesStopsCleanly() throws {
         guard let fs = SmallFileSystem(options: "size=64m,nr_inodes=300", why: "inodes") else { return }
         let r = try Binary.run(Self.args(fs.path, ["--fast", "--duration", "3600", "--rotate-size", "64K", "--buffer-rows", "1024"],

@@ -76,7 +76,8 @@ struct DaemonCommand: ParsableCommand {
             log.notice("board \(setup.board.name) has no buttons or LED in its gpio section: control with `motionlog start|stop`")
         }
 
-        let freeSpace = RecordGuards.freeSpaceGuard(setup, minimumFreeBytes: config.minFreeSpaceBytes)
+        let freeSpace = RecordGuards.freeSpaceGuard(setup, minimumFreeBytes: config.minFreeSpaceBytes,
+                                                    howToLower: RecordGuards.daemonHowToLower)
         let launcher = SetupLauncher(setup: setup, freeSpace: freeSpace, log: log)
         var settings = Daemon.Settings()
         settings.core.longPressNanos = Int64(config.longPressSeconds * 1e9)

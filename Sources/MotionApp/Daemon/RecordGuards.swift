@@ -8,7 +8,8 @@ enum RecordGuards {
     /// 100M; 0 disables), checking by time and by the recorder's bytes written. Refuses to
     /// start when the space is already low.
     static func startFreeSpaceMonitor(_ setup: RecordingSetup, recorder: Recorder) throws(CommandFailure) -> FreeSpaceMonitor? {
-        guard let freeSpace = freeSpaceGuard(setup, minimumFreeBytes: setup.settings.minFreeSpace) else { return nil }
+        guard let freeSpace = freeSpaceGuard(setup, minimumFreeBytes: setup.settings.minFreeSpace,
+                                             howToLower: recordHowToLower) else { return nil }
         let verdict = freeSpace.check()
         if verdict.isLow { throw CommandFailure("not starting: \(verdict)", code: 1) }
         let stop = recorder.stop
@@ -18,14 +19,19 @@ enum RecordGuards {
         return monitor
     }
 
+    /// How `record` (no option for it) and the daemon (`--min-free-space`) lower the reserve.
+    static let recordHowToLower = "lower the reserve: set min_free_space in a config file and pass it with --config FILE"
+    static let daemonHowToLower = "lower the reserve with --min-free-space (or min_free_space in the config file)"
+
     /// The free-space rule for a setup (nil: disabled with 0), with room for what is still
-    /// buffered when it stops a recording.
-    static func freeSpaceGuard(_ setup: RecordingSetup, minimumFreeBytes: Int64?) -> FreeSpaceGuard? {
+    /// buffered when it stops a recording; `howToLower` ends the low-space message.
+    static func freeSpaceGuard(_ setup: RecordingSetup, minimumFreeBytes: Int64?, howToLower: String) -> FreeSpaceGuard? {
         let limit = minimumFreeBytes ?? FreeSpaceGuard.defaultMinimumFreeBytes
         guard limit > 0 else { return nil }
         let bytes = FreeSpaceGuard.headroom(bufferRows: setup.configuration.bufferRows, minimumFreeBytes: limit)
         return FreeSpaceGuard(path: setup.outputPath, minimumFreeBytes: limit, headroomBytes: bytes,
-                              headroomInodes: FreeSpaceGuard.headroomInodes(headroomBytes: bytes, rotateBytes: setup.configuration.rotation.maxBytes))
+                              headroomInodes: FreeSpaceGuard.headroomInodes(headroomBytes: bytes, rotateBytes: setup.configuration.rotation.maxBytes),
+                              howToLower: howToLower)
     }
 
     /// After `run()`: a recording that lost rows to write errors, halted on a failure, or

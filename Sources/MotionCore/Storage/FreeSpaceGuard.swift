@@ -23,12 +23,19 @@ public struct FreeSpaceGuard: Sendable {
     /// The same for inodes: files those bytes may still open (small rotation sizes).
     public let headroomInodes: Int64
     public let stats: FileSystemStats
+    /// How the user of the command that keeps this reserve lowers it, for the message when
+    /// the space is low (`record` reads it from a config file, the daemon also has an option).
+    public let howToLower: String
+
+    public static let defaultHowToLower = "lower min_free_space in the config file"
 
     public init(path: String, minimumFreeBytes: Int64 = FreeSpaceGuard.defaultMinimumFreeBytes,
                 minimumFreeInodes: Int64 = FreeSpaceGuard.defaultMinimumFreeInodes, headroomBytes: Int64 = 0,
-                headroomInodes: Int64 = 0, stats: FileSystemStats = StatvfsFileSystemStats()) {
+                headroomInodes: Int64 = 0, howToLower: String = FreeSpaceGuard.defaultHowToLower,
+                stats: FileSystemStats = StatvfsFileSystemStats()) {
         self.path = path; self.minimumFreeBytes = minimumFreeBytes; self.minimumFreeInodes = minimumFreeInodes
-        self.headroomBytes = max(0, headroomBytes); self.headroomInodes = max(0, headroomInodes); self.stats = stats
+        self.headroomBytes = max(0, headroomBytes); self.headroomInodes = max(0, headroomInodes)
+        self.howToLower = howToLower; self.stats = stats
     }
 
     /// Inodes the headroom's bytes may use: three per file (CSV, JSON, its temporary) for
@@ -58,6 +65,7 @@ public struct FreeSpaceGuard: Sendable {
             }
             var reading = FreeSpaceReading(path: path, availableBytes: space.availableBytes, minimumFreeBytes: minimumFreeBytes)
             reading.headroomBytes = headroomBytes
+            reading.howToLower = howToLower
             if space.totalInodes > 0 {
                 reading.availableInodes = space.availableInodes
                 reading.minimumFreeInodes = minimumFreeInodes
@@ -81,6 +89,8 @@ public struct FreeSpaceReading: Sendable, Equatable {
     /// Stop this far above the reserve (see `FreeSpaceGuard.headroomBytes`).
     public var headroomBytes: Int64 = 0
     public var headroomInodes: Int64 = 0
+    /// The command's way to lower the reserve (see `FreeSpaceGuard.howToLower`).
+    public var howToLower: String = FreeSpaceGuard.defaultHowToLower
 
     public init(path: String, availableBytes: Int64, minimumFreeBytes: Int64) {
         self.path = path; self.availableBytes = availableBytes; self.minimumFreeBytes = minimumFreeBytes
@@ -123,7 +133,7 @@ public enum FreeSpaceVerdict: Sendable, Equatable, CustomStringConvertible {
             let why = r.headroomBytes > 0
                 ? "the \(reserve) reserve (min_free_space) plus \(ByteText.describe(r.headroomBytes)) for the rows still buffered when a recording stops"
                 : "the \(reserve) reserve (min_free_space)"
-            return "only \(ByteText.describe(r.availableBytes)) free on \(r.path): recording stops with \(ByteText.describe(r.minimumFreeBytes + r.headroomBytes)) still free, to keep \(why) — copy the recordings off and delete them, or lower min_free_space"
+            return "only \(ByteText.describe(r.availableBytes)) free on \(r.path): recording stops with \(ByteText.describe(r.minimumFreeBytes + r.headroomBytes)) still free, to keep \(why) — copy the recordings off and delete them, or \(r.howToLower)"
         case .unknown(let why):
             return why
         }
