@@ -30,4 +30,18 @@ struct CheckFolderCLITests {
         let r = try Binary.run(["check", empty])
         #expect(r.status == 2 && r.stderr.contains("no recordings (.csv) in \(empty)"), "\(r.stderr)")
     }
+
+    /// `summary` and `export` say the same as `check` about a folder without recordings,
+    /// with the same exit status (2), not "no timeline … no usable GPS fixes" or exit 1.
+    @Test func summaryAndExportSayTheSameAsCheckAboutAnEmptyFolder() throws {
+        let empty = Binary.temporaryDirectory()
+        let out = Binary.temporaryDirectory() + "/x.json"
+        for command in [["summary", empty], ["summary", empty, "--json"], ["export", empty, "--format", "timeline", "-o", out],
+                        ["export", empty, "--format", "timeline-geojson"], ["export", empty, "--format", "wide-csv"]] {
+            let r = try Binary.run(command)
+            #expect(r.status == 2 && r.stderr.contains("no recordings (.csv) in \(empty)"), "\(command): \(r.status) \(r.stderr)")
+            #expect(!r.stderr.contains("no timeline") && r.stdout.isEmpty, "\(command): \(r.stdout) \(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

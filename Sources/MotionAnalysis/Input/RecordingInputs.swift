@@ -11,6 +11,21 @@ public enum RecordingInputs {
         public var description: String { "\(path): no such file or folder" }
     }
 
+    /// The paths name no recording at all (empty folders, or folders without `.csv` files):
+    /// nothing to read, as `check`, `summary` and `export` all say it (exit 2).
+    public struct NoRecordings: Error, CustomStringConvertible {
+        public var paths: [String]
+        public init(paths: [String]) { self.paths = paths }
+        public var description: String { "no recordings (.csv) in \(paths.joined(separator: ", "))" }
+    }
+
+    /// `resolve`, with `NoRecordings` when it finds no file to read.
+    public static func resolveSome(_ paths: [String]) throws -> [String] {
+        let files = try resolve(paths)
+        if files.isEmpty { throw NoRecordings(paths: paths) }
+        return files
+    }
+
     /// The CSV files named by `paths` (files as given, folders expanded), duplicates
     /// removed, in time order whatever the order of the arguments: by the first row's time in
     /// each file's metadata when every file has it; else, when every file is named by its

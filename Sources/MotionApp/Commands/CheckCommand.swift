@@ -13,7 +13,7 @@ struct CheckCommand: ParsableCommand {
             that When strictly increases per source (docs/FORMAT.md). Binary data stops the \
             check at its byte offset; a line longer than 1024 bytes is an error at once. Prints per-source row counts, time span and measured rate, and \
             every problem with its line number. A torn last line (power cut) is a warning.
-            Exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error.
+            Exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error (also a folder without recordings).
             """)
 
     @Argument(help: "Recording files (.csv) or folders of them.")
@@ -35,7 +35,7 @@ struct CheckCommand: ParsableCommand {
             guard (try? FileSystem.status(path).kind) == .directory else { files.append(path); continue }
             do {
                 let inside = try RecordingInputs.resolve([path])
-                if inside.isEmpty { Console.error("no recordings (.csv) in \(path)"); ioError = true }
+                if inside.isEmpty { Console.error("\(RecordingInputs.NoRecordings(paths: [path]))"); ioError = true }
                 files += inside
             } catch {
                 Console.error("\(error)"); ioError = true

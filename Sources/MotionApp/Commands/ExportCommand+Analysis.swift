@@ -13,7 +13,7 @@ extension ExportCommand {
             return false
         case .timeline, .timelineGeoJSON:
             let result: AnalysisResult
-            do { result = try RecordingAnalyzer.analyze(try RecordingInputs.resolve(files)) } catch {
+            do { result = try RecordingAnalyzer.analyze(try RecordingInputs.resolveSome(files)) } catch {
                 throw CommandFailure("\(error)", code: 2)
             }
             guard !result.summary.timeline.isEmpty else {
@@ -24,7 +24,7 @@ extension ExportCommand {
             return true
         case .wideCSV:
             let inputs: [String]
-            do { inputs = try RecordingInputs.resolve(files) } catch { throw CommandFailure("\(error)", code: 2) }
+            do { inputs = try RecordingInputs.resolveSome(files) } catch { throw CommandFailure("\(error)", code: 2) }
             try writeAnalysisOutput { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     var export = WideCSVExport(emit: emit)

@@ -22,7 +22,7 @@ struct ExportCommand: ParsableCommand {
             timeline-geojson: stops as Points, moves as LineStrings with their activity; \
             wide-csv: one row per tick with named columns (docs/ANALYSIS.md); relative When \
             is made absolute with the metadata's start time, as above.
-            Exit status: 0 exported, 1 no L rows to export, 2 usage or I/O error.
+            Exit status: 0 exported, 1 no L rows to export, 2 usage or I/O error (also folders without recordings, as for check).
             """)
 
     /// The export formats: one writer each (add a case and its writer to add a format).

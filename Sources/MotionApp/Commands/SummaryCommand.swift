@@ -13,7 +13,7 @@ struct SummaryCommand: ParsableCommand {
             given form one timeline, in time order when all are named by time, as the recorder \
             names them; otherwise in the order given). Prints a report in local time, or with \
             --json one JSON object (schema in docs/ANALYSIS.md). Rules and thresholds: docs/ANALYSIS.md.
-            Exit status: 0 summarised, 1 nothing to summarise (no data rows), 2 usage or I/O error.
+            Exit status: 0 summarised, 1 nothing to summarise (no data rows, none on that day), 2 usage or I/O error (also folders without recordings, as for check).
             """)
 
     @Argument(help: "Recording files (.csv) or folders of them.")
@@ -58,15 +58,17 @@ struct SummaryCommand: ParsableCommand {
         options.finalStop = finalStop
         if let interval { options.movementIntervalS = interval * 60 }
         var files: [String]
-        do { files = try RecordingInputs.resolve(paths) } catch {
+        // Nothing to read at all (empty folders) is exit 2, as for `check`; a day without
+        // recordings in folders that have some is "nothing to summarise", exit 1.
+        do { files = try RecordingInputs.resolveSome(paths) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
         if let day, let bounds = LocalDay.bounds(day) {
             options.from = bounds.start; options.to = bounds.end
             files = RecordingInputs.onDay(files, day: day)
         }
-        guard !files.isEmpty else {
-            throw CommandFailure("no recordings (.csv) in \(paths.joined(separator: ", "))\(day.map { " on \($0)" } ?? "")", code: 1)
+        if let day, files.isEmpty {
+            throw CommandFailure("no recordings (.csv) in \(paths.joined(separator: ", ")) on \(day) (local time): nothing to summarise (without --day the summary shows the days they cover)", code: 1)
         }
         let summary: AnalysisSummary
         do { summary = try RecordingAnalyzer.summarize(files, options: options) } catch {
