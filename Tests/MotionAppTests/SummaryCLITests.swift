@@ -100,6 +100,29 @@ struct SummaryCLITests {
         #expect(!otherDay.stderr.contains("not a recording"))
     }
 
+    /// A file that is not a recording (bytes that are no text) or an empty one: only the
+    /// error, no report of nothing ("no data rows") on stdout; `export` gives the true
+    /// reason, binary data, and not "was GPS recorded?" after it.
+    @Test func notARecordingGivesOnlyTheError() throws {
+        let dir = Binary.temporaryDirectory()
+        let binary = dir + "/random.csv", empty = dir + "/empty.csv"
+        #expect(FileManager.default.createFile(atPath: binary, contents: Data((0..<2000).map { UInt8(($0 * 7919 + 13) % 256) })))
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for file in [binary, empty] {
+            for command in [["summary", file], ["summary", file, "--json"]] {
+                let r = try Binary.run(command)
+                #expect(r.status == 1 && r.stderr.contains("no data rows in \(file)"), "\(command): \(r.stderr)")
+                #expect(r.stdout.isEmpty, "\(command): \(r.stdout)")
+            }
+        }
+        for format in ["gpx", "geojson"] {
+            let r = try Binary.run(["export", binary, "--format", format])
+            #expect(r.status == 1 && r.stdout.isEmpty)
+            #expect(r.stderr.contains("\(binary):1: not a recording (binary data at byte"), "\(r.stderr)")
+            #expect(!r.stderr.contains("no L rows") && !r.stderr.contains("GPS recorded"), "\(r.stderr)")
+        }
+    }
+
     /// An export with no rows writes nothing: no header-only file, and with --force an
     /// earlier export stays (it was replaced by a header before).
     @Test func emptyWideCSVExportWritesNothing() throws {

@@ -92,6 +92,9 @@ struct ExportCommand: ParsableCommand {
         var points: [TrackPoint] = []
         var bytesBefore: Int64 = 0
         var seen: [SafeOutputFile.Identity] = []
+        // Files that are not recordings at all (binary data before any row): their error
+        // line is the reason they gave nothing, not a missing GPS.
+        var notRecordings: [String] = []
         for path in files {
             // A file given twice (another spelling, a link) is read once: its points twice
             // drew the track twice.
@@ -103,11 +106,15 @@ struct ExportCommand: ParsableCommand {
             let read = try Self.points(of: path, progress: progress)
             progress.finish()
             read.report(path: path)
+            if read.binary != nil && read.rows == 0 { notRecordings.append(path) }
             points += read.points
             bytesBefore += read.bytes
         }
         guard !points.isEmpty else {
-            throw CommandFailure("no L rows to use in \(files.joined(separator: ", ")): nothing to export (was GPS recorded? see `motionlog check`)", code: 1)
+            let others = files.filter { !notRecordings.contains($0) }
+            // Only not-recordings: their own error lines above are the whole story.
+            if others.isEmpty { throw CommandFailure("", code: 1) }
+            throw CommandFailure("no L rows to use in \(others.joined(separator: ", ")): nothing to export (was GPS recorded? see `motionlog check`)", code: 1)
         }
         let track = LocationTrack(points: points)
         let trackName = name ?? URL(fileURLWithPath: files[0]).deletingPathExtension().lastPathComponent
@@ -132,6 +139,8 @@ struct ExportCommand: ParsableCommand {
     struct FilePoints {
         var points: [TrackPoint] = []
         var bytes: Int64 = 0
+        /// Rows read, of every source.
+        var rows = 0
         /// Lines that gave no row (defective or out of range), with the first reason.
         var skippedLines = 0
         var firstSkipped: RecordingProblem?
@@ -169,6 +178,7 @@ struct ExportCommand: ParsableCommand {
             summary = try RecordingReader(path: path).read(progress: { progress?.update($0) }) { item in
                 switch item {
                 case .row(_, let row) where row.source == .location:
+                    result.rows += 1
                     if meta == nil && relativeWithoutMetadata == nil && result.points.isEmpty && row.when < 1e9 {
                         relativeWithoutMetadata = row.when
                     }
@@ -178,7 +188,7 @@ struct ExportCommand: ParsableCommand {
                     } else {
                         result.skippedTimes += 1
                     }
-                case .row: break
+                case .row: result.rows += 1
                 case .problem(let p) where p.severity == .error:
                     lastError = p
                     if p.message.hasPrefix("CRLF") { result.notes.append(p) } else if result.firstSkipped == nil { result.firstSkipped = p }

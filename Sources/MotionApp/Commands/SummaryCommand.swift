@@ -74,16 +74,17 @@ struct SummaryCommand: ParsableCommand {
         do { summary = try RecordingAnalyzer.summarize(files, options: options) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
-        if json {
-            FileHandle.standardOutput.write(Data(SummaryJSON.encode(summary, pretty: true)))
-        } else {
-            Console.out(SummaryReport.text(summary, title: files.count == 1 ? files[0] : "\(files[0]) … (\(files.count) files)"))
-        }
+        // Nothing to summarise: only the error, no report of nothing ("no data rows") beside it.
         if summary.start == nil, let day {
             throw CommandFailure("no data rows on \(day) (local time) in \(files.joined(separator: ", ")): nothing to summarise (without --day the summary shows the days they cover)", code: 1)
         }
         if summary.start == nil {
             throw CommandFailure("no data rows in \(files.joined(separator: ", ")): nothing to summarise (empty or not a recording? see `motionlog check`)", code: 1)
+        }
+        if json {
+            FileHandle.standardOutput.write(Data(SummaryJSON.encode(summary, pretty: true)))
+        } else {
+            Console.out(SummaryReport.text(summary, title: files.count == 1 ? files[0] : "\(files[0]) … (\(files.count) files)"))
         }
     }
 }
