@@ -5,6 +5,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import SystemPackage
 
 /// How the web server is set up: the folder it shows, where it listens, the password hash
 /// (required off loopback) and, under the daemon, the live recorder.
@@ -132,8 +133,17 @@ public final class WebServer: Sendable {
         case .success(let port): return RunningWebServer(task: task, port: port)
         case .failure(let e):
             task.cancel()
-            throw .refused("cannot listen on \(configuration.listen): \(e)")
+            throw Self.listenFailure(e, address: configuration.listen)
         }
+    }
+
+    /// Why binding failed, in words: NIO's text ("bind(descriptor:ptr:bytes:): Address
+    /// already in use) (errno: 98)") names its own functions.
+    static func listenFailure(_ error: any Error, address: ListenAddress) -> WebError {
+        guard let io = error as? IOError else { return .cannotListen(address, reason: "\(error)", portInUse: false) }
+        let errno = Errno(rawValue: io.errnoCode)
+        if errno == .addressInUse { return .cannotListen(address, reason: "the port is already in use", portInUse: true) }
+        return .cannotListen(address, reason: errno.description, portInUse: false)
     }
 }
 

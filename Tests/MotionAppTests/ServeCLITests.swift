@@ -1,11 +1,15 @@
 import Foundation
+import Logging
 @testable import MotionApp
 import MotionConfig
+import MotionCore
+import MotionWeb
 import Testing
 
-/// `motionlog serve --max-connections N`: the cap on open connections from the command
-/// line, over the config's `web.max_connections` (the config was the only way to set it),
-/// refused outside 1–4096 as the config key is.
+/// `motionlog serve` as a user meets it: `--max-connections N` (the cap on open connections
+/// from the command line, over the config's `web.max_connections`, refused outside 1–4096 as
+/// the config key is), and refusals to start that say what is wrong and what to do, without
+/// the internals of the network library.
 @Suite("motionlog serve")
 struct ServeCLITests {
     @Test func maxConnectionsOverridesTheConfig() throws {
@@ -27,5 +31,28 @@ struct ServeCLITests {
         let help = try Binary.run(["serve", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("--max-connections <N>") && help.stdout.contains("web.max_connections"), "\(help.stdout)")
+    }
+
+    @Test func aFolderThatDoesNotExistIsCalledSo() throws {
+        let missing = Binary.temporaryDirectory() + "/nonexist"
+        let r = try Binary.run(["serve", "--out", missing, "--config", DaemonTestSupport.emptyConfig(), "--listen", "127.0.0.1:1"])
+        #expect(r.status == 2 && r.stdout.isEmpty)
+        #expect(r.stderr.contains("\(missing) does not exist") && r.stderr.contains("--out DIR"), "\(r.stderr)")
+        #expect(!r.stderr.contains("not a folder of recordings"), "\(r.stderr)")
+    }
+
+    /// The port held by a server of this process: "already in use", what to do, and neither
+    /// NIO's "bind(descriptor:ptr:bytes:)" nor an errno number nor an unmatched ")".
+    @Test func aPortInUseIsSaidInWords() throws {
+        let folder = Binary.temporaryDirectory()
+        let holder = try WebServer(configuration: WebConfiguration(folder: folder, listen: ListenAddress(host: "127.0.0.1", port: 0)),
+                                   log: Logger(label: "test")).start()
+        defer { holder.stop() }
+        let address = "127.0.0.1:\(holder.port)"
+        let r = try Binary.run(["serve", "--out", folder, "--config", DaemonTestSupport.emptyConfig(), "--listen", address])
+        #expect(r.status == 2 && r.stdout.isEmpty, "\(r.stdout)")
+        #expect(r.stderr.contains("cannot listen on \(address): the port is already in use — stop the other server or choose another port with --listen HOST:PORT"),
+                "\(r.stderr)")
+        #expect(!r.stderr.contains("bind(") && !r.stderr.contains("errno") && !r.stderr.contains(")"), "\(r.stderr)")
     }
 }

@@ -16,7 +16,7 @@ enum DaemonWeb {
         var configuration = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
                                              live: DaemonLiveControl(daemon: daemon))
         if let n = settings.web?.maxConnections { configuration.maxConnections = n }
-        let server = try WebSetup.start(configuration, log: log)
+        let server = try WebSetup.start(configuration, option: "--web", log: log)
         log.notice("web page at http://\(ListenAddress(host: address.host, port: server.port))/")
         return server
     }

@@ -53,8 +53,11 @@ struct ServeCommand: ParsableCommand {
         do { settings = try ConfigLoader.load(explicit: config) } catch { throw CommandFailure.usage("\(error)") }
         let folder = out ?? settings.out ?? "./recordings"
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue else {
-            throw CommandFailure("\(folder) is not a folder of recordings (give one with --out DIR)", code: 2)
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDir) else {
+            throw CommandFailure("\(folder) does not exist: give the folder the recordings are in with --out DIR (where `record --out` wrote them)", code: 2)
+        }
+        guard isDir.boolValue else {
+            throw CommandFailure("\(folder) is a file, not a folder: give the folder the recordings are in with --out DIR", code: 2)
         }
         guard FileSystem.canReadFolder(folder) else {
             throw CommandFailure("cannot read \(folder): permission denied (run as a user who may read it)", code: 2)
@@ -68,7 +71,7 @@ struct ServeCommand: ParsableCommand {
                                  live: socket.map { SocketLiveControl(socket: $0) })
         c.maxDownloads = 8
         if let n = connectionLimit(settings) { c.maxConnections = n }
-        let server = try WebSetup.start(c, log: log)
+        let server = try WebSetup.start(c, option: "--listen", log: log)
         let shown = ListenAddress(host: address.host == "0.0.0.0" || address.host == "::" ? "THIS-MACHINE" : address.host, port: server.port)
         Console.out("Serving \(folder) at http://\(shown)/ — Ctrl-C stops")
         Console.flush()

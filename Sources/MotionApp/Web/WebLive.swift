@@ -35,12 +35,17 @@ enum WebSetup {
         return a
     }
 
-    /// Builds and starts the server; prints where it is.
-    static func start(_ configuration: WebConfiguration, log: Logger) throws(CommandFailure) -> RunningWebServer {
+    /// Builds and starts the server; prints where it is. `option` is the command's option
+    /// for the address (`--listen`, `--web`), named in what to do when it cannot listen.
+    static func start(_ configuration: WebConfiguration, option: String, log: Logger) throws(CommandFailure) -> RunningWebServer {
         let server: WebServer
         do { server = try WebServer(configuration: configuration, log: log) } catch { throw CommandFailure("\(error)", code: 2) }
         do { return try server.start() } catch {
-            throw CommandFailure("\(error) (is another program using port \(configuration.listen.port)? choose another with --listen/--web)", code: 2)
+            if case .cannotListen(_, _, let portInUse) = error {
+                let todo = portInUse ? "stop the other server or choose another port" : "choose another address"
+                throw CommandFailure("\(error) — \(todo) with \(option) HOST:PORT", code: 2)
+            }
+            throw CommandFailure("\(error)", code: 2)
         }
     }
 }

@@ -235,11 +235,15 @@ public enum WebError: Error, Sendable, Equatable, CustomStringConvertible {
     case folder(String)
     case refused(String)
     case badRequest(String)
+    /// The server could not listen on the address: the system's reason in words (no
+    /// function names, no errno numbers), and whether another program has the port.
+    case cannotListen(ListenAddress, reason: String, portInUse: Bool)
 
     public var description: String {
         switch self {
         case .notFound(let n): return "no recording called \"\(n)\" in this folder"
         case .folder(let m), .refused(let m), .badRequest(let m): return m
+        case .cannotListen(let address, let reason, _): return "cannot listen on \(address): \(reason)"
         }
     }
 }
