@@ -38,26 +38,41 @@ struct RecordFailureCLITests {
         var free: Int64 { (try? StatvfsFileSystemStats().space(at: path).availableBytes) ?? -1 }
     }
 
-    @Test func aFolderTheUserCannotWriteFailsAtStartWithAClearMessage() throws {
-        let parent = Binary.temporaryDirectory()
-        let out = parent + "/locked"
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-        let result: Binary.Result
+    /// A folder `locked` the recording user may not write (created here), and `record
+    /// --out out` run as that user: as user nobody when the tests run as root (root may
+    /// write anywhere), against a root-owned 0755 folder; else a 0555 folder.
+    static func recordAsUserWhoCannotWrite(locked: String, out: String) throws -> Binary.Result {
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
         if getuid() == 0 {
-            // Root may write anywhere: run as user nobody against a root-owned 0755 folder.
-            #expect(chmod(out, 0o755) == 0)
+            #expect(chmod(locked, 0o755) == 0)
             // The built-in simulator board: user nobody may not reach the checkout's boards/.
-            result = try Binary.run(via: "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.path]
-                                    + Self.args(out, ["--duration", "4"]).filter { $0 != "--boards-dir" && $0 != S.repo + "/boards" })
-        } else {
-            #expect(chmod(out, 0o555) == 0)
-            result = try Binary.run(Self.args(out, ["--duration", "4"]))
+            return try Binary.run(via: "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.path]
+                                  + Self.args(out, ["--duration", "4"]).filter { $0 != "--boards-dir" && $0 != S.repo + "/boards" })
         }
+        #expect(chmod(locked, 0o555) == 0)
+        return try Binary.run(Self.args(out, ["--duration", "4"]))
+    }
+
+    @Test func aFolderTheUserCannotWriteFailsAtStartWithAClearMessage() throws {
+        let out = Binary.temporaryDirectory() + "/locked"
+        let result = try Self.recordAsUserWhoCannotWrite(locked: out, out: out)
         #expect(result.status != 0)
         #expect(!result.stdout.contains("Recorded"), "\(result.stdout)")
         #expect(result.stderr.contains("Permission denied") && result.stderr.contains(out), "\(result.stderr)")
         #expect(result.stderr.contains("--out"), "says what to do: \(result.stderr)")
         #expect(Binary.csvFiles(in: out).isEmpty)
+    }
+
+    /// A folder that cannot be written and one that cannot be created are the same setup
+    /// problem: the same exit status, 1 (docs/ARCHITECTURE.md; it was 1 and 2).
+    @Test func aFolderThatCannotBeCreatedExitsAsOneThatCannotBeWritten() throws {
+        let locked = Binary.temporaryDirectory() + "/locked"
+        let written = try Self.recordAsUserWhoCannotWrite(locked: locked, out: locked)
+        let created = try Self.recordAsUserWhoCannotWrite(locked: locked, out: locked + "/sub")
+        #expect(written.stderr.contains("Permission denied") && created.stderr.contains("cannot create folder \(locked)/sub"),
+                "\(written.stderr)\n\(created.stderr)")
+        #expect(written.status == 1 && created.status == 1, "\(written.status) \(created.status)")
+        #expect(!FileManager.default.fileExists(atPath: locked + "/sub"))
     }
 
     @Test func aVirtualFileSystemIsNotCalledAFullCard() throws {

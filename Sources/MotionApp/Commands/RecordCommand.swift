@@ -21,7 +21,7 @@ struct RecordCommand: ParsableCommand {
         SignalWatcher.onStop { _ in stop.request() }
         let log = Logging.motionlogLogger()
         let setup = try RecordingSetup.resolve(options, run: .init(duration: runOptions.duration, fast: runOptions.fast))
-        let (recorder, _) = try SensorFactory.makeRecorder(setup, log: log, folderErrorCode: 2, stop: stop)
+        let (recorder, _) = try SensorFactory.makeRecorder(setup, log: log, stop: stop)
         StartupRecovery.run(folder: setup.outputPath, log: log)
         let freeSpace = try RecordGuards.startFreeSpaceMonitor(setup, recorder: recorder)
         let status = runOptions.quiet || !Console.stderrIsTerminal ? nil

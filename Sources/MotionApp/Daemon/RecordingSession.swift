@@ -132,7 +132,7 @@ struct SetupLauncher: RecordingLauncher {
         var setup = self.setup
         setup.configuration.label = label
         setup.fast = false    // the daemon always records on the real clock
-        let (recorder, locationDescription) = try SensorFactory.makeRecorder(setup, log: log, folderErrorCode: 1)
+        let (recorder, locationDescription) = try SensorFactory.makeRecorder(setup, log: log)
         return RecordingSession(recorder: recorder, freeSpace: freeSpace, locationDescription: locationDescription, clockSource: "system")
     }
 }

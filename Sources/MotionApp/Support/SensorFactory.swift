@@ -99,8 +99,10 @@ enum SensorFactory {
 extension SensorFactory {
     /// The recorder for a resolved setup: sensor, GPS source, estimator, sources the board
     /// can provide (when the user did not name them), output folder, clock and GPS time
-    /// base. Shared by `record` and the daemon, so both record the same way.
-    static func makeRecorder(_ base: RecordingSetup, log: Logger, folderErrorCode: Int32,
+    /// base. Shared by `record` and the daemon, so both record the same way. An output
+    /// folder that cannot be created is exit 1, as one that cannot be written (found when
+    /// the first file is created; docs/ARCHITECTURE.md, failure handling).
+    static func makeRecorder(_ base: RecordingSetup, log: Logger,
                              stop: StopSignal = StopSignal()) throws(CommandFailure) -> (Recorder, locationDescription: String?) {
         var setup = base
         let sensor = try makeSensor(setup, log: log)
@@ -114,7 +116,7 @@ extension SensorFactory {
         }
         let directory: DiskDirectory
         do { directory = try DiskDirectory(path: setup.outputPath) } catch {
-            throw CommandFailure("\(error)", code: folderErrorCode)
+            throw CommandFailure("\(error)", code: 1)
         }
         let clock: TickClock = setup.fast
             ? SimulatedClock(start: SystemClock.monotonicNanos(), epoch: SystemClock.realtimeNanos())
