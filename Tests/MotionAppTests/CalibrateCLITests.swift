@@ -114,6 +114,20 @@ struct CalibrateCLITests {
         #expect(coverage.map { $0 < 50 } == true, "\(r.stdout)")
     }
 
+    @Test("10 s of the demo ride: the coverage is the problem, not a fitted 0.56 µT with a units hint")
+    func aShortRideBlamesTheCoverageNotTheUnits() throws {
+        let dir = Binary.temporaryDirectory()
+        #expect(try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "10", "--out", dir, "--quiet"]).status == 0)
+        let file = try #require(Binary.csvFiles(in: dir).first)
+        let r = try Binary.run(["calibrate", "--from", file, "--dry-run"])
+        #expect(r.status == 1 && r.stdout.contains("DO IT AGAIN"), "\(r.stdout)")
+        #expect(r.stdout.contains("of the orientations were covered") && r.stdout.contains("too little for a fit"), "\(r.stdout)")
+        #expect(!r.stdout.contains("units") && !r.stdout.contains("µT is outside") && !r.stdout.contains("hard iron"), "\(r.stdout)")
+        // The raw readings of the simulated magnetometer: Earth's field, plausibly sized.
+        let raw = r.stdout.components(separatedBy: "raw field median ").dropFirst().first.flatMap { Double($0.prefix { $0.isNumber || $0 == "." }) }
+        #expect(raw.map { (20...70).contains($0) } == true, "\(r.stdout)")
+    }
+
     @Test("live on the simulator: guided still and turning phases find the simulated IMU's distortion")
     func liveSimulator() throws {
         let dir = Binary.temporaryDirectory()

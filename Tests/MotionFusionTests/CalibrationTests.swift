@@ -1,5 +1,5 @@
 import Foundation
-import MotionFusion
+@testable import MotionFusion
 import MotionMath
 import Testing
 
@@ -105,6 +105,32 @@ struct CalibrationTests {
             #expect(reasons.contains { $0.contains("orientations") })
             #expect(r.missingAxes.contains("-Z"))
         }
+    }
+
+    /// A fit to a patch of the sphere has any size: with too little coverage the coverage is
+    /// the reason, the fit's field strength is neither judged nor shown, and the units hint
+    /// comes only from the raw magnitudes (a 10 s ride said "0.56 µT … check the units" of
+    /// readings of 31 µT).
+    @Test("too little coverage: the coverage is the reason, not the fitted field strength")
+    func lowCoverageJudgesNoFit() {
+        func result(coverage: Double, field: Double, raw: Double?) -> MagnetometerCalibration {
+            MagnetometerCalibration(hardIron: Vector3(13, 12, -25), softIron: .identity, fieldStrength: field, residual: 0.418,
+                                    coverage: coverage, missingAxes: coverage < 0.7 ? ["+X", "-X"] : [], axisRatio: 1.2,
+                                    samples: 990, rawMedianStrength: raw)
+        }
+        let ride = result(coverage: 0, field: 0.56, raw: 31.2)
+        guard case .poor(let reasons) = ride.quality else { Issue.record("accepted: \(ride.figure)"); return }
+        #expect(reasons.count == 1 && reasons[0].contains("only 0 % of the orientations") && reasons[0].contains("too little for a fit"), "\(reasons)")
+        #expect(!reasons.joined().contains("units") && !reasons.joined().contains("0.56"), "\(reasons)")
+        #expect(!ride.figure.contains("0.56") && !ride.figure.contains("residual") && ride.figure.contains("raw field median 31.2 µT"), "\(ride.figure)")
+        // Readings in gauss (0.31) instead of µT: the raw magnitudes themselves say so.
+        let gauss = result(coverage: 0.2, field: 0.004, raw: 0.31)
+        guard case .poor(let gaussReasons) = gauss.quality else { Issue.record("accepted"); return }
+        #expect(gaussReasons.contains { $0.contains("raw field magnitudes (median 0.31 µT)") && $0.contains("units") }, "\(gaussReasons)")
+        // Enough coverage: the fit's field strength is judged, as before.
+        let covered = result(coverage: 0.95, field: 0.49, raw: 0.5)
+        guard case .poor(let coveredReasons) = covered.quality else { Issue.record("accepted"); return }
+        #expect(coveredReasons.contains { $0.contains("field strength 0.49 µT") && $0.contains("units") }, "\(coveredReasons)")
     }
 
     @Test("too few samples is an error with advice")

@@ -165,7 +165,8 @@ struct CalibrateCommand: ParsableCommand {
             throw CommandFailure("", code: 1)
         case .success(let m): magResult = m
         }
-        Console.out("Magnetometer: hard iron \(Self.text(magResult.hardIron, 3)) µT; \(magResult.figure)")
+        // A fit to too few orientations has no meaningful centre either: no hard iron then.
+        Console.out("Magnetometer: " + (magResult.fitIsMeaningful ? "hard iron \(Self.text(magResult.hardIron, 3)) µT; " : "") + magResult.figure)
         if case .poor(let reasons) = magResult.quality {
             Console.out("Quality: POOR")
             for r in reasons { Console.out("  - \(r)") }

@@ -22,14 +22,28 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     public var samples: Int
     /// Samples left out as far from the rest (glitches, saturation; see `inliers`).
     public var outliers: Int = 0
+    /// Median of the raw field magnitudes |M| of the samples used, µT (nil: not known). Hard
+    /// iron included, so only a rough figure, but one that needs no fit.
+    public var rawMedianStrength: Double? = nil
 
-    /// The verdict and, when it is not good, why.
+    /// Whether the orientations cover enough of the sphere for the fit to mean anything: a
+    /// device hardly turned gives a patch of the ellipsoid, and a "sphere" fitted to a patch
+    /// has any size (a 10 s ride: 0.56 µT from readings of 31 µT).
+    public var fitIsMeaningful: Bool { coverage >= MagnetometerCalibrator.minimumCoverage }
+
+    /// The verdict and, when it is not good, why. With too little coverage that is the
+    /// reason, and no figure of the fit (residual, stretch, field strength) is judged; the
+    /// units hint then comes only from the raw magnitudes.
     public var quality: Quality {
         var reasons: [String] = []
-        if coverage < MagnetometerCalibrator.minimumCoverage {
+        if !fitIsMeaningful {
             var text = "only \(Int((coverage * 100).rounded())) % of the orientations were covered (need \(Int(MagnetometerCalibrator.minimumCoverage * 100)) %)"
             if !missingAxes.isEmpty { text += "; never pointed the field along \(missingAxes.joined(separator: ", "))" }
-            reasons.append(text)
+            reasons.append(text + ": too little for a fit, so the field strength and fit residual are not known")
+            if let raw = rawMedianStrength, !Self.plausibleField.contains(raw) {
+                reasons.append("the raw field magnitudes (median \(Self.round2(raw)) µT) are outside Earth's 20–70 µT: check the magnetometer's units or nearby magnets")
+            }
+            return .poor(reasons)
         }
         if residual > MagnetometerCalibrator.maximumResidual {
             reasons.append("the samples fit an ellipsoid poorly (residual \(Self.percent(residual)) %): a magnet, steel or a moving cable nearby?")
@@ -37,11 +51,14 @@ public struct MagnetometerCalibration: Sendable, Equatable {
         if axisRatio > MagnetometerCalibrator.maximumAxisRatio {
             reasons.append("the fitted ellipsoid is implausibly stretched (axis ratio \(Self.round2(axisRatio)))")
         }
-        if !(10...100).contains(fieldStrength) {
+        if !Self.plausibleField.contains(fieldStrength) {
             reasons.append("the field strength \(Self.round2(fieldStrength)) µT is outside Earth's 20–70 µT: check the magnetometer's units or nearby magnets")
         }
         return reasons.isEmpty ? (residual < 0.02 && coverage >= 0.9 ? .good : .acceptable) : .poor(reasons)
     }
+
+    /// Field strengths (µT) taken as Earth's, with margin around its 20–70 µT.
+    static let plausibleField = 10.0...100.0
 
     /// Good, acceptable, or poor with the reasons (then: do it again).
     public enum Quality: Sendable, Equatable {
@@ -51,9 +68,13 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     }
 
     /// A one-line quality figure, e.g. `fit residual 0.8 %, coverage 94 %, field 48.9 µT`.
+    /// Without enough coverage no fit figure is given (`fitIsMeaningful`), only the raw magnitudes.
     public var figure: String {
-        "fit residual \(Self.percent(residual)) %, coverage \(Int((coverage * 100).rounded())) % of orientations, "
-            + "field \(Self.round2(fieldStrength)) µT, \(samples) samples" + (outliers > 0 ? " (\(outliers) far from the rest left out)" : "")
+        let fit = fitIsMeaningful
+            ? "fit residual \(Self.percent(residual)) %, coverage \(Int((coverage * 100).rounded())) % of orientations, field \(Self.round2(fieldStrength)) µT"
+            : "coverage \(Int((coverage * 100).rounded())) % of orientations (too little for a fit)"
+                + (rawMedianStrength.map { ", raw field median \(Self.round2($0)) µT" } ?? "")
+        return fit + ", \(samples) samples" + (outliers > 0 ? " (\(outliers) far from the rest left out)" : "")
     }
 
     static func percent(_ x: Double) -> Double { (x * 1000).rounded() / 10 }
@@ -121,6 +142,12 @@ public struct MagnetometerCalibrator: Sendable {
     /// field of 0.64 µT. Earth's field is 20–70 µT from a true centre; 5 µT is a tenth of it.
     static let minimumSpread = 5.0
 
+    /// Median of the magnitudes |m|.
+    static func medianNorm(_ points: [Vector3]) -> Double? {
+        let norms = points.map(\.norm).sorted()
+        return norms.isEmpty ? nil : norms[norms.count / 2]
+    }
+
     /// Per-axis median.
     static func medianCenter(_ points: [Vector3]) -> Vector3 {
         func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.isEmpty ? 0 : s[s.count / 2] }
@@ -163,7 +190,7 @@ public struct MagnetometerCalibrator: Sendable {
             hardIron: fit.center, softIron: soft, fieldStrength: strength,
             residual: (sumSquares / Double(samples.count)).squareRoot(), coverage: coverage.fraction,
             missingAxes: coverage.missingAxes, axisRatio: fit.radii.z / fit.radii.x, samples: samples.count,
-            outliers: self.samples.count - samples.count))
+            outliers: self.samples.count - samples.count, rawMedianStrength: Self.medianNorm(samples)))
     }
 }
 
