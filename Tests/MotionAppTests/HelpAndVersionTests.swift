@@ -36,6 +36,15 @@ struct HelpAndVersionTests {
         #expect(r.stdout.contains("(commit \(BuildInfo.commit))"))
     }
 
+    /// Only `make` writes the commit down (BuildInfo.swift): the README may not promise it
+    /// for every build (a plain `swift build -c release` said "commit unknown").
+    @Test func theReadmeSaysWhichBuildsNameTheCommit() throws {
+        let readme = try String(contentsOfFile: DaemonTestSupport.repo + "/README.md", encoding: .utf8)
+        let item = try #require(readme.components(separatedBy: "\n* ").first { $0.contains("motionlog --version") })
+        let sentence = item.replacingOccurrences(of: "\n  ", with: " ")
+        #expect(sentence.contains("when built with `make`") && sentence.contains("`swift build` says `commit unknown`"), "\(sentence)")
+    }
+
     @Test func completionsAreDocumentedAndGenerated() throws {
         let help = try Binary.run(["--help"])
         #expect(help.stdout.contains("--generate-completion-script"))
