@@ -18,7 +18,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 8
+    public static let version = 9
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     static let relativeLooking = 1e9
 
@@ -120,6 +120,7 @@ public struct RecordingAnalyzer: RowSink {
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
+        var cutShort: [String] = []
         let metas = csvPaths.map { RecordingFiles.readMetadata(besides: $0) }
         let steps = ClockStep.assign(metas)
         analyzer.placedSteps = steps.steps.map { ($0, 0) }
@@ -139,9 +140,19 @@ public struct RecordingAnalyzer: RowSink {
                 if let d = meta.recording.sensor.gyroRangeDegPerSec, d > 0 { analyzer.gyroLimit = d * Double.pi / 180 * 0.999 }
             }
             let offset = meta?.recording.whenMode == .relative ? meta?.recording.startEpoch ?? 0 : 0
+            let bytesBefore = counts.bytes, rowsBefore = analyzer.stats.map(\.count)
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts)
+            // Shorter than when it was closed (an interrupted copy): the bytes the scan read
+            // are the file's size, the rows it counted per source are the file's rows.
+            if let meta {
+                var rows: [Source: Int] = [:]
+                for src in Source.canonicalOrder { rows[src] = analyzer.stats[src.order].count - rowsBefore[src.order] }
+                if let cut = CutShortFile(metadata: meta, fileBytes: counts.bytes - bytesBefore, fileRows: rows) {
+                    cutShort.append(cut.sentence(subject: String(path.split(separator: "/").last ?? Substring(path))) + ".")
+                }
+            }
         }
-        analyzer.finish(into: &summary, counts: counts, metadata: metadata)
+        analyzer.finish(into: &summary, counts: counts, metadata: metadata, cutShort: cutShort)
         // A metadata file that is there but cannot be read (cut short, a counter out of
         // range): without a finding the report silently lost the rate, counters and ending.
         let damaged = zip(csvPaths, metas).filter { $0.1 == nil && FileManager.default.fileExists(atPath: RecordingFiles.metadataPath(for: $0.0)) }
@@ -165,7 +176,8 @@ public struct RecordingAnalyzer: RowSink {
         return AnalysisResult(summary: summary, fixes: analyzer.filter.accepted)
     }
 
-    mutating func finish(into s: inout AnalysisSummary, counts: ScanCounts, metadata: [(String, RecordingMetadata)]) {
+    mutating func finish(into s: inout AnalysisSummary, counts: ScanCounts, metadata: [(String, RecordingMetadata)],
+                         cutShort: [String] = []) {
         if let bin = windows.finish() { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
         filter.finish()
         let fixes = filter.accepted
@@ -195,7 +207,7 @@ public struct RecordingAnalyzer: RowSink {
             s.activitySeconds[key, default: 0] += e.duration.rounded()
         }
         s.movement = movement.result()
-        s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: fixes)
+        s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: fixes, cutShort: cutShort)
         s.messages = s.health.findings
     }
 }

@@ -1,3 +1,5 @@
+import MotionSystem
+
 /// Per-source statistics of one checked file.
 public struct SourceStatistics: Sendable, Equatable {
     public var rows = 0
@@ -24,7 +26,9 @@ public struct CheckReport: Sendable {
 }
 
 /// Validates recordings against docs/FORMAT.md: header, field counts per source, numbers,
-/// value ranges, labels, When strictly increasing per source, no binary data. Every problem carries its line number.
+/// value ranges, labels, When strictly increasing per source, no binary data, and not
+/// shorter than its metadata says it was when it was closed (`CutShortFile`). Every problem
+/// carries its line number.
 public enum RecordingCheck {
     /// Checks one file. Throws only when the file cannot be read at all.
     public static func check(path: String, maxProblems: Int = 1000,
@@ -35,7 +39,7 @@ public enum RecordingCheck {
         func add(_ p: RecordingProblem) {
             if report.problems.count < maxProblems { report.problems.append(p) } else { suppressed += 1 }
         }
-        try RecordingReader(path: path).read(progress: progress) { item in
+        let read = try RecordingReader(path: path).read(progress: progress) { item in
             switch item {
             case .problem(let p): add(p)
             case .row(let line, let row):
@@ -53,10 +57,23 @@ public enum RecordingCheck {
                 report.sources[row.source] = s
             }
         }
+        if let cut = cutShort(path: path, report: report, bytesRead: read.stoppedAtBinary ? nil : read.bytes) {
+            add(.init(line: max(1, read.lines), severity: .error,
+                      message: cut.sentence(subject: String(path.split(separator: "/").last ?? Substring(path)))))
+        }
         if suppressed > 0 {
             report.problems.append(.init(line: report.problems.last?.line ?? 0, severity: .error,
                                          message: "\(suppressed) more problems not listed"))
         }
         return report
+    }
+
+    /// The file against its metadata's `file.bytes` and `file.rows` (nil without metadata,
+    /// or when it is not cut short). `bytesRead` is the file's size when the read reached
+    /// its end; otherwise the size is asked for.
+    static func cutShort(path: String, report: CheckReport, bytesRead: Int64?) -> CutShortFile? {
+        guard let meta = RecordingFiles.readMetadata(besides: path),
+              let bytes = bytesRead ?? (try? FileSystem.status(path).size) else { return nil }
+        return CutShortFile(metadata: meta, fileBytes: bytes, fileRows: report.sources.mapValues(\.rows))
     }
 }

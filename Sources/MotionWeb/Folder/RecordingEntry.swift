@@ -20,7 +20,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     /// Rows per source letter (from the metadata).
     public var rows: [String: Int]
     public var label: String?
-    /// Findings for the badge: `clean`, or e.g. `recovered`, `rows dropped`, `overruns`, `no GPS`.
+    /// Findings for the badge: `clean`, or e.g. `recovered`, `cut short`, `rows dropped`, `overruns`, `no GPS`.
     public var health: [String]
     public var endedCleanly: Bool
     /// `recording`, `rotated`, `stopped`, `duration`, `low-disk-space`, `recovered`; nil without metadata.
@@ -113,7 +113,13 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         e.endReason = meta.endReason
         e.part = meta.file.index
         e.recordingID = meta.recording.id
-        e.health = health(meta)
+        e.health = health(meta, csvBytes: csv.size)
+        // Cut short after it was closed: the metadata's last row is not in the file; the
+        // rows' own span, from the summary, when there is one.
+        if CutShortFile(metadata: meta, fileBytes: csv.size) != nil {
+            e.durationSeconds = nil
+            if let a = brief?.start, let b = brief?.end, b >= a { e.durationSeconds = b - a }
+        }
         e.json = e.encodedJSON()
         return e
     }
@@ -126,8 +132,9 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         return (try? encoder.encode(self)).map(Array.init) ?? Array("{}".utf8)
     }
 
-    /// The badge findings from the metadata's counters.
-    static func health(_ meta: RecordingMetadata) -> [String] {
+    /// The badge findings from the metadata's counters, and `cut short` when the CSV
+    /// (`csvBytes`) is shorter than the metadata says it was when it was closed.
+    static func health(_ meta: RecordingMetadata, csvBytes: Int64) -> [String] {
         var h: [String] = []
         let c = meta.counters
         switch meta.ending {
@@ -135,6 +142,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         case .recovered: h.append("recovered")
         case .clean, .abandoned, .closedAfterWriteErrors: break   // `write errors` comes from the counters below
         }
+        if CutShortFile(metadata: meta, fileBytes: csvBytes) != nil { h.append("cut short") }
         if meta.endReason.hasPrefix(FreeSpaceGuard.endReason) { h.append("card full") }
         if c.droppedRows > 0 { h.append("rows dropped") }
         if c.overruns > 0 { h.append("overruns") }

@@ -96,6 +96,10 @@ enum RecordingPage {
         let summarized = summary != nil
         var items: [String] = []
         if m.ending.isClean || !summarized { items.append(FileEndingText.sentence(m, subject: "This file")) }
+        // The summary's findings say it with the rows; without one, the size says it.
+        if !summarized, let cut = CutShortFile(metadata: m, fileBytes: e.sizeBytes) {
+            items.append(cut.sentence(subject: "This file") + ".")
+        }
         items += counterSentences(c, summarized: summarized)
         if m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
         items += m.recording.notes
