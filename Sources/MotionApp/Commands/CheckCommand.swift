@@ -10,8 +10,9 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate recording files against the format and summarise them.",
         discussion: """
             Checks the header, field counts per source, numbers and their ranges, labels and \
-            that When strictly increases per source (docs/FORMAT.md). Binary data stops the \
-            check at its byte offset; a line longer than 1024 bytes is an error at once. Prints per-source row counts, time span and measured rate, and \
+            that When strictly increases per source (docs/FORMAT.md). Binary data is one defect \
+            with its byte range, and the check goes on at the next valid row (a file that is \
+            binary from its start, or for more than 1 MiB, stops it); a line longer than 1024 bytes is an error at once. Prints per-source row counts, time span and measured rate, and \
             every problem with its line number. A torn last line (power cut) is a warning.
             Exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error (also a folder without recordings).
             """)

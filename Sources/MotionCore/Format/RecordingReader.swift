@@ -47,11 +47,12 @@ public struct RecordingReadSummary: Sendable, Equatable {
     public var lines = 0
     /// Valid data rows handed on.
     public var rows = 0
-    /// Data lines that gave no row (defective, out of range, torn, after binary data).
+    /// Data lines that gave no row (defective, out of range, torn, binary).
     public var skippedLines: Int { max(0, lines - rows - (lines > 0 ? 1 : 0)) }
     /// Bytes read.
     public var bytes: Int64 = 0
-    /// True when reading stopped at binary data.
+    /// True when reading stopped at binary data (before the header, or more than
+    /// `BinaryRun.maxBytes` of it without a valid row).
     public var stoppedAtBinary = false
 }
 
@@ -66,8 +67,10 @@ public struct RecordingReadSummary: Sendable, Equatable {
 /// It never crashes on bad input: each defective line becomes a problem with its line
 /// number. A last line without its LF (a power cut mid-write) is reported as a warning
 /// and not used; a file with no LF at all is not a recording. A control character other
-/// than TAB and CR (e.g. a NUL byte) means binary data: the reader reports it with its byte
-/// offset and stops.
+/// than TAB and CR (e.g. a NUL byte) means binary data: the reader reports the binary range
+/// (`BinaryRun`: its bytes and the lines up to the next valid row) as one problem and goes
+/// on at that row. Binary data before the header, or a run of more than
+/// `BinaryRun.maxBytes` without a valid row (a file that is not a recording), stops it.
 public struct RecordingReader {
     public let path: String
     /// Bytes read per system call.
@@ -90,11 +93,23 @@ public struct RecordingReader {
         let limit = CSVFormat.maxLineBytes
         var pending: [UInt8] = []
         pending.reserveCapacity(limit)
-        var overlong = false
+        // The line being read crossed `limit` (already counted) / holds binary data.
+        var overlong = false, binaryLine = false
+        // Binary data and the lines after it up to the next valid row (`BinaryRun`).
+        var run: BinaryRun?
         var chunk = [UInt8](repeating: 0, count: max(64, chunkBytes))
         func count(_ item: RecordingItem) {
             if case .row = item { summary.rows += 1 }
             handle(item)
+        }
+        /// A complete line without binary data: read, or in a run the end of it when it is a row.
+        func line<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+            guard let r = run else { parser.parse(bytes, count); return }
+            if let items = parser.resume(bytes) {
+                parser.binary(r, resumedAt: parser.lineNumber, count)
+                run = nil
+                items.forEach(count)
+            }
         }
         reading: while true {
             let n: Int
@@ -104,7 +119,7 @@ public struct RecordingReader {
             if n == 0 { break }
             let base = summary.bytes
             summary.bytes += Int64(n)
-            var binaryAt: Int?
+            var stop: (offset: Int64, run: BinaryRun?)?
             chunk.withUnsafeBufferPointer { buf in
                 var start = 0
                 for i in 0..<n {
@@ -113,41 +128,64 @@ public struct RecordingReader {
                     if b == CSVFormat.newline {
                         if overlong {
                             overlong = false
+                        } else if binaryLine {
+                            parser.skip()
                         } else if pending.count + (i - start) > limit {
-                            parser.tooLong(limit: limit, count)
+                            if run == nil { parser.tooLong(limit: limit, count) } else { parser.skip() }
                         } else if pending.isEmpty {
-                            parser.parse(UnsafeBufferPointer(rebasing: buf[start..<i]), count)
+                            line(UnsafeBufferPointer(rebasing: buf[start..<i]))
                         } else {
                             pending.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<i]))
-                            parser.parse(pending, count)
+                            line(pending)
                         }
+                        binaryLine = false
                         pending.removeAll(keepingCapacity: true)
                         start = i + 1
                     } else if b != 0x09 && b != 0x0D {
-                        binaryAt = i
-                        return
+                        let at = base + Int64(i)
+                        // Before or in a first line that is not the header: not a recording at all.
+                        guard parser.validHeader else { stop = (at, nil); return }
+                        if var r = run {
+                            r.last = at
+                            run = r
+                        } else {
+                            run = BinaryRun(start: at, last: at, firstLine: parser.lineNumber + (overlong ? 0 : 1))
+                        }
+                        if let r = run, r.isTooLong(at: at) { stop = (r.start, r); return }
+                        binaryLine = !overlong
+                        pending.removeAll(keepingCapacity: true)
+                        start = i + 1
                     }
                 }
                 // The rest of the chunk starts a line that the next chunk continues.
-                if !overlong {
+                if !overlong && !binaryLine {
                     if pending.count + (n - start) > limit {
                         overlong = true
-                        parser.tooLong(limit: limit, count)
+                        if run == nil { parser.tooLong(limit: limit, count) } else { parser.skip() }
                         pending.removeAll(keepingCapacity: true)
                     } else {
                         pending.append(contentsOf: UnsafeBufferPointer(rebasing: buf[start..<n]))
                     }
                 }
             }
-            if let at = binaryAt {
-                parser.binary(at: base + Int64(at), count)
+            if stop == nil, let r = run, r.isTooLong(at: summary.bytes) { stop = (r.start, r) }
+            if let (at, r) = stop {
+                parser.binaryStop(at: at, run: r, count)
                 summary.stoppedAtBinary = true
                 progress?(summary.bytes)
                 break reading
             }
             progress?(summary.bytes)
         }
-        if !summary.stoppedAtBinary { parser.finish(torn: pending, tornOverlong: overlong, count) }
+        if !summary.stoppedAtBinary {
+            if let r = run {
+                // The run goes on to the end of the file, its last line torn or not.
+                if (!pending.isEmpty || binaryLine) && !overlong { parser.skip() }
+                parser.binary(r, resumedAt: nil, count)
+            } else {
+                parser.finish(torn: pending, tornOverlong: overlong, count)
+            }
+        }
         summary.lines = parser.lineNumber
         return summary
     }
@@ -168,7 +206,9 @@ public struct RecordingReader {
 /// Parses one line at a time; keeps the line count and checks every value's range.
 struct LineParser {
     private(set) var lineNumber = 0
-    private var sawHeader = false
+    private(set) var sawHeader = false
+    /// The first line was the format's header.
+    private(set) var validHeader = false
     private var reportedCRLF = false
 
     mutating func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, _ handle: (RecordingItem) -> Void) {
@@ -191,7 +231,8 @@ struct LineParser {
         }
         if lineNumber == 1 {
             sawHeader = true
-            if line != CSVFormat.headerLine {
+            validHeader = line == CSVFormat.headerLine
+            if !validHeader {
                 handle(.problem(.init(line: 1, severity: .error,
                                       message: "header is not \"\(CSVFormat.headerLine)\" (found \"\(line.prefix(120))\"): not a recording")))
             }
@@ -200,6 +241,9 @@ struct LineParser {
         if let row = parseRow(line, handle) { handle(.row(line: lineNumber, row)) }
     }
 
+    /// A line of a binary run (`BinaryRun`): counted, not read.
+    mutating func skip() { lineNumber += 1 }
+
     /// A line crossed `limit` bytes: an error at once; the caller skips it up to its LF.
     mutating func tooLong(limit: Int, _ handle: (RecordingItem) -> Void) {
         lineNumber += 1
@@ -207,15 +251,6 @@ struct LineParser {
         let what = lineNumber == 1 ? "not a recording: the first line" : "line"
         handle(.problem(.init(line: lineNumber, severity: .error,
                               message: "\(what) is longer than \(limit) bytes, more than any valid row (at most \(CSVFormat.maxRowBytes)): skipped up to its line end")))
-    }
-
-    /// Binary data at byte `offset` (from 0): the end of reading.
-    mutating func binary(at offset: Int64, _ handle: (RecordingItem) -> Void) {
-        let line = lineNumber + 1
-        let message = line == 1 || !sawHeader
-            ? "not a recording (binary data at byte \(offset))"
-            : "binary data at byte \(offset): the rest of the file is not a recording (a crash or power cut can leave zeros); reading stopped"
-        handle(.problem(.init(line: line, severity: .error, message: message)))
     }
 
     mutating func finish(torn: [UInt8], tornOverlong: Bool = false, _ handle: (RecordingItem) -> Void) {
