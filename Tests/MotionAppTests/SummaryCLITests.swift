@@ -120,6 +120,10 @@ struct SummaryCLITests {
             #expect(r.status == 1 && r.stdout.isEmpty)
             #expect(r.stderr.contains("\(binary):1: not a recording (binary data at byte"), "\(r.stderr)")
             #expect(!r.stderr.contains("no L rows") && !r.stderr.contains("GPS recorded"), "\(r.stderr)")
+            // An empty file is said to be empty (it asked "was GPS recorded?").
+            let e = try Binary.run(["export", empty, "--format", format])
+            #expect(e.status == 1 && e.stdout.isEmpty)
+            #expect(e.stderr.contains("\(empty) is empty (0 bytes): nothing to export") && !e.stderr.contains("GPS recorded"), "\(e.stderr)")
         }
     }
 

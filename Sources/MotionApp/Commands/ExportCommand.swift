@@ -114,6 +114,10 @@ struct ExportCommand: ParsableCommand {
             let others = files.filter { !notRecordings.contains($0) }
             // Only not-recordings: their own error lines above are the whole story.
             if others.isEmpty { throw CommandFailure("", code: 1) }
+            // An empty file holds no GPS or anything else: asking whether GPS was recorded misleads.
+            if bytesBefore == 0 {
+                throw CommandFailure("\(others.joined(separator: ", ")) \(others.count == 1 ? "is" : "are") empty (0 bytes): nothing to export", code: 1)
+            }
             throw CommandFailure("no L rows to use in \(others.joined(separator: ", ")): nothing to export (was GPS recorded? see `motionlog check`)", code: 1)
         }
         let track = LocationTrack(points: points)
