@@ -23,6 +23,9 @@ public final class MemoryDirectory: OutputDirectory, @unchecked Sendable {
         case fail(afterBytes: Int, errno: Errno)
     }
 
+    /// The largest file the "file system" allows (FAT32: 4 GiB − 1 byte): as Linux does, a
+    /// write that would pass it writes up to it and then fails with EFBIG.
+    public var maxFileBytes: Int?
     /// When set, creating a file fails with this errno (a folder that cannot be written).
     public var createFault: Errno?
     /// Set to say the folder is gone (removed under the recording), with this reason.
@@ -109,6 +112,14 @@ public final class MemoryDirectory: OutputDirectory, @unchecked Sendable {
 
     fileprivate func append(_ name: String, _ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         let index = writes.add(1, ordering: .relaxed).oldValue
+        if let limit = maxFileBytes {
+            let size = state.withLock { $0[name]?.count ?? 0 }
+            if size + bytes.count > limit {
+                let part = max(0, limit - size)
+                state.withLock { $0[name, default: []].append(contentsOf: bytes[0..<part]) }
+                throw OutputError(operation: "write", path: name, errno: .fileTooLarge, bytesWritten: part)
+            }
+        }
         switch fault?(index) ?? .none {
         case .none:
             state.withLock { $0[name, default: []].append(contentsOf: bytes) }

@@ -133,6 +133,38 @@ struct WriteFailureTests {
         #expect(nearlyFull.meta.file.lastWhen == nearlyFull.rows.last?.when)
     }
 
+    /// A FAT32 card stops a file at 4 GiB (EFBIG, after a short write). Without rotation
+    /// set, every row after that was lost; now the file ends at its last whole row and the
+    /// recording goes on in the next file, with nothing lost.
+    @Test func aFileAtTheFileSystemsSizeLimitContinuesInTheNextFile() throws {
+        let dir = MemoryDirectory()
+        dir.maxFileBytes = 20_000
+        let (w, counters, fatal) = writer(dir)
+        let input = ticks(0..<300)
+        input.withUnsafeBufferPointer { w.write($0) }
+        w.finish(reason: "duration")
+        #expect(dir.csvFiles.count >= 2)
+        var back: [Row] = []
+        for (i, csv) in dir.csvFiles.enumerated() {
+            let (rows, problems) = try readRows(dir.text(csv))
+            #expect(problems.isEmpty)
+            #expect(dir.contents(csv).count <= 20_000)
+            let meta = try metadata(dir, csv)
+            #expect(meta.file.rows.values.reduce(0, +) == rows.count)
+            #expect(meta.file.bytes == Int64(dir.contents(csv).count))
+            #expect(meta.endedCleanly)
+            #expect(meta.endReason == (i + 1 < dir.csvFiles.count ? FileEnding.fileSizeLimitReason : "duration"))
+            if i > 0 { #expect(meta.file.previous == dir.csvFiles[i - 1]) }
+            back += rows
+        }
+        let everyRowOnceInOrder = back == input   // (not printed: thousands of rows)
+        #expect(back.count == input.count)
+        #expect(everyRowOnceInOrder)
+        #expect(counters.rowsLostToWriteErrors.load(ordering: .relaxed) == 0)
+        #expect(counters.writeErrors.load(ordering: .relaxed) == 0)
+        #expect(fatal.calls.withLock { $0 }.isEmpty)
+    }
+
     @Test func aReadOnlyFileSystemHaltsTheWriterAndAsksToStop() throws {
         let dir = MemoryDirectory()
         dir.fault = { $0 >= 2 ? .fail(afterBytes: 0, errno: .readOnlyFileSystem) : .none }

@@ -21,6 +21,9 @@ public enum FileEnding: Sendable, Equatable {
     public static let recordingReason = "recording"
     public static let recoveredReason = "recovered"
     public static let abandonedReason = "write-error"
+    /// Closed because it reached the largest file its file system allows (FAT32: 4 GiB);
+    /// the recording went on in the next file.
+    public static let fileSizeLimitReason = "file-size-limit"
     /// Appended to the reason (`duration, write-errors`) when the file lost rows.
     public static let writeErrorsSuffix = ", write-errors"
     /// Appended when the file's last fsync failed.

@@ -114,6 +114,21 @@ final class EncodedRows {
     func dropCounts(_ rowsBySource: SIMD8<Int>) {
         state.pointee.rowsBySource &-= rowsBySource
     }
+
+    /// Takes the first `bytes` bytes (whole rows, already taken out of the counts by
+    /// `dropCounts`) out of the text, so the rest can go to another file; its first When
+    /// is read back from its first row.
+    func removeFirst(bytes: Int) {
+        let n = min(bytes, state.pointee.count)
+        guard n > 0 else { return }
+        let rest = state.pointee.count - n
+        text.pointee.update(from: text.pointee + n, count: rest)
+        state.pointee.count = rest
+        let p = UnsafePointer(text.pointee)
+        var i = 0
+        while i < rest && p[i] != 0x0A { i += 1 }
+        if i < rest, let when = Self.when(p, 0, i) { state.pointee.firstWhen = when }
+    }
 }
 
 /// Splits a drained batch into ticks: a tick starts with its first IMU row, and the L rows

@@ -153,6 +153,7 @@ public final class RotatingWriter {
             // them. If even that fails, give the file up (its metadata says so) and start a
             // new one later.
             var cutFailed = false
+            var keptBytes = 0
             if error.bytesWritten > 0 {
                 let whole = chunk.wholeRows(within: error.bytesWritten)
                 do {
@@ -160,8 +161,13 @@ public final class RotatingWriter {
                     if whole.bytes > 0 {
                         noteWritten(bytes: whole.bytes, rowsBySource: whole.rowsBySource, lastWhen: whole.lastWhen)
                         chunk.dropCounts(whole.rowsBySource)
+                        keptBytes = whole.bytes
                     }
                 } catch { cutFailed = true }
+            }
+            if error.errno == .fileTooLarge, !cutFailed, fileHasRows {
+                continueInNextFile(keptBytes: keptBytes)
+                return
             }
             loseChunk(error)
             if error.errno == .readOnlyFileSystem { halt(reason: "write-error", message: error.description) }
@@ -171,6 +177,22 @@ public final class RotatingWriter {
         failures.recovered(file: meta?.name ?? "")
         noteWritten(bytes: chunk.byteCount, rowsBySource: chunk.rowsBySource, lastWhen: chunk.lastWhen)
         chunk.removeAll()
+    }
+
+    /// The file is as large as its file system allows (EFBIG: FAT32 stops at 4 GiB), cut
+    /// back to its last whole row: the rest of the chunk starts the next file, as a
+    /// rotation would, so a long recording on a FAT32 card loses nothing. A new file that
+    /// cannot take even that fails as any write does (no rotation without rows).
+    private func continueInNextFile(keptBytes: Int) {
+        chunk.removeFirst(bytes: keptBytes)
+        let full = meta?.name ?? "the file"
+        guard let when = chunk.firstWhen else { return }   // every row fitted after all
+        let ending = detachFile(reason: FileEnding.fileSizeLimitReason)
+        openFile(startingWhen: when)
+        if let ending { finalise(ending) }
+        let size = ending?.section.map { " (\($0.bytes) bytes)" } ?? ""
+        log.notice("\(full) reached the largest file its file system allows\(size); the recording goes on in \(meta?.name ?? "a new file")")
+        flushChunk()
     }
 
     /// Counts the first `bytes` of the chunk as in the file: its size, the rows per source
