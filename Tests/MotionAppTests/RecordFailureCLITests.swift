@@ -63,6 +63,31 @@ struct RecordFailureCLITests {
         #expect(Binary.csvFiles(in: out).isEmpty)
     }
 
+    /// A file size limit (`ulimit -f`, the kernel's EFBIG path a FAT32 card takes at 4 GiB):
+    /// SIGXFSZ killed the recorder there (exit 153, a torn file, no metadata); now the file
+    /// ends at its last whole row and the recording goes on in the next one.
+    @Test func aFileSizeLimitStartsTheNextFileInsteadOfKillingTheRecording() throws {
+        let out = Binary.temporaryDirectory() + "/limited"
+        let record = Self.args(out, ["--rate", "1000", "--fast", "--duration", "20"])
+        let result = try Binary.run(via: "/bin/sh", ["-c", "ulimit -f 4000 && exec \"$0\" \"$@\"", Binary.path] + record)
+        #expect(result.status == 0, "\(result.status) \(result.stderr)")
+        let files = Binary.csvFiles(in: out)
+        #expect(files.count >= 2, "\(files)")
+        var rows: [String: Int] = [:]
+        for (i, csv) in files.enumerated() {
+            let meta = try RecordingMetadata.decode(Array(FileManager.default.contents(atPath: String(csv.dropLast(4)) + ".json") ?? Data()))
+            #expect(meta.endedCleanly)
+            #expect(meta.endReason == (i + 1 < files.count ? FileEnding.fileSizeLimitReason : "duration"))
+            let text = try String(contentsOfFile: csv, encoding: .utf8)
+            #expect(meta.file.bytes == Int64(text.utf8.count) && text.hasSuffix("\n"))
+            #expect(meta.file.rows.values.reduce(0, +) == text.split(separator: "\n").count - 1, "rows in \(csv) (after its header)")
+            rows.merge(meta.file.rows, uniquingKeysWith: +)
+        }
+        // Every IMU row of 20 s at 1 kHz (the simulated GPS gives 19 to 21 fixes).
+        #expect(["A", "G", "M", "D"].allSatisfy { rows[$0] == 20_000 }, "\(rows)")
+        #expect(result.stdout.contains("lost to write errors 0"), "\(result.stdout)")
+    }
+
     /// A folder that cannot be written and one that cannot be created are the same setup
     /// problem: the same exit status, 1 (docs/ARCHITECTURE.md; it was 1 and 2).
     @Test func aFolderThatCannotBeCreatedExitsAsOneThatCannotBeWritten() throws {

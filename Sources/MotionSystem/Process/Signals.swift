@@ -37,6 +37,10 @@ public enum Signals {
     /// SIGPIPE is ignored from now on: a write to a closed pipe fails with EPIPE instead.
     public static func ignoreBrokenPipe() { signal(SIGPIPE, SIG_IGN) }
 
+    /// SIGXFSZ is ignored from now on: a write past the process's file size limit
+    /// (`ulimit -f`) fails with EFBIG instead of killing the process.
+    public static func ignoreFileSizeLimit() { signal(SIGXFSZ, SIG_IGN) }
+
     /// The signal's default effect (the process ends by it), as if it had never been
     /// blocked; `_exit(128 + signal)` should the default not end the process.
     public static func dieBy(_ sig: Int32) -> Never {
