@@ -69,7 +69,9 @@ struct RecordFailureCLITests {
     @Test func aFileSizeLimitStartsTheNextFileInsteadOfKillingTheRecording() throws {
         let out = Binary.temporaryDirectory() + "/limited"
         let record = Self.args(out, ["--rate", "1000", "--fast", "--duration", "20"])
-        let result = try Binary.run(via: "/bin/sh", ["-c", "ulimit -f 4000 && exec \"$0\" \"$@\"", Binary.path] + record)
+        // SIGXFSZ at its default (the test runner may ignore it, and a shell cannot undo that).
+        let result = try Binary.run(via: "/bin/sh", ["-c", "ulimit -f 4000 && exec /usr/bin/env --default-signal=XFSZ \"$0\" \"$@\"",
+                                                     Binary.path] + record)
         #expect(result.status == 0, "\(result.status) \(result.stderr)")
         let files = Binary.csvFiles(in: out)
         #expect(files.count >= 2, "\(files)")
