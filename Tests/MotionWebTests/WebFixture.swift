@@ -80,10 +80,12 @@ final class WebFixture: Sendable {
     /// A 30-minute ride rotated every 10 minutes into three files (`names`, part order):
     /// 6 minutes of riding north, a stop of 8 minutes from 6:00 to 14:00 (across the end
     /// of the first part, so each part alone holds only 4 minutes of it), then on north.
-    /// `present` chooses which parts are written; the last part ends as `lastEnd`.
+    /// `present` chooses which parts are written; the last part ends as `lastEnd`, the
+    /// others as `partEnd`.
     static let rotatedNames = ["20260101080000", "20260101081000", "20260101082000"]
     static let rotatedStart = 1_767_254_400.0
-    func addRotatedRide(present: Set<Int> = [1, 2, 3], lastEndedCleanly: Bool = true, lastEnd: String = "stopped") throws {
+    func addRotatedRide(present: Set<Int> = [1, 2, 3], lastEndedCleanly: Bool = true, lastEnd: String = "stopped",
+                        partEnd: String = FileEnding.rotatedReason) throws {
         let names = Self.rotatedNames
         let route: Route = { t in
             let riding = t < 360 ? t : t < 840 ? 360 : t - 480
@@ -92,7 +94,7 @@ final class WebFixture: Sendable {
         for part in 1...3 where present.contains(part) {
             let last = part == 3
             try addRecording(names[part - 1], start: Self.rotatedStart + Double(part - 1) * 600, seconds: 600,
-                             endedCleanly: last ? lastEndedCleanly : true, endReason: last ? lastEnd : "rotated",
+                             endedCleanly: last ? lastEndedCleanly : true, endReason: last ? lastEnd : partEnd,
                              rotated: ("ride-uuid", part, part > 1 ? names[part - 2] : nil, Double(part - 1) * 600), route: route)
         }
     }

@@ -145,6 +145,25 @@ import Testing
         }
     }
 
+    /// A part closed at the file system's size limit (FAT32's 4 GiB) was followed by another,
+    /// as a rotated one, and so was one rotated after write errors: when the next is not
+    /// in the folder, the page says so (it said nothing: only `rotated` counted).
+    @Test func aPartClosedAtTheSizeLimitOrAfterWriteErrorsHadANextPart() async throws {
+        for partEnd in [FileEnding.fileSizeLimitReason, FileEnding.rotatedReason + FileEnding.writeErrorsSuffix] {
+            let f = try WebFixture()
+            try f.addRotatedRide(present: [1, 2], partEnd: partEnd)
+            try await f.app().test(.router) { client in
+                let card = try #require(cards(String(buffer: try await client.execute(uri: "/", method: .get).body)).first)
+                #expect(card.contains("2 files (parts 1–2)"), "\(partEnd): \(card)")
+                let page = String(buffer: try await client.execute(uri: "/recordings/\(names[0])", method: .get).body)
+                #expect(page.contains("Not in this folder (deleted or offloaded): the part after the last one here."), "\(partEnd)")
+                if partEnd == FileEnding.fileSizeLimitReason {
+                    #expect(page.contains("Its last part (part 2) ended cleanly at the largest file its file system allows (4 GiB on FAT32)"))
+                }
+            }
+        }
+    }
+
     @Test func aRecordingWhoseLastPartIsBeingWrittenShowsWhatIsWritten() async throws {
         let f = try WebFixture()
         try f.addRotatedRide(lastEndedCleanly: false, lastEnd: "recording")

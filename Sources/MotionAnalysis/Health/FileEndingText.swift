@@ -8,6 +8,8 @@ public enum FileEndingText {
     public static func sentence(_ metadata: RecordingMetadata, subject: String) -> String {
         let reason = FileEnding.closingReason(metadata.endReason)
         switch metadata.ending {
+        case .clean where reason == FileEnding.fileSizeLimitReason:
+            return "\(subject) ended cleanly at the largest file its file system allows (4 GiB on FAT32); the recording went on in the next file."
         case .clean:
             return "\(subject) ended cleanly (\(reason))."
         case .unfinished:

@@ -19,6 +19,8 @@ public enum FileEnding: Sendable, Equatable {
 
     // The end reasons the writer and recovery write.
     public static let recordingReason = "recording"
+    /// Closed by rotation; the recording went on in the next file.
+    public static let rotatedReason = "rotated"
     public static let recoveredReason = "recovered"
     public static let abandonedReason = "write-error"
     /// Closed because it reached the largest file its file system allows (FAT32: 4 GiB);
@@ -53,6 +55,13 @@ public enum FileEnding: Sendable, Equatable {
         var reason = endReason
         for suffix in [fsyncFailedSuffix, writeErrorsSuffix] where reason.hasSuffix(suffix) { reason.removeLast(suffix.count) }
         return reason
+    }
+
+    /// Whether the writer closed the file for the recording to go on in a next one
+    /// (rotation, or the file system's size limit), with or without write errors.
+    public static func wasFollowedByNextFile(_ endReason: String) -> Bool {
+        let reason = closingReason(endReason)
+        return reason == rotatedReason || reason == fileSizeLimitReason
     }
 
     /// The writer did not finish the file: recovery must cut it back to its last complete

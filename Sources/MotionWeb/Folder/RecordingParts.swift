@@ -37,7 +37,7 @@ public struct RecordingParts: Sendable, Equatable {
     public var name: String { first.name }
     public var startEpoch: Double? { first.startEpoch }
     /// Whether this is (part of) a rotated recording rather than one whole file.
-    public var isRotated: Bool { parts.count > 1 || (first.part ?? 1) > 1 || (parts.last?.endReason == Self.rotated) }
+    public var isRotated: Bool { parts.count > 1 || (first.part ?? 1) > 1 || lastPartMissing }
 
     /// The recorded time of the parts present, added up.
     public var durationSeconds: Double? {
@@ -102,9 +102,10 @@ public struct RecordingParts: Sendable, Equatable {
         return (numbers, last)
     }
 
-    /// Whether the last part present was closed by rotation, so a later part existed.
-    /// (The part being written is the last: its metadata still says `recording`.)
-    public var lastPartMissing: Bool { parts.last?.endReason == Self.rotated }
+    /// Whether the last part present was closed for a next one (by rotation or at the file
+    /// system's size limit), so a later part existed. (The part being written is the
+    /// last: its metadata still says `recording`.)
+    public var lastPartMissing: Bool { parts.last?.endReason.map(FileEnding.wasFollowedByNextFile) ?? false }
 
     /// `3 files`, `2 files (parts 2–3)` when some are missing, `part 2` for a lone later
     /// part (as a single file always showed it); nil for a recording of one file.
@@ -125,8 +126,6 @@ public struct RecordingParts: Sendable, Equatable {
 
     /// Every file's stamp: a new version of any part is a new version of the recording.
     var stamps: [FileStamp] { parts.map(\.csvStamp) }
-
-    static let rotated = "rotated"
 
     /// Gathers the files of each recording: entries with the same recording id become one,
     /// in part order (then name); a file without metadata is a recording of its own. The

@@ -212,7 +212,7 @@ extension WebApp {
         if let live = group.parts.first(where: { $0.name != entry.name && ($0.name == writing || folder.isRecentlyWritten($0)) }) {
             return "\(entry.name) is a part of a recording still being recorded (\(live.name) is being written): stop the recording first"
         }
-        if group.parts.last?.endReason == RecordingParts.rotated,
+        if group.lastPartMissing,
            let next = (try? folder.list())?.first(where: { $0.recordingID == nil && $0.name != entry.name && folder.isRecentlyWritten($0) }) {
             return "\(entry.name) is a part of a recording that may be moving on to a new file right now (\(next.name) is being written): try again in a moment"
         }

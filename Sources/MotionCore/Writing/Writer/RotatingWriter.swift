@@ -315,7 +315,7 @@ public final class RotatingWriter {
     /// completes both (the old one has every row up to its fsync).
     private func rotate(startingWhen when: Double) {
         flushChunk()
-        let ending = detachFile(reason: "rotated")
+        let ending = detachFile(reason: FileEnding.rotatedReason)
         rotation.advance(past: when)
         openFile(startingWhen: when)
         if let ending { finalise(ending) }
