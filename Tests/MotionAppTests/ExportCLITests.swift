@@ -106,6 +106,20 @@ struct ExportCLITests {
         #expect(badFormat.status == 2)
     }
 
+    /// An export larger than the file system's largest file (EFBIG, as FAT32 answers past
+    /// 4 GiB; made here with a 10 KiB `ulimit -f` and SIGXFSZ ignored, as FAT32 sends none)
+    /// says what happened and what to do, and leaves no partial output.
+    @Test func anExportTooLargeForTheFileSystemSaysSoAndLeavesNothing() throws {
+        let csv = try Self.record([])
+        let wide = csv.replacingOccurrences(of: ".csv", with: "-wide.csv")
+        let r = try Binary.run(via: "/bin/sh", ["-c", "ulimit -f 20 && exec /usr/bin/env --ignore-signal=XFSZ \"$0\" \"$@\"",
+                                                Binary.path, "export", csv, "--format", "wide-csv", "-o", wide])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("cannot write \(wide)") && r.stderr.contains("FAT32: 4 GiB") && r.stderr.contains("exFAT or ext4"),
+                "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: wide))
+    }
+
     @Test func gpsdOptionMistakesAreUsageErrors() throws {
         let fast = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "1", "--gpsd", "localhost:2947"])
         #expect(fast.status == 2 && fast.stderr.contains("--fast"), "\(fast.stderr)")

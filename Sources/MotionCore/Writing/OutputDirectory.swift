@@ -25,6 +25,7 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
         case .permissionDenied?, .notPermitted?: text += " — choose an output folder you may write to (--out) or fix its owner/permissions"
         case .readOnlyFileSystem?: text += " — the file system is read-only (a failing SD card is often remounted read-only): check the card"
         case .ioError?: text += " — the storage reported an I/O error: the card may be failing"
+        case .fileTooLarge?: text += " — the file is as large as this file system (or a ulimit -f) allows (FAT32: 4 GiB)"
         default: break
         }
         return text

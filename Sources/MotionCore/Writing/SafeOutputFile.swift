@@ -35,6 +35,7 @@ public struct SafeOutputError: Error, Sendable, CustomStringConvertible {
             case .readOnlyFileSystem?: text += " — the file system is read-only: choose another folder"
             case .ioError?: text += " — the storage reported an I/O error: the card or disk may be failing"
             case .notDirectory?: text += " — a part of the path is a file, not a folder"
+            case .fileTooLarge?: text += " — larger than the largest file this file system (or a ulimit -f) allows (FAT32: 4 GiB): write it to an exFAT or ext4 disk; nothing was replaced"
             default: break
             }
             return text
