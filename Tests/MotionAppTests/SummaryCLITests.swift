@@ -33,6 +33,9 @@ struct SummaryCLITests {
         #expect(object["health"] is [String: Any])
         let human = try Binary.run(["summary", dir])
         #expect(human.status == 0 && human.stdout.contains("Timeline") && human.stdout.contains("walking"))
+        // The time per activity is labelled as the total it is (it read as a repeated move).
+        let totals = human.stdout.split(separator: "\n").filter { $0.hasPrefix("  In all ") }
+        #expect(totals.count == 1 && totals[0].contains("walking "), "\(human.stdout)")
         // The metadata says which scenario the simulated sensors lived through.
         let names = try FileManager.default.contentsOfDirectory(atPath: dir)
         let meta = try #require(names.first { $0.hasSuffix(".json") && !$0.hasSuffix(".summary.json") })

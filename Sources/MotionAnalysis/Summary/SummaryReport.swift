@@ -59,7 +59,7 @@ public enum SummaryReport {
             }
             let order = ["walking", "cycling", "vehicle", "unknown", "stop"]
             let parts = order.compactMap { k in s.activitySeconds[k].map { "\(k) \(Text.duration($0))" } }
-            if !parts.isEmpty { row("", parts.joined(separator: ", ")) }
+            if !parts.isEmpty { row("In all", parts.joined(separator: ", ")) }
         }
         if !s.movement.sums.isEmpty {
             out.append("")
