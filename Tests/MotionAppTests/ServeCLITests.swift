@@ -14,10 +14,14 @@ import Testing
 struct ServeCLITests {
     @Test func maxConnectionsOverridesTheConfig() throws {
         let settings = try RecorderSettings.parse(text: "web:\n  max_connections: 200\n", file: "config.yaml")
-        #expect(try ServeCommand.parse(["--max-connections", "5"]).connectionLimit(settings) == 5)
-        #expect(try ServeCommand.parse([]).connectionLimit(settings) == 200)
-        #expect(try ServeCommand.parse([]).connectionLimit(RecorderSettings()) == nil)   // the server's 64
-        #expect(try ServeCommand.parse(["--max-connections", "4096"]).maxConnections == 4096)
+        #expect(try ServeCommand.parse(["--max-connections", "5"]).connections.limit(settings) == 5)
+        #expect(try ServeCommand.parse([]).connections.limit(settings) == 200)
+        #expect(try ServeCommand.parse([]).connections.limit(RecorderSettings()) == nil)   // the server's 64
+        #expect(try ServeCommand.parse(["--max-connections", "4096"]).connections.maxConnections == 4096)
+        // The daemon's --web page takes the same option, the same way.
+        #expect(try DaemonCommand.parse(["--max-connections", "7"]).webConnections.limit(settings) == 7)
+        #expect(try DaemonCommand.parse([]).webConnections.limit(settings) == 200)
+        #expect(throws: (any Error).self) { try DaemonCommand.parse(["--max-connections", "0"]) }
     }
 
     @Test func maxConnectionsOutOfRangeIsAUsageError() throws {

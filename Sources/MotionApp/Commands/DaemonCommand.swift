@@ -49,6 +49,8 @@ struct DaemonCommand: ParsableCommand {
     @Option(name: .long, help: "Serve the web page on HOST:PORT (default: the config's web.listen; none when unset). See docs/WEB.md.")
     var web: String?
 
+    @OptionGroup var webConnections: WebConnectionOptions
+
     @Flag(name: .customLong("no-gpio"), help: "Ignore the board's buttons and LED (socket control only).")
     var noGPIO = false
 
@@ -99,7 +101,7 @@ struct DaemonCommand: ParsableCommand {
         }
         server.start()
         let webServer: RunningWebServer?
-        do { webServer = try DaemonWeb.start(option: web, settings: setup.settings, folder: setup.outputPath, daemon: daemon, log: log) } catch {
+        do { webServer = try DaemonWeb.start(option: web, connections: webConnections, settings: setup.settings, folder: setup.outputPath, daemon: daemon, log: log) } catch {
             server.close(); gpio?.close()
             throw error
         }

@@ -31,22 +31,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .long, help: "Config file (default /etc/motionlog/config.yaml if present).")
     var config: String?
 
-    @Option(name: .customLong("max-connections"), help: ArgumentHelp(
-        "Connections open at once, 1–4096; one more gets 503 (default: the config's web.max_connections, else 64).",
-        valueName: "N"))
-    var maxConnections: Int?
-
-    func validate() throws {
-        if let n = maxConnections, !WebSettings.maxConnectionsRange.contains(n) {
-            let r = WebSettings.maxConnectionsRange
-            throw ValidationError("--max-connections \(n): give a number of connections from \(r.lowerBound) to \(r.upperBound), e.g. 64")
-        }
-    }
-
-    /// The cap on open connections: `--max-connections`, else the config's, else nil (the server's default).
-    func connectionLimit(_ settings: RecorderSettings) -> Int? {
-        maxConnections ?? settings.web?.maxConnections
-    }
+    @OptionGroup var connections: WebConnectionOptions
 
     func run() throws {
         let settings: RecorderSettings
@@ -70,7 +55,7 @@ struct ServeCommand: ParsableCommand {
         var c = WebConfiguration(folder: folder, listen: address, passwordHash: settings.web?.passwordHash,
                                  live: socket.map { SocketLiveControl(socket: $0) })
         c.maxDownloads = 8
-        if let n = connectionLimit(settings) { c.maxConnections = n }
+        if let n = connections.limit(settings) { c.maxConnections = n }
         let server = try WebSetup.start(c, option: "--listen", log: log)
         let shown = ListenAddress(host: address.host == "0.0.0.0" || address.host == "::" ? "THIS-MACHINE" : address.host, port: server.port)
         Console.out("Serving \(folder) at http://\(shown)/ — Ctrl-C stops")
