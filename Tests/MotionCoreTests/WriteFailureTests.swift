@@ -165,6 +165,21 @@ struct WriteFailureTests {
         #expect(fatal.calls.withLock { $0 }.isEmpty)
     }
 
+    /// A size limit below the header and one row: no file can take a row, so the rows are
+    /// lost and counted, and the writer does not start file after file.
+    @Test func aSizeLimitBelowOneRowLosesTheRowsWithoutEndlessFiles() throws {
+        let dir = MemoryDirectory()
+        dir.maxFileBytes = CSVFormat.headerBytes.count + 20
+        let (w, counters, _) = writer(dir)
+        let input = ticks(0..<50)
+        input.withUnsafeBufferPointer { w.write($0) }
+        w.finish(reason: "duration")
+        #expect(dir.csvFiles.count <= 2, "\(dir.csvFiles.count) files")
+        let written = Source.canonicalOrder.reduce(Int64(0)) { $0 + counters.written.value($1) }
+        #expect(written == 0)
+        #expect(counters.rowsLostToWriteErrors.load(ordering: .relaxed) == Int64(input.count))
+    }
+
     @Test func aReadOnlyFileSystemHaltsTheWriterAndAsksToStop() throws {
         let dir = MemoryDirectory()
         dir.fault = { $0 >= 2 ? .fail(afterBytes: 0, errno: .readOnlyFileSystem) : .none }

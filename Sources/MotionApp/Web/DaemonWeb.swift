@@ -4,8 +4,9 @@ import MotionCore
 import MotionWeb
 
 /// Starts the daemon's web page when `--web HOST:PORT` or the config's `web.listen` asks
-/// for it, with `--max-connections` or the config's `web.max_connections`. The server runs on its own threads and reaches the daemon only through the
-/// control protocol (`DaemonLiveControl`), never the recording's locks.
+/// for it, with `--max-connections` or the config's `web.max_connections`. The server
+/// runs on its own threads and reaches the daemon only through the control protocol
+/// (`DaemonLiveControl`), never the recording's locks.
 enum DaemonWeb {
     static func start(option: String?, connections: WebConnectionOptions, settings: RecorderSettings, folder: String, daemon: Daemon,
                       log: Logger) throws(CommandFailure) -> RunningWebServer? {

@@ -165,7 +165,9 @@ public final class RotatingWriter {
                     }
                 } catch { cutFailed = true }
             }
-            if error.errno == .fileTooLarge, !cutFailed, fileHasRows {
+            // Only a file that holds rows makes way for a next one (a limit below one row
+            // would otherwise start file after file).
+            if error.errno == .fileTooLarge, !cutFailed, (meta?.rows.values.reduce(0, +) ?? 0) > 0 {
                 continueInNextFile(keptBytes: keptBytes)
                 return
             }
@@ -182,7 +184,7 @@ public final class RotatingWriter {
     /// The file is as large as its file system allows (EFBIG: FAT32 stops at 4 GiB), cut
     /// back to its last whole row: the rest of the chunk starts the next file, as a
     /// rotation would, so a long recording on a FAT32 card loses nothing. A new file that
-    /// cannot take even that fails as any write does (no rotation without rows).
+    /// cannot take even one row fails as any write does.
     private func continueInNextFile(keptBytes: Int) {
         chunk.removeFirst(bytes: keptBytes)
         let full = meta?.name ?? "the file"
