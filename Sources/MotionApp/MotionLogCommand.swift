@@ -1,4 +1,5 @@
 import ArgumentParser
+import MotionSystem
 
 /// The `motionlog` command line: one subcommand per job.
 public struct MotionLogCommand: ParsableCommand {
@@ -27,6 +28,10 @@ public enum MotionLogMain {
     public static func main() -> Never {
         // First, before any thread exists: every thread inherits the blocked signals.
         SignalWatcher.launch()
+        // A file size limit (`ulimit -f`) fails a write with EFBIG, as FAT32's 4 GiB does,
+        // which every command reports (and the recorder answers with the next file),
+        // instead of killing the process.
+        Signals.ignoreFileSizeLimit()
         do {
             var command = try MotionLogCommand.parseAsRoot()
             try command.run()

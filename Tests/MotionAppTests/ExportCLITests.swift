@@ -107,12 +107,12 @@ struct ExportCLITests {
     }
 
     /// An export larger than the file system's largest file (EFBIG, as FAT32 answers past
-    /// 4 GiB; made here with a 10 KiB `ulimit -f` and SIGXFSZ ignored, as FAT32 sends none)
-    /// says what happened and what to do, and leaves no partial output.
+    /// 4 GiB; made here with a 10 KiB `ulimit -f`, SIGXFSZ at its default: the binary
+    /// ignores it) says what happened and what to do, and leaves no partial output.
     @Test func anExportTooLargeForTheFileSystemSaysSoAndLeavesNothing() throws {
         let csv = try Self.record([])
         let wide = csv.replacingOccurrences(of: ".csv", with: "-wide.csv")
-        let r = try Binary.run(via: "/bin/sh", ["-c", "ulimit -f 20 && exec /usr/bin/env --ignore-signal=XFSZ \"$0\" \"$@\"",
+        let r = try Binary.run(via: "/bin/sh", ["-c", "ulimit -f 20 && exec /usr/bin/env --default-signal=XFSZ \"$0\" \"$@\"",
                                                 Binary.path, "export", csv, "--format", "wide-csv", "-o", wide])
         #expect(r.status != 0)
         #expect(r.stderr.contains("cannot write \(wide)") && r.stderr.contains("FAT32: 4 GiB") && r.stderr.contains("exFAT or ext4"),

@@ -49,13 +49,11 @@ enum SignalWatcher {
 
     /// From now on the first watched signal calls `handler` (from the watcher thread) instead
     /// of killing the process; a second one exits with 128 + its number. SIGPIPE is ignored,
-    /// so a closed pipe on stdout or stderr makes a write fail instead of killing a recording;
-    /// so is SIGXFSZ, so a file size limit (`ulimit -f`) fails a write with EFBIG, which the
-    /// writer answers by going on in the next file.
+    /// so a closed pipe on stdout or stderr makes a write fail instead of killing a recording.
+    /// (SIGXFSZ is ignored by every command: `MotionLogMain`.)
     static func onStop(_ handler: @escaping @Sendable (Int32) -> Void) {
         launch()
         Signals.ignoreBrokenPipe()
-        Signals.ignoreFileSizeLimit()
         state.withLock { $0.handler = handler }
     }
 
