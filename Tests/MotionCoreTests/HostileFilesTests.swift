@@ -81,6 +81,27 @@ struct HostileFilesTests {
         #expect(summary.skippedLines == 0)
     }
 
+    /// A first line that is a row (no header) is read as a row, the header spaced otherwise
+    /// as the header, each one error; zeros later are then a damaged stretch, not a stop.
+    /// Any other first line is one error too, and binary data after it still stops reading.
+    @Test func aFirstLineThatIsNotTheHeaderIsReadAsSummaryReadsIt() throws {
+        var rows = ""
+        for i in 1...50 { rows += "A,W,\(Double(i)),0.0,0.0,-1.0\n" }
+        let zeros = [UInt8](repeating: 0, count: 10) + Array("\nA,W,99.0,0.0,0.0,-1.0\n".utf8)
+        let noHeader = try read(Array(rows.utf8) + zeros)
+        #expect(noHeader.rows.count == 51)
+        #expect(noHeader.problems.count == 2 && noHeader.problems[0].line == 1
+                && noHeader.problems[0].message.hasPrefix("no header: line 1 is a data row"), "\(noHeader.problems)")
+        #expect(!noHeader.summary.stoppedAtBinary)
+        let spaced = try read(Array((Self.header.replacingOccurrences(of: ", ", with: ",") + rows).utf8))
+        #expect(spaced.rows.count == 50)
+        #expect(spaced.problems.count == 1 && spaced.problems[0].message.contains("spaced differently"), "\(spaced.problems)")
+        let other = try read(Array(("hello\n" + rows).utf8) + zeros)
+        #expect(other.rows.count == 50)
+        #expect(other.problems.first?.message.hasPrefix("the first line is neither the header") == true, "\(other.problems)")
+        #expect(other.summary.stoppedAtBinary)
+    }
+
     @Test func valuesOutOfRangeAreErrorsWithTheirLine() throws {
         let huge = String(repeating: "9", count: 400)  // reads as inf
         let text = Self.header

@@ -71,6 +71,9 @@ public struct RecordingReadSummary: Sendable, Equatable {
 /// (`BinaryRun`: its bytes and the lines up to the next valid row) as one problem and goes
 /// on at that row. Binary data before the header, or a run of more than
 /// `BinaryRun.maxBytes` without a valid row (a file that is not a recording), stops it.
+/// A first line that is not the header byte for byte is an error, read as `summary` reads
+/// it (`FirstLine`): the header spaced differently as the header, a data row (no header)
+/// as a row, so both count the same rows.
 public struct RecordingReader {
     public let path: String
     /// Bytes read per system call.
@@ -143,7 +146,8 @@ public struct RecordingReader {
                         start = i + 1
                     } else if b != 0x09 && b != 0x0D {
                         let at = base + Int64(i)
-                        // Before or in a first line that is not the header: not a recording at all.
+                        // Before or in the first line, or after one that is neither the header nor a
+                        // data row (`FirstLine`): not a recording at all.
                         guard parser.validHeader else { stop = (at, nil); return }
                         if var r = run {
                             r.last = at
@@ -207,7 +211,8 @@ public struct RecordingReader {
 struct LineParser {
     private(set) var lineNumber = 0
     private(set) var sawHeader = false
-    /// The first line was the format's header.
+    /// The first line was read as the start of a recording: the format's header, the header
+    /// spaced differently, or a data row (no header; `FirstLine`).
     private(set) var validHeader = false
     private var reportedCRLF = false
 
@@ -231,12 +236,11 @@ struct LineParser {
         }
         if lineNumber == 1 {
             sawHeader = true
-            validHeader = line == CSVFormat.headerLine
-            if !validHeader {
-                handle(.problem(.init(line: 1, severity: .error,
-                                      message: "header is not \"\(CSVFormat.headerLine)\" (found \"\(line.prefix(120))\"): not a recording")))
-            }
-            return
+            let kind = FirstLine(line)
+            validHeader = kind.isRecording
+            if let problem = Self.firstLineProblem(kind, line) { handle(.problem(problem)) }
+            // A file without its header: the first line is read as the rows after it are.
+            guard kind == .dataRow else { return }
         }
         if let row = parseRow(line, handle) { handle(.row(line: lineNumber, row)) }
     }

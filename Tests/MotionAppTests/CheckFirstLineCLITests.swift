@@ -1,0 +1,71 @@
+import Foundation
+import MotionCore
+import Testing
+
+/// Files that break the format but that `summary` reads: `check` counts the rows `summary`
+/// counts and does not call them "not a recording". Before, a file without its header lost
+/// its first row in `check` (A 99 against summary's 100, "header is not …: not a recording"),
+/// and a header without spaces after the commas was "not a recording" too.
+@Suite("motionlog check: first lines and line ends summary reads")
+struct CheckFirstLineCLITests {
+    /// A short simulated recording's CSV text, and a folder to write its variants into
+    /// (without metadata: each variant is a file of its own).
+    static func recording() throws -> (text: String, folder: String) {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--rate", "20",
+                                "--sources", "AGL", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        return (try String(contentsOfFile: csv, encoding: .utf8), Binary.temporaryDirectory())
+    }
+
+    /// `check`'s verdict and output, with its row count per source equal to `summary --json`'s.
+    static func checkAgreesWithSummary(_ path: String) throws -> Binary.Result {
+        let check = try Binary.run(["check", path])
+        let summary = try Binary.run(["summary", path, "--json"])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
+        let rows = try #require(object["rows"] as? [String: Int])
+        #expect(!rows.isEmpty)
+        for (letter, n) in rows {
+            let line = check.stdout.split(separator: "\n").first { $0.hasPrefix("  \(letter) ") }
+            let counted = line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
+            #expect(counted == n, "\(letter): check \(String(describing: line)), summary \(n)")
+        }
+        #expect(!check.stdout.contains("not a recording"), "\(check.stdout)")
+        return check
+    }
+
+    @Test func aFileWithoutItsHeaderIsReadFromItsFirstRow() throws {
+        let (text, folder) = try Self.recording()
+        let path = folder + "/noheader.csv"
+        try String(text.dropFirst(CSVFormat.headerLine.count + 1)).write(toFile: path, atomically: false, encoding: .utf8)
+        let check = try Self.checkAgreesWithSummary(path)
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("noheader.csv:1: error: no header: line 1 is a data row"), "\(check.stdout)")
+        #expect(check.stdout.contains("INVALID (1 error)"), "\(check.stdout)")
+    }
+
+    @Test func aHeaderWithoutSpacesIsReadAsTheHeader() throws {
+        let (text, folder) = try Self.recording()
+        let path = folder + "/nospaces.csv"
+        try text.replacingOccurrences(of: CSVFormat.headerLine, with: CSVFormat.headerLine.replacingOccurrences(of: ", ", with: ","))
+            .write(toFile: path, atomically: false, encoding: .utf8)
+        let check = try Self.checkAgreesWithSummary(path)
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("nospaces.csv:1: error: header \"Source,Label,When,X,Y,Z,UA_X,UA_Y,UA_Z,Pitch,Roll,Yaw\" is spaced differently"),
+                "\(check.stdout)")
+        #expect(check.stdout.contains("INVALID (1 error)"), "\(check.stdout)")
+    }
+
+    /// CRLF was already one error with every row read (docs/FORMAT.md); kept so.
+    @Test func crlfLinesAreOneErrorAndEveryRowIsCounted() throws {
+        let (text, folder) = try Self.recording()
+        let path = folder + "/crlf.csv"
+        try text.replacingOccurrences(of: "\n", with: "\r\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let check = try Self.checkAgreesWithSummary(path)
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("crlf.csv:1: error: CRLF line end"), "\(check.stdout)")
+        #expect(check.stdout.contains("INVALID (1 error)"), "\(check.stdout)")
+    }
+}
