@@ -71,8 +71,9 @@ final class ConnectionLimit: Sendable {
 }
 
 /// Hummingbird's HTTP/1 child channel behind `ConnectionLimit`: a connection within the
-/// limit gets the HTTP pipeline and is served as `HTTP1Channel` serves it; one over it gets
-/// only NIO's response encoder and `ConnectionRefusal`, and no task.
+/// limit gets the HTTP pipeline (with `HTTP10Framing`) and is served as `HTTP1Channel`
+/// serves it; one over it gets only NIO's response encoder and `ConnectionRefusal`, and no
+/// task.
 struct LimitedHTTP1Channel: ServerChildChannel {
     /// A connection: the async channel that serves it, or nil when it was refused.
     struct Value: ServerChildChannelValue {
@@ -93,7 +94,11 @@ struct LimitedHTTP1Channel: ServerChildChannel {
                 return Value(channel: channel, served: nil)
             }
         }
-        return http.setup(channel: channel, logger: logger).map { Value(channel: channel, served: $0) }
+        // Still on the channel's event loop, before a byte is read: HTTP/1.0 framing.
+        return http.setup(channel: channel, logger: logger).flatMapThrowing { served in
+            try HTTP10Framing.install(on: channel)
+            return Value(channel: channel, served: served)
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
