@@ -46,6 +46,22 @@ struct CheckFirstLineCLITests {
         #expect(check.stdout.contains("INVALID (1 error)"), "\(check.stdout)")
     }
 
+    /// The header taken off a file that has its metadata beside it: every row is there, so
+    /// it is not also "cut short" (fewer bytes than the metadata says, but no row missing).
+    @Test func aFileWithoutItsHeaderBesideItsMetadataIsNotCutShort() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--rate", "20",
+                                "--sources", "AGL", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        try String(text.dropFirst(CSVFormat.headerLine.count + 1)).write(toFile: csv, atomically: false, encoding: .utf8)
+        let check = try Self.checkAgreesWithSummary(csv)
+        #expect(check.stdout.contains("error: no header"), "\(check.stdout)")
+        #expect(!check.stdout.contains("shorter than when it was closed") && !check.stdout.contains("cut short"), "\(check.stdout)")
+        #expect(check.stdout.contains("INVALID (1 error)"), "\(check.stdout)")
+    }
+
     @Test func aHeaderWithoutSpacesIsReadAsTheHeader() throws {
         let (text, folder) = try Self.recording()
         let path = folder + "/nospaces.csv"

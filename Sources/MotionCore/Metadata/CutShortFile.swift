@@ -12,8 +12,10 @@ public struct CutShortFile: Sendable, Equatable {
     public var metadataRows: [Source: Int]
     public var fileRows: [Source: Int]?
 
-    /// Nil unless `metadata` says the file ended cleanly and the file has fewer bytes, or
-    /// (with `fileRows`, the valid rows a scan counted) fewer rows of a source, than it says.
+    /// Nil unless `metadata` says the file ended cleanly and the file has fewer bytes than
+    /// it says, or, with `fileRows` (the valid rows a scan counted), fewer rows of a source.
+    /// Where the rows were counted, fewer bytes with every row there is not "cut short" (a
+    /// header taken off, an edit): a cut takes at least the last row with it.
     public init?(metadata: RecordingMetadata, fileBytes: Int64, fileRows: [Source: Int]? = nil) {
         guard metadata.endedCleanly else { return nil }
         var expected: [Source: Int] = [:]
@@ -22,7 +24,7 @@ public struct CutShortFile: Sendable, Equatable {
             expected[s] = n
         }
         let fewerRows = fileRows.map { rows in expected.contains { (rows[$0.key] ?? 0) < $0.value } } ?? false
-        guard fileBytes < metadata.file.bytes || fewerRows else { return nil }
+        guard fileRows == nil ? fileBytes < metadata.file.bytes : fewerRows else { return nil }
         metadataBytes = metadata.file.bytes
         self.fileBytes = fileBytes
         metadataRows = expected
