@@ -18,7 +18,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 9
+    public static let version = 10
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     static let relativeLooking = 1e9
 
@@ -113,6 +113,20 @@ public struct RecordingAnalyzer: RowSink {
         try analyze(csvPaths, options: options).summary
     }
 
+    /// The sentence for a file read although it breaks the format (CRLF line ends, no header
+    /// line, a header spelled otherwise), from the scan counts before and after it; nil for
+    /// a file in the format. `check` says the same, with the lines.
+    static func offFormat(_ name: String, before: ScanCounts, after: ScanCounts) -> String? {
+        var what: [String] = []
+        let crlf = after.crlfLines - before.crlfLines
+        if crlf > 0 { what.append("\(crlf) line\(crlf == 1 ? "" : "s") end\(crlf == 1 ? "s" : "") in CR LF") }
+        if after.headers == before.headers && after.rows > before.rows { what.append("it has no header line") }
+        if after.otherHeaders > before.otherHeaders { what.append("its header is spelled otherwise than the format's") }
+        guard !what.isEmpty else { return nil }
+        return "\(name) breaks the format but was read: " + what.joined(separator: ", ")
+            + " (edited or converted after recording?); `motionlog check` says where."
+    }
+
     /// The summary and the filtered GPS track it was computed from (for exports that draw it).
     public static func analyze(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisResult {
         let stamps = try RecordingInputs.stamps(csvPaths)
@@ -121,6 +135,7 @@ public struct RecordingAnalyzer: RowSink {
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
         var cutShort: [String] = []
+        var offFormat: [String] = []
         let metas = csvPaths.map { RecordingFiles.readMetadata(besides: $0) }
         let steps = ClockStep.assign(metas)
         analyzer.placedSteps = steps.steps.map { ($0, 0) }
@@ -140,8 +155,11 @@ public struct RecordingAnalyzer: RowSink {
                 if let d = meta.recording.sensor.gyroRangeDegPerSec, d > 0 { analyzer.gyroLimit = d * Double.pi / 180 * 0.999 }
             }
             let offset = meta?.recording.whenMode == .relative ? meta?.recording.startEpoch ?? 0 : 0
-            let bytesBefore = counts.bytes, rowsBefore = analyzer.stats.map(\.count)
+            let bytesBefore = counts.bytes, rowsBefore = analyzer.stats.map(\.count), before = counts
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts)
+            if let sentence = Self.offFormat(String(path.split(separator: "/").last ?? Substring(path)), before: before, after: counts) {
+                offFormat.append(sentence)
+            }
             // Shorter than when it was closed (an interrupted copy): the bytes the scan read
             // are the file's size, the rows it counted per source are the file's rows.
             if let meta {
@@ -153,6 +171,7 @@ public struct RecordingAnalyzer: RowSink {
             }
         }
         analyzer.finish(into: &summary, counts: counts, metadata: metadata, cutShort: cutShort)
+        summary.health.findings += offFormat
         // A metadata file that is there but cannot be read (cut short, a counter out of
         // range): without a finding the report silently lost the rate, counters and ending.
         let damaged = zip(csvPaths, metas).filter { $0.1 == nil && FileManager.default.fileExists(atPath: RecordingFiles.metadataPath(for: $0.0)) }

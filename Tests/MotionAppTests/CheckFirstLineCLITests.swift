@@ -33,6 +33,11 @@ struct CheckFirstLineCLITests {
             #expect(counted == n, "\(letter): check \(String(describing: line)), summary \(n)")
         }
         #expect(!check.stdout.contains("not a recording"), "\(check.stdout)")
+        // Nor is summary silent where check finds the file breaks the format.
+        let findings = (object["health"] as? [String: Any])?["findings"] as? [String] ?? []
+        let name = String(path.split(separator: "/").last ?? "")
+        #expect(findings.contains { $0.hasPrefix("\(name) breaks the format but was read") } == (check.status == 1),
+                "check \(check.status), summary \(findings)")
         return check
     }
 
@@ -72,6 +77,14 @@ struct CheckFirstLineCLITests {
         #expect(check.stdout.contains("nospaces.csv:1: error: header \"Source,Label,When,X,Y,Z,UA_X,UA_Y,UA_Z,Pitch,Roll,Yaw\" is spaced differently"),
                 "\(check.stdout)")
         #expect(check.stdout.contains("INVALID (1 error)"), "\(check.stdout)")
+    }
+
+    /// A file in the format: check valid, and no such finding from summary.
+    @Test func aFileInTheFormatHasNoFinding() throws {
+        let (text, folder) = try Self.recording()
+        let path = folder + "/plain.csv"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(try Self.checkAgreesWithSummary(path).status == 0)
     }
 
     /// CRLF was already one error with every row read (docs/FORMAT.md); kept so.

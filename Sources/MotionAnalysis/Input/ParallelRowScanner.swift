@@ -46,6 +46,7 @@ enum ParallelRowScanner {
         })
         for slot in ring {
             counts.rows += slot.counts.rows; counts.headers += slot.counts.headers; counts.badLines += slot.counts.badLines
+            counts.crlfLines += slot.counts.crlfLines; counts.otherHeaders += slot.counts.otherHeaders
         }
         counts.bytes += reading.bytes; counts.badLines += reading.badLines; counts.tornLines += reading.tornLines
         if let failure { throw failure }

@@ -52,6 +52,7 @@ struct RowParser {
             guard field == expected, Self.isPlausible(values[0] + whenOffset) else { return nil }
             if c == 0x0A { j = next + 1; break }
             guard c == 0x0D, p[next + 1] == 0x0A else { return nil }
+            counts.crlfLines += 1
             j = next + 2
             break
         }
@@ -78,6 +79,12 @@ struct RowParser {
         }
     }
 
+    /// Whether the line `[0, count)` is the format's header byte for byte.
+    static func isFormatHeader(_ p: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let header = CSVFormat.headerLine.utf8
+        return count == header.count && zip(header, UnsafeBufferPointer(start: p, count: count)).allSatisfy { $0 == $1 }
+    }
+
     /// A When (after the offset of a relative file) the format allows: finite and within
     /// ±`CSVFormat.maxWhen` (the year 9999). Anything else is a defective line, so no
     /// later arithmetic on times (bins, windows, intervals) can overflow.
@@ -86,9 +93,14 @@ struct RowParser {
     /// Any line (without its LF): a header, a defective line, or a row.
     mutating func parseLine<S: RowSink>(_ p: UnsafePointer<UInt8>, count: Int, sink: inout S, counts: inout ScanCounts) {
         var end = count
-        if end > 0 && p[end - 1] == 0x0D { end -= 1 }
+        if end > 0 && p[end - 1] == 0x0D { end -= 1; counts.crlfLines += 1 }
         guard end >= 6, p[1] == 0x2C, p[3] == 0x2C else {
-            if end >= 6 && p[0] == 0x53 && p[1] == 0x6F { counts.headers += 1 } else { counts.badLines += 1 }  // "So"urce header
+            if end >= 6 && p[0] == 0x53 && p[1] == 0x6F {   // "So"urce header
+                counts.headers += 1
+                if !Self.isFormatHeader(p, count: end) { counts.otherHeaders += 1 }
+            } else {
+                counts.badLines += 1
+            }
             return
         }
         guard let source = Source(rawValue: p[0]), p[2] >= 0x41, p[2] <= 0x5A else { counts.badLines += 1; return }

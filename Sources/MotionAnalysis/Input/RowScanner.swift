@@ -33,6 +33,10 @@ public struct ScanCounts: Sendable, Equatable {
     public var badLines = 0
     /// A last line without its LF (torn by a power cut): ignored.
     public var tornLines = 0
+    /// Lines read although the format forbids their shape (`motionlog check` reports them):
+    /// ending in CR LF, and header lines spelled otherwise than the format's header.
+    public var crlfLines = 0
+    public var otherHeaders = 0
     public var bytes: Int64 = 0
     public init() {}
 }
