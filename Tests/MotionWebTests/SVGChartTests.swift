@@ -13,6 +13,24 @@ import Testing
         #expect(labels == ["34.0", "34.1", "34.2"])
     }
 
+    /// Half a millimetre of GPS altitude over a 10 s ride was drawn as a full-height climb,
+    /// labelled 1.0000 and 1.0005 (clipped on a phone): with a 10 m minimum span the line
+    /// is flat and the labels whole metres.
+    @Test func aChangeBelowTheMinimumSpanIsNotDrawnFullHeight() throws {
+        let svg = try #require(SVGChart.render(title: "Elevation", unit: "m", line: .init(t: [0, 1, 2], v: [1.0, 1.0, 1.0005]),
+                                               minimumSpan: 10, cssClass: "e"))
+        let labels = svg.components(separatedBy: "text-anchor=\"end\">").dropFirst().map { String($0.prefix { $0 != "<" }) }
+            .filter { !$0.contains(":") }   // the value axis's, not the time axis's
+        #expect(!labels.isEmpty && labels.allSatisfy { Int($0) != nil }, "\(labels)")
+        #expect(labels.allSatisfy { (Int($0) ?? -1) >= 0 }, "an altitude of 1 m is not given a negative axis: \(labels)")
+        // Speeds of 0–0.4 km/h (a standing GPS) on an axis from 0 to at least 5 km/h.
+        let speed = try #require(SVGChart.render(title: "Speed", unit: "km/h", line: .init(t: [0, 1, 2], v: [0, 0.4, 0.1]),
+                                                 minimumSpan: 5, cssClass: "s"))
+        let speedLabels = speed.components(separatedBy: "text-anchor=\"end\">").dropFirst().map { String($0.prefix { $0 != "<" }) }
+            .filter { !$0.contains(":") }
+        #expect(speedLabels.compactMap(Double.init).max() ?? 0 >= 4, "\(speedLabels)")
+    }
+
     @Test(arguments: [
         (1234.0, 200.0, "1234"), (34.0, 17.0, "34"), (1.05, 0.1, "1.1"), (0.0123, 0.005, "0.012"),
         (-0.00004, 0.01, "0.00"), (5.0, 2.5, "5"), (0.5, 0.0, "0.5"),

@@ -43,8 +43,10 @@ enum RecordingPage {
         }
         body += "</section><section><h2>Health</h2>" + (multi ? RecordingPartsSection.health(r, summary) : health(e, summary)) + "</section></div>"
         body += "<h2>Charts</h2><div class=\"grid2\">"
-        body += chart("Speed", unit: "km/h", points: series?.speed, css: "speed", missing: "no GPS speed")
-        body += chart("Elevation", unit: "m", points: series?.elevation, css: "elevation", missing: "no GPS altitude")
+        // At least 5 km/h and 10 m of axis: a standing GPS's speed jitter and its altitude
+        // noise (metres) are not drawn as full-height motion or relief.
+        body += chart("Speed", unit: "km/h", points: series?.speed, minimumSpan: 5, css: "speed", missing: "no GPS speed")
+        body += chart("Elevation", unit: "m", points: series?.elevation, minimumSpan: 10, css: "elevation", missing: "no GPS altitude")
         if let a = series?.acceleration, a.count >= 2,
            let svg = SVGChart.render(title: "Acceleration", unit: "g (min–max, mean)",
                                      line: .init(t: a.map(\.t), v: a.map(\.mean)),
@@ -80,8 +82,10 @@ enum RecordingPage {
         return Layout.page(title: Text.localTime(e.startEpoch), csrf: csrf, body: body, script: script)
     }
 
-    static func chart(_ title: String, unit: String, points: [RecordingSeries.Point]?, css: String, missing: String) -> String {
-        if let p = points, let svg = SVGChart.render(title: title, unit: unit, line: .init(t: p.map(\.t), v: p.map(\.v)), cssClass: css) {
+    static func chart(_ title: String, unit: String, points: [RecordingSeries.Point]?, minimumSpan: Double = 0,
+                      css: String, missing: String) -> String {
+        if let p = points, let svg = SVGChart.render(title: title, unit: unit, line: .init(t: p.map(\.t), v: p.map(\.v)),
+                                                     minimumSpan: minimumSpan, cssClass: css) {
             return "<figure class=\"card\" style=\"margin:0\"><figcaption>\(title)</figcaption>\(svg)</figure>"
         }
         return "<figure class=\"card\" style=\"margin:0\"><figcaption>\(title)</figcaption><p class=\"gap\">\(missing)</p></figure>"

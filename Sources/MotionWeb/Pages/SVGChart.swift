@@ -9,12 +9,21 @@ enum SVGChart {
 
     struct Line { var t: [Double]; var v: [Double] }
 
-    /// `band` (min, max) is drawn behind the line when given.
+    /// `band` (min, max) is drawn behind the line when given. The value axis spans at least
+    /// `minimumSpan` (centred on the values, never below 0 for values that are not), so
+    /// changes smaller than the measurement's noise are not drawn full height.
     static func render(title: String, unit: String, line: Line, band: (lo: [Double], hi: [Double])? = nil,
-                       cssClass: String) -> String? {
+                       minimumSpan: Double = 0, cssClass: String) -> String? {
         guard line.t.count >= 2, let t0 = line.t.first, let t1 = line.t.last, t1 > t0 else { return nil }
         var lo = line.v.min() ?? 0, hi = line.v.max() ?? 1
         if let band { lo = min(lo, band.lo.min() ?? lo); hi = max(hi, band.hi.max() ?? hi) }
+        if hi - lo < minimumSpan {
+            let nonNegative = lo >= 0
+            let middle = (lo + hi) / 2
+            lo = middle - minimumSpan / 2
+            hi = middle + minimumSpan / 2
+            if nonNegative && lo < 0 { hi -= lo; lo = 0 }
+        }
         if hi - lo < 1e-9 { lo -= 1; hi += 1 }
         let pad = (hi - lo) * 0.05
         lo -= pad; hi += pad
