@@ -14,8 +14,8 @@ import Testing
     }
 
     /// Half a millimetre of GPS altitude over a 10 s ride was drawn as a full-height climb,
-    /// labelled 1.0000 and 1.0005 (clipped on a phone): with a 10 m minimum span the line
-    /// is flat and the labels whole metres.
+    /// labelled to four decimals (clipped on a phone): with a 10 m minimum span the line is
+    /// flat and the labels whole metres.
     @Test func aChangeBelowTheMinimumSpanIsNotDrawnFullHeight() throws {
         let svg = try #require(SVGChart.render(title: "Elevation", unit: "m", line: .init(t: [0, 1, 2], v: [1.0, 1.0, 1.0005]),
                                                minimumSpan: 10, cssClass: "e"))
