@@ -102,25 +102,22 @@ public final class RecordingFolder: Sendable {
         return entries
     }
 
-    /// Lists and `stat`s the whole folder, reading metadata only for files that changed.
+    /// Lists and `stat`s the whole folder, reading metadata only for files that changed; the
+    /// files are read on all processors at once (a first listing of 10 000 recordings
+    /// decodes 10 000 metadata files).
     private func scan() throws(WebError) -> [RecordingEntry] {
         let names = try names()
-        var entries: [RecordingEntry] = []
-        entries.reserveCapacity(names.count)
         let cached = cache.withLock { $0 }
+        let path = self.path
+        let entries = ParallelWork.map(count: names.count) { k -> RecordingEntry? in
+            let name = names[k]
+            guard let csv = self.stamp(name + ".csv") else { return nil }
+            let json = self.stamp(RecordingFiles.metadataPath(for: name)), summary = self.stamp(name + ".summary.json")
+            if let c = cached[name], c.csvStamp == csv, c.jsonStamp == json, c.summaryStamp == summary { return c }
+            return RecordingEntry.read(name: name, folder: path, csv: csv, json: json, summary: summary)
+        }.compactMap { $0 }
         var fresh: [String: RecordingEntry] = [:]
-        for name in names {
-            guard let csv = stamp(name + ".csv") else { continue }
-            let json = stamp(RecordingFiles.metadataPath(for: name)), summary = stamp(name + ".summary.json")
-            if let c = cached[name], c.csvStamp == csv, c.jsonStamp == json, c.summaryStamp == summary {
-                entries.append(c)
-                fresh[name] = c
-                continue
-            }
-            let e = RecordingEntry.read(name: name, folder: path, csv: csv, json: json, summary: summary)
-            entries.append(e)
-            fresh[name] = e
-        }
+        for e in entries { fresh[e.name] = e }
         cache.withLock { $0 = fresh }
         return Self.newestFirst(entries, now: clock())
     }
