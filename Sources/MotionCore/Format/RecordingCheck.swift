@@ -34,7 +34,10 @@ public enum RecordingCheck {
     public static func check(path: String, maxProblems: Int = 1000,
                              progress: ((Int64) -> Void)? = nil) throws(RecordingReadError) -> CheckReport {
         var report = CheckReport(path: path)
-        var lastLine: [Source: Int] = [:]
+        // Per source by `Source.order` while reading (no hashing per row); `report.sources`
+        // after.
+        var statistics = [SourceStatistics?](repeating: nil, count: Source.canonicalOrder.count)
+        var lastLine = [Int](repeating: 0, count: Source.canonicalOrder.count)
         var suppressed = 0
         func add(_ p: RecordingProblem) {
             if report.problems.count < maxProblems { report.problems.append(p) } else { suppressed += 1 }
@@ -43,20 +46,22 @@ public enum RecordingCheck {
             switch item {
             case .problem(let p): add(p)
             case .row(let line, let row):
-                var s = report.sources[row.source] ?? SourceStatistics()
+                let k = row.source.order
+                var s = statistics[k] ?? SourceStatistics()
                 if s.rows > 0 && !(row.when > s.lastWhen) {
                     add(.init(line: line, severity: .error,
-                              message: "\(row.source) When \(row.when) does not increase (previous \(row.source) row, line \(lastLine[row.source] ?? 0), has \(s.lastWhen))"))
+                              message: "\(row.source) When \(row.when) does not increase (previous \(row.source) row, line \(lastLine[k]), has \(s.lastWhen))"))
                 }
                 if s.rows == 0 { s.firstWhen = row.when }
                 s.rows += 1
                 s.lastWhen = row.when
                 s.earliestWhen = min(s.earliestWhen, row.when)
                 s.latestWhen = max(s.latestWhen, row.when)
-                lastLine[row.source] = line
-                report.sources[row.source] = s
+                lastLine[k] = line
+                statistics[k] = s
             }
         }
+        for source in Source.canonicalOrder { if let s = statistics[source.order] { report.sources[source] = s } }
         if let cut = cutShort(path: path, report: report, bytesRead: read.stoppedAtBinary ? nil : read.bytes) {
             add(.init(line: max(1, read.lines), severity: .error,
                       message: cut.sentence(subject: String(path.split(separator: "/").last ?? Substring(path)))))
