@@ -11,12 +11,16 @@ struct CheckFirstLineCLITests {
     /// A short simulated recording's CSV text, and a folder to write its variants into
     /// (without metadata: each variant is a file of its own).
     static func recording() throws -> (text: String, folder: String) {
+        (try String(contentsOfFile: try recordedFile(), encoding: .utf8), Binary.temporaryDirectory())
+    }
+
+    /// The CSV of a short simulated recording, its metadata beside it.
+    static func recordedFile() throws -> String {
         let out = Binary.temporaryDirectory()
         let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--rate", "20",
                                 "--sources", "AGL", "--out", out, "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
-        let csv = try #require(Binary.csvFiles(in: out).first)
-        return (try String(contentsOfFile: csv, encoding: .utf8), Binary.temporaryDirectory())
+        return try #require(Binary.csvFiles(in: out).first)
     }
 
     /// `check`'s verdict and output, with its row count per source equal to `summary --json`'s.
@@ -54,11 +58,7 @@ struct CheckFirstLineCLITests {
     /// The header taken off a file that has its metadata beside it: every row is there, so
     /// it is not also "cut short" (fewer bytes than the metadata says, but no row missing).
     @Test func aFileWithoutItsHeaderBesideItsMetadataIsNotCutShort() throws {
-        let out = Binary.temporaryDirectory()
-        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--rate", "20",
-                                "--sources", "AGL", "--out", out, "--quiet"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let csv = try #require(Binary.csvFiles(in: out).first)
+        let csv = try Self.recordedFile()
         let text = try String(contentsOfFile: csv, encoding: .utf8)
         try String(text.dropFirst(CSVFormat.headerLine.count + 1)).write(toFile: csv, atomically: false, encoding: .utf8)
         let check = try Self.checkAgreesWithSummary(csv)
