@@ -172,6 +172,7 @@ public struct RecordingAnalyzer: RowSink {
         }
         analyzer.finish(into: &summary, counts: counts, metadata: metadata, cutShort: cutShort)
         summary.health.findings += offFormat
+        summary.messages += offFormat
         // A metadata file that is there but cannot be read (cut short, a counter out of
         // range): without a finding the report silently lost the rate, counters and ending.
         let damaged = zip(csvPaths, metas).filter { $0.1 == nil && FileManager.default.fileExists(atPath: RecordingFiles.metadataPath(for: $0.0)) }

@@ -95,6 +95,10 @@ struct CheckFirstLineCLITests {
         let check = try Self.checkAgreesWithSummary(path)
         #expect(check.status == 1)
         #expect(check.stdout.contains("crlf.csv:1: error: CRLF line end"), "\(check.stdout)")
+        // The human report says it too (it said "nothing needs your attention").
+        let human = try Binary.run(["summary", path])
+        #expect(human.stdout.contains("  ! crlf.csv breaks the format but was read") && !human.stdout.contains("nothing needs your attention"),
+                "\(human.stdout)")
         #expect(check.stdout.contains("INVALID (1 error)"), "\(check.stdout)")
     }
 }
