@@ -134,8 +134,7 @@ public struct RecordingAnalyzer: RowSink {
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
-        var cutShort: [String] = []
-        var offFormat: [String] = []
+        var fileFindings: [String] = []
         let metas = csvPaths.map { RecordingFiles.readMetadata(besides: $0) }
         let steps = ClockStep.assign(metas)
         analyzer.placedSteps = steps.steps.map { ($0, 0) }
@@ -157,22 +156,19 @@ public struct RecordingAnalyzer: RowSink {
             let offset = meta?.recording.whenMode == .relative ? meta?.recording.startEpoch ?? 0 : 0
             let bytesBefore = counts.bytes, rowsBefore = analyzer.stats.map(\.count), before = counts
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts)
-            if let sentence = Self.offFormat(String(path.split(separator: "/").last ?? Substring(path)), before: before, after: counts) {
-                offFormat.append(sentence)
-            }
+            let name = String(path.split(separator: "/").last ?? Substring(path))
             // Shorter than when it was closed (an interrupted copy): the bytes the scan read
             // are the file's size, the rows it counted per source are the file's rows.
             if let meta {
                 var rows: [Source: Int] = [:]
                 for src in Source.canonicalOrder { rows[src] = analyzer.stats[src.order].count - rowsBefore[src.order] }
                 if let cut = CutShortFile(metadata: meta, fileBytes: counts.bytes - bytesBefore, fileRows: rows) {
-                    cutShort.append(cut.sentence(subject: String(path.split(separator: "/").last ?? Substring(path))) + ".")
+                    fileFindings.append(cut.sentence(subject: name) + ".")
                 }
             }
+            if let sentence = Self.offFormat(name, before: before, after: counts) { fileFindings.append(sentence) }
         }
-        analyzer.finish(into: &summary, counts: counts, metadata: metadata, cutShort: cutShort)
-        summary.health.findings += offFormat
-        summary.messages += offFormat
+        analyzer.finish(into: &summary, counts: counts, metadata: metadata, fileFindings: fileFindings)
         // A metadata file that is there but cannot be read (cut short, a counter out of
         // range): without a finding the report silently lost the rate, counters and ending.
         let damaged = zip(csvPaths, metas).filter { $0.1 == nil && FileManager.default.fileExists(atPath: RecordingFiles.metadataPath(for: $0.0)) }
@@ -197,7 +193,7 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     mutating func finish(into s: inout AnalysisSummary, counts: ScanCounts, metadata: [(String, RecordingMetadata)],
-                         cutShort: [String] = []) {
+                         fileFindings: [String] = []) {
         if let bin = windows.finish() { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
         filter.finish()
         let fixes = filter.accepted
@@ -227,7 +223,7 @@ public struct RecordingAnalyzer: RowSink {
             s.activitySeconds[key, default: 0] += e.duration.rounded()
         }
         s.movement = movement.result()
-        s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: fixes, cutShort: cutShort)
+        s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: fixes, fileFindings: fileFindings)
         s.messages = s.health.findings
     }
 }

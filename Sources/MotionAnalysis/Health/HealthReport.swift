@@ -14,9 +14,10 @@ enum HealthReport {
         return words.dropLast().joined(separator: ", ") + " and " + (words.last ?? "")
     }
 
-    /// `cutShort`: a sentence per file shorter than its metadata says (`CutShortFile`).
+    /// `fileFindings`: sentences about single files, from reading them (shorter than their
+    /// metadata says, `CutShortFile`; read although they break the format).
     static func make(_ a: RecordingAnalyzer, counts: ScanCounts, metadata: [(String, RecordingMetadata)],
-                     fixes: [Fix], cutShort: [String] = []) -> AnalysisSummary.Health {
+                     fixes: [Fix], fileFindings: [String] = []) -> AnalysisSummary.Health {
         var h = AnalysisSummary.Health()
         var findings: [String] = []
         // Counters: running totals per recording, so the largest per recording id, summed.
@@ -133,8 +134,8 @@ enum HealthReport {
                 findings.append("Magnetometer field strength varied by ±\(Text.number(field.std, 1)) µT around \(Text.number(field.mean, 1)) µT: a magnetic disturbance or an uncalibrated magnetometer (heading is unreliable; see `motionlog calibrate`).")
             }
         }
-        // How the files ended, then files cut short after they ended (`CutShortFile`).
-        findings += endings + cutShort
+        // How the files ended, then what reading single files found.
+        findings += endings + fileFindings
         h.badLines = counts.badLines; h.tornLines = counts.tornLines
         if counts.badLines > 0 { findings.append("\(counts.badLines) defective line\(counts.badLines == 1 ? " was" : "s were") skipped (see `motionlog check`).") }
         if counts.tornLines > 0 { findings.append("\(counts.tornLines) file\(counts.tornLines == 1 ? "" : "s") ended in a torn line (power cut mid-write); it was ignored.") }
