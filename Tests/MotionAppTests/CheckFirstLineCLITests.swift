@@ -16,26 +16,12 @@ struct CheckFirstLineCLITests {
 
     /// The CSV of a short simulated recording, its metadata beside it.
     static func recordedFile() throws -> String {
-        let out = Binary.temporaryDirectory()
-        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--rate", "20",
-                                "--sources", "AGL", "--out", out, "--quiet"])
-        #expect(r.status == 0, "\(r.stderr)")
-        return try #require(Binary.csvFiles(in: out).first)
+        try Binary.recordSimulated(["--duration", "3", "--rate", "20", "--sources", "AGL"])
     }
 
     /// `check`'s verdict and output, with its row count per source equal to `summary --json`'s.
     static func checkAgreesWithSummary(_ path: String) throws -> Binary.Result {
-        let check = try Binary.run(["check", path])
-        let summary = try Binary.run(["summary", path, "--json"])
-        #expect(summary.status == 0, "\(summary.stderr)")
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
-        let rows = try #require(object["rows"] as? [String: Int])
-        #expect(!rows.isEmpty)
-        for (letter, n) in rows {
-            let line = check.stdout.split(separator: "\n").first { $0.hasPrefix("  \(letter) ") }
-            let counted = line?.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Int($0) }
-            #expect(counted == n, "\(letter): check \(String(describing: line)), summary \(n)")
-        }
+        let (check, object) = try CheckAndSummary.run(path)
         #expect(!check.stdout.contains("not a recording"), "\(check.stdout)")
         // Nor is summary silent where check finds the file breaks the format.
         let findings = (object["health"] as? [String: Any])?["findings"] as? [String] ?? []

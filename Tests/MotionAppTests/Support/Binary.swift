@@ -33,6 +33,17 @@ struct Binary {
         guard written == data.count else { throw CocoaError(.fileWriteUnknown) }
     }
 
+    /// A simulator recording made with `--fast --quiet` and the options `extra` in a new
+    /// folder: the path of its first CSV (its metadata beside it).
+    static func recordSimulated(_ extra: [String]) throws -> String {
+        let out = temporaryDirectory()
+        let r = try run(["record", "--board", "simulator", "--fast", "--out", out, "--quiet"] + extra)
+        guard r.status == 0, let csv = csvFiles(in: out).first else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "record failed (\(r.status)): \(r.stderr)"])
+        }
+        return csv
+    }
+
     static func csvFiles(in dir: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".csv") }.sorted()
             .map { dir + "/" + $0 }
