@@ -109,18 +109,13 @@ final class EncodedRows {
         return nil
     }
 
-    /// Takes the first rows out of the chunk's counts (they were written; the text stays,
-    /// and the rest is given up).
-    func dropCounts(_ rowsBySource: SIMD8<Int>) {
-        state.pointee.rowsBySource &-= rowsBySource
-    }
-
-    /// Takes the first `bytes` bytes (whole rows, already taken out of the counts by
-    /// `dropCounts`) out of the text, so the rest can go to another file; its first When
-    /// is read back from its first row.
-    func removeFirst(bytes: Int) {
-        let n = min(bytes, state.pointee.count)
+    /// Takes the first whole rows (`wholeRows`: they reached the file) out of the chunk:
+    /// their text and their counts. What is left is the rest of the chunk, its first When
+    /// read back from its first row, for the next file or to be counted as lost.
+    func removeFirst(_ rows: (bytes: Int, rowsBySource: SIMD8<Int>)) {
+        let n = min(rows.bytes, state.pointee.count)
         guard n > 0 else { return }
+        state.pointee.rowsBySource &-= rows.rowsBySource
         let rest = state.pointee.count - n
         text.pointee.update(from: text.pointee + n, count: rest)
         state.pointee.count = rest

@@ -153,22 +153,20 @@ public final class RotatingWriter {
             // them. If even that fails, give the file up (its metadata says so) and start a
             // new one later.
             var cutFailed = false
-            var keptBytes = 0
             if error.bytesWritten > 0 {
                 let whole = chunk.wholeRows(within: error.bytesWritten)
                 do {
                     try file.truncate(to: fileBytes + Int64(whole.bytes))
                     if whole.bytes > 0 {
                         noteWritten(bytes: whole.bytes, rowsBySource: whole.rowsBySource, lastWhen: whole.lastWhen)
-                        chunk.dropCounts(whole.rowsBySource)
-                        keptBytes = whole.bytes
+                        chunk.removeFirst((whole.bytes, whole.rowsBySource))
                     }
                 } catch { cutFailed = true }
             }
             // Only a file that holds rows makes way for a next one (a limit below one row
             // would otherwise start file after file).
             if error.errno == .fileTooLarge, !cutFailed, (meta?.rows.values.reduce(0, +) ?? 0) > 0 {
-                continueInNextFile(keptBytes: keptBytes)
+                continueInNextFile()
                 return
             }
             loseChunk(error)
@@ -185,8 +183,7 @@ public final class RotatingWriter {
     /// back to its last whole row: the rest of the chunk starts the next file, as a
     /// rotation would, so a long recording on a FAT32 card loses nothing. A new file that
     /// cannot take even one row fails as any write does.
-    private func continueInNextFile(keptBytes: Int) {
-        chunk.removeFirst(bytes: keptBytes)
+    private func continueInNextFile() {
         let full = meta?.name ?? "the file"
         guard let when = chunk.firstWhen else { return }   // every row fitted after all
         let ending = detachFile(reason: FileEnding.fileSizeLimitReason)
