@@ -18,7 +18,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 10
+    public static let version = 11
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     static let relativeLooking = 1e9
 
@@ -114,7 +114,7 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     /// The sentence for a file read although it breaks the format (CRLF line ends, no header
-    /// line, a header spelled otherwise), from the scan counts before and after it; nil for
+    /// line, a header spelled otherwise, a header line inside it), from the scan counts before and after it; nil for
     /// a file in the format. `check` says the same, with the lines.
     static func offFormat(_ name: String, before: ScanCounts, after: ScanCounts) -> String? {
         var what: [String] = []
@@ -122,6 +122,8 @@ public struct RecordingAnalyzer: RowSink {
         if crlf > 0 { what.append("\(crlf) line\(crlf == 1 ? "" : "s") end\(crlf == 1 ? "s" : "") in CR LF") }
         if after.headers == before.headers && after.rows > before.rows { what.append("it has no header line") }
         if after.otherHeaders > before.otherHeaders { what.append("its header is spelled otherwise than the format's") }
+        let moreHeaders = after.headers - before.headers - 1
+        if moreHeaders > 0 { what.append("\(moreHeaders) more header line\(moreHeaders == 1 ? "" : "s") inside it (files joined together?)") }
         guard !what.isEmpty else { return nil }
         return "\(name) breaks the format but was read: " + what.joined(separator: ", ")
             + " (edited or converted after recording?); `motionlog check` says where."

@@ -73,6 +73,27 @@ struct CheckFirstLineCLITests {
         #expect(try Self.checkAgreesWithSummary(path).status == 0)
     }
 
+    /// Two recordings joined with `cat`: check called the second header "unknown source
+    /// \"Source\"" and summary said nothing at all ("nothing needs your attention").
+    @Test func aSecondHeaderLineIsOneErrorAndSummaryNamesIt() throws {
+        let (text, folder) = try Self.recording()
+        // The same recording ten seconds later, so that only the header is out of place.
+        let later = text.split(separator: "\n").map { line -> String in
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if fields.count > 2, let when = Double(fields[2]) { fields[2] = "\(when + 10)" }
+            return fields.joined(separator: ",") + "\n"
+        }.joined()
+        let path = folder + "/joined.csv"
+        try (text + later).write(toFile: path, atomically: false, encoding: .utf8)
+        let check = try Self.checkAgreesWithSummary(path)
+        let second = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(check.stdout.contains("joined.csv:\(second): error: a second header line: files joined together?"), "\(check.stdout)")
+        #expect(check.stdout.contains("INVALID (1 error)"), "\(check.stdout)")
+        let human = try Binary.run(["summary", path])
+        #expect(human.stdout.contains("  ! joined.csv breaks the format but was read: 1 more header line inside it (files joined together?)")
+                && !human.stdout.contains("nothing needs your attention"), "\(human.stdout)")
+    }
+
     /// CRLF was already one error with every row read (docs/FORMAT.md); kept so.
     @Test func crlfLinesAreOneErrorAndEveryRowIsCounted() throws {
         let (text, folder) = try Self.recording()
