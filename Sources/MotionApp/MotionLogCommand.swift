@@ -16,7 +16,7 @@ public struct MotionLogCommand: ParsableCommand {
         version: "\(version) (commit \(BuildInfo.commit))",
         subcommands: [RecordCommand.self, CheckCommand.self, ExportCommand.self, BoardsCommand.self, ProbeCommand.self,
                       DaemonCommand.self, StartCommand.self, StopCommand.self, StatusCommand.self, LabelCommand.self,
-                      FuseCommand.self, CalibrateCommand.self, SummaryCommand.self, OffloadCommand.self,
+                      FuseCommand.self, CalibrateCommand.self, SummaryCommand.self, ImportCommand.self, OffloadCommand.self,
                       ServeCommand.self, WebPasswordCommand.self])
 
     public init() {}

@@ -30,7 +30,7 @@ struct RealVehicleLegsTests {
     static func seconds(_ text: String) -> Double? {
         let parts = text.split(whereSeparator: { " -:".contains($0) }).compactMap { Double($0) }
         guard parts.count == 6 else { return nil }
-        let days = LocalDay.daysFromCivil(Int(parts[0]), Int(parts[1]), Int(parts[2]))
+        let days = TimeText.daysFromCivil(Int(parts[0]), Int(parts[1]), Int(parts[2]))
         return Double(days) * 86_400 + parts[3] * 3600 + parts[4] * 60 + parts[5]
     }
 

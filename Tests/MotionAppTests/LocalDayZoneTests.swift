@@ -1,5 +1,6 @@
 import Foundation
 @testable import MotionAnalysis
+import MotionCore
 import Testing
 
 /// `summary --day` and `export --format timeline` cut at local midnight in the zone the
@@ -29,7 +30,7 @@ struct LocalDayZoneTests {
     /// midnight (Unix seconds).
     static func walkAcrossMidnight(_ zone: Zone) throws -> (dir: String, midnight: Double) {
         let dir = Binary.temporaryDirectory()
-        let midnight = Double(LocalDay.daysFromCivil(2026, 11, 24) * 86400 - zone.offset)
+        let midnight = Double(TimeText.daysFromCivil(2026, 11, 24) * 86400 - zone.offset)
         var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
         for k in 0..<3600 {
             let lon = 13.4 + Double(k) * 1.4 / 67_700   // 1.4 m/s east at 52.5° N
@@ -62,7 +63,7 @@ struct LocalDayZoneTests {
     /// (New York): it is found on its New York day; its name's date, the 24th, is not that day.
     @Test func aRecordingNamedInAnotherZoneIsFoundOnItsDay() throws {
         let dir = Binary.temporaryDirectory()
-        let first = Double(LocalDay.daysFromCivil(2026, 11, 24) * 86400 + 2 * 3600)   // 02:00 UTC = 21:00 in New York
+        let first = Double(TimeText.daysFromCivil(2026, 11, 24) * 86400 + 2 * 3600)   // 02:00 UTC = 21:00 in New York
         var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
         for k in 0..<600 { text += "L,W,\(first + Double(k)),52.5,\(13.4 + Double(k) * 1.4 / 67_700),34.0,1.4,90.0,0.0,3.0,4.0,3\n" }
         try text.write(toFile: dir + "/20261124020000.csv", atomically: true, encoding: .utf8)
@@ -98,7 +99,7 @@ struct LocalDayZoneTests {
     @Test("in the hour the clocks go back, times carry their offset; elsewhere they do not")
     func repeatedHourShowsTheOffset() throws {
         let dir = Binary.temporaryDirectory()
-        let start = Double(LocalDay.daysFromCivil(2026, 11, 1) * 86400 + 4 * 3600)   // 00:00 EDT
+        let start = Double(TimeText.daysFromCivil(2026, 11, 1) * 86400 + 4 * 3600)   // 00:00 EDT
         var text = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
         for k in 0..<(3 * 3600) {   // 00:00 EDT to 01:59:59 EST, walking
             let lon = 13.4 + Double(k) * 1.4 / 67_700

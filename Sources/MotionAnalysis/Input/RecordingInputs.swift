@@ -137,7 +137,7 @@ public enum LocalDay {
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
               (1...12).contains(m), (1...31).contains(d) else { return nil }
-        let midnightUTC = Double(daysFromCivil(y, m, d)) * 86400
+        let midnightUTC = Double(TimeText.daysFromCivil(y, m, d)) * 86400
         let start = localMidnight(midnightUTC)
         let end = localMidnight(midnightUTC + 86400)
         guard date(start) == text else { return nil }
@@ -200,17 +200,6 @@ public enum LocalDay {
         guard epoch.isFinite, abs(epoch) < CSVFormat.maxWhen * 2 else { return 0 }
         return Double(CalendarTime.utcOffset(epochSeconds: Int64(epoch.rounded(.down))))
     }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
 }
 
 extension RecordingInputs {
@@ -241,7 +230,7 @@ extension RecordingInputs {
         func n(_ a: Int, _ b: Int) -> Int { d[a..<b].reduce(0) { $0 * 10 + $1 } }
         let (month, dayOfMonth) = (n(4, 6), n(6, 8))
         guard (1...12).contains(month), (1...31).contains(dayOfMonth) else { return nil }
-        let days = LocalDay.daysFromCivil(n(0, 4), month, dayOfMonth)
+        let days = TimeText.daysFromCivil(n(0, 4), month, dayOfMonth)
         return Double(days * 86400 + n(8, 10) * 3600 + n(10, 12) * 60 + n(12, 14))
     }
 }

@@ -21,7 +21,8 @@ enum RecordingPage {
         }
         if let g = summary?.elevationGainM, g > 0 { facts.append("↑ \(Int(g.rounded())) m") }
         if !r.sources.isEmpty { facts.append(ListPage.sourcesText(r.sources)) }
-        if let m = e.metadata { facts.append("\(m.recording.rateHz) Hz") }
+        // A rate of 0: no ticks (an imported track, a fused file without metadata).
+        if let m = e.metadata, m.recording.rateHz > 0 { facts.append("\(m.recording.rateHz) Hz") }
         if let parts = r.partsText { facts.append(parts) }
         body += "<div class=\"facts\">\(facts.map { "<span>\(Text.html($0))</span>" }.joined())</div>"
         body += "<div>" + (writing ? "<span class=\"badge live\">recording now</span>" : "")
@@ -188,7 +189,7 @@ enum RecordingPage {
             : "\(m.file.index)" + (m.file.previous.map { " (after \($0))" } ?? "")
         var rows: [(String, String)] = [
             ("Board", m.recording.board + (m.recording.boardDescription.map { " — \($0)" } ?? "")),
-            ("Rate", "\(m.recording.rateHz) Hz"), ("Sources", m.recording.sources),
+            ("Rate", m.recording.rateHz > 0 ? "\(m.recording.rateHz) Hz" : "–"), ("Sources", m.recording.sources),
             ("Rows", rowCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
             ("Started", m.recording.started), ("File closed", ended ?? "–"),
             ("Clock", m.recording.clock), ("When", "\(m.recording.whenMode)"),

@@ -1,0 +1,92 @@
+import Foundation
+import MotionCore
+import Testing
+
+/// `motionlog import`: GPX tracks become recordings that summary and check treat as the
+/// logger's own, without replacing anything and without reporting success for nothing.
+@Suite("motionlog import")
+struct ImportCLITests {
+    /// The L rows of a CSV: When, latitude, longitude, altitude and mode, as written.
+    static func locationRows(_ csv: String) throws -> [[String]] {
+        try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("L,") }
+            .map { line in
+                let f = line.split(separator: ",").map(String.init)
+                return [f[2], f[3], f[4], f[5], f[11]]
+            }
+    }
+
+    /// A simulated ride exported as GPX and imported again: the same fixes (GPX keeps times
+    /// to the millisecond; the simulator's fixes are on whole seconds), a valid file, and
+    /// the same distance and timeline in `summary`.
+    @Test func aTrackExportedAsGPXComesBackAsTheSameFixes() throws {
+        let original = try Binary.recordSimulated(["--duration", "40", "--rate", "20", "--sources", "AGL"])
+        let folder = Binary.temporaryDirectory()
+        let gpx = folder + "/ride.gpx"
+        #expect(try Binary.run(["export", "--format", "gpx", original, "-o", gpx]).status == 0)
+        let imported = try Binary.run(["import", gpx])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let csvs = Binary.csvFiles(in: folder)
+        let csv = try #require(csvs.first)
+        #expect(csvs.count == 1 && imported.stdout.contains("ride.gpx → \(csv): "), "\(imported.stdout)")
+        let want = try Self.locationRows(original), got = try Self.locationRows(csv)
+        #expect(!want.isEmpty && got == want)
+        #expect(try Binary.run(["check", csv]).status == 0)
+        let metadata = try #require(RecordingFiles.readMetadata(besides: csv))
+        #expect(metadata.endReason == "imported" && metadata.endedCleanly && metadata.file.rows == ["L": want.count])
+        #expect(metadata.recording.sources == "L" && metadata.recording.rateHz == 0)
+        func summary(_ path: String) throws -> [String: Any] {
+            let r = try Binary.run(["summary", "--json", path])
+            return try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        }
+        let before = try summary(original), after = try summary(csv)
+        let d0 = try #require(before["distance_m"] as? Double), d1 = try #require(after["distance_m"] as? Double)
+        #expect(d0 > 50 && abs(d1 - d0) <= 0.01 * d0, "\(d0) \(d1)")
+        let kinds = { (s: [String: Any]) in (s["timeline"] as? [[String: Any]])?.map { "\($0["type"] ?? "")/\($0["activity"] ?? "")" } }
+        #expect(kinds(before) == kinds(after))
+    }
+
+    /// A second import of the same track replaces nothing; --force does.
+    @Test func importingAgainReplacesNothingWithoutForce() throws {
+        let folder = Binary.temporaryDirectory()
+        let gpx = folder + "/walk.gpx"
+        try Self.walk.write(toFile: gpx, atomically: false, encoding: .utf8)
+        #expect(try Binary.run(["import", gpx]).status == 0)
+        let csv = try #require(Binary.csvFiles(in: folder).first)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: csv))
+        let again = try Binary.run(["import", gpx])
+        #expect(again.status == 2 && again.stderr.contains("exists") && again.stderr.contains("imported before?"), "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == bytes && Binary.csvFiles(in: folder).count == 1)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        #expect(try Binary.run(["import", gpx, "--force"]).status == 0)
+    }
+
+    /// Nothing to import is a failure that writes nothing; a cut-short file is imported up
+    /// to the cut with status 1 and says so; the other files of the command still go.
+    @Test func nothingImportedIsAFailureAndACutFileIsSaid() throws {
+        let folder = Binary.temporaryDirectory(), out = Binary.temporaryDirectory()
+        try "<gpx><rte><rtept lat=\"1\" lon=\"2\"/></rte></gpx>".write(toFile: folder + "/route.gpx", atomically: false, encoding: .utf8)
+        let r = try Binary.run(["import", folder + "/route.gpx", "-o", out])
+        #expect(r.status == 2 && r.stderr.contains("nothing imported") && r.stderr.contains("1 route points"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+        let cut = String(Self.walk.prefix(upTo: Self.walk.range(of: "<trkpt lat=\"48.1003\"")!.lowerBound))
+        try cut.write(toFile: folder + "/cut.gpx", atomically: false, encoding: .utf8)
+        let both = try Binary.run(["import", folder + "/route.gpx", folder + "/cut.gpx", "-o", out])
+        #expect(both.status == 2 && both.stderr.contains("cut.gpx: the XML is broken at line 5") && both.stderr.contains("cut short"), "\(both.stderr)")
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        #expect(try Self.locationRows(csv).count == 3)
+        let alone = try Binary.run(["import", folder + "/cut.gpx", "-o", out, "--force"])
+        #expect(alone.status == 1, "\(alone.stderr)")
+    }
+
+    /// Four points of a walk, a minute apart.
+    static let walk = """
+        <?xml version="1.0"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+        <trkpt lat="48.1000" lon="11.5000"><ele>520</ele><time>2026-11-21T08:00:00Z</time></trkpt>
+        <trkpt lat="48.1001" lon="11.5010"><ele>521</ele><time>2026-11-21T08:01:00Z</time></trkpt>
+        <trkpt lat="48.1002" lon="11.5020"><ele>522</ele><time>2026-11-21T08:02:00Z</time></trkpt>
+        <trkpt lat="48.1003" lon="11.5030"><ele>523</ele><time>2026-11-21T08:03:00Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """
+}

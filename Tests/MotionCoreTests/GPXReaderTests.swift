@@ -1,0 +1,131 @@
+import Foundation
+import MotionCore
+import Testing
+
+/// GPX files as devices and apps write them, read into fixes. The expected times are Unix
+/// seconds computed apart from the code (Python's `calendar.timegm`).
+@Suite("GPX reader")
+struct GPXReaderTests {
+    /// 2026-11-21T13:30:05Z.
+    static let t0 = 1_795_267_805.0
+
+    static func read(_ xml: String) throws -> (fixes: [LocationFix], counts: GPXReader.Counts) {
+        let path = temporaryDirectory() + "/track.gpx"
+        try xml.write(toFile: path, atomically: false, encoding: .utf8)
+        var fixes: [LocationFix] = []
+        let counts = try GPXReader.read(path: path) { fixes.append($0) }
+        return (fixes, counts)
+    }
+
+    @Test func timesInTheFormsGPXFilesUse() {
+        #expect(TimeText.epochSeconds(iso8601: "2026-11-21T13:30:05Z") == Self.t0)
+        #expect(TimeText.epochSeconds(iso8601: "2026-11-21T13:30:05.781Z") == Self.t0 + 0.781)
+        #expect(TimeText.epochSeconds(iso8601: "2026-11-21T14:30:05+01:00") == Self.t0)
+        #expect(TimeText.epochSeconds(iso8601: "2026-11-21T08:30:05-0500") == Self.t0)
+        #expect(TimeText.epochSeconds(iso8601: "2026-11-21T13:30:05") == Self.t0)   // no zone: UTC (GPX)
+        #expect(TimeText.epochSeconds(iso8601: "2000-02-29T23:59:59Z") == 951_868_799)
+        #expect(TimeText.epochSeconds(iso8601: "1969-12-31T00:00:00Z") == -86_400)
+        for bad in ["", "2026-11-21", "2026-13-01T00:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T13:30:05Q",
+                    "2026-11-21T13:30:05.Z", "2026-11-21T13:30:05+1", "yesterday at noon"] {
+            #expect(TimeText.epochSeconds(iso8601: bad) == nil, "\(bad)")
+        }
+    }
+
+    /// GPX 1.1 from a bike computer: Garmin's TrackPointExtension gives speed and course;
+    /// no `fix`, so the mode comes from the elevation.
+    @Test func garminExtensionsGiveSpeedAndCourse() throws {
+        let (fixes, counts) = try Self.read("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Garmin Edge 530" xmlns="http://www.topografix.com/GPX/1/1"
+                 xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+              <metadata><time>2026-11-21T13:00:00Z</time></metadata>
+              <trk><name>Morning ride</name><trkseg>
+                <trkpt lat="52.5200" lon="13.4050"><ele>34.2</ele><time>2026-11-21T13:30:05Z</time>
+                  <extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>5.25</gpxtpx:speed>
+                  <gpxtpx:course>87.5</gpxtpx:course><gpxtpx:hr>120</gpxtpx:hr></gpxtpx:TrackPointExtension></extensions>
+                </trkpt>
+                <trkpt lat="52.5201" lon="-13.4051"><time>2026-11-21T13:30:06.500Z</time></trkpt>
+              </trkseg></trk>
+            </gpx>
+            """)
+        #expect(fixes.count == 2 && counts.fixes == 2 && counts.segments == 1 && counts.creator == "Garmin Edge 530")
+        let a = try #require(fixes.first), b = try #require(fixes.last)
+        #expect(a == LocationFix(when: Self.t0, latitude: 52.52, longitude: 13.405, altitudeMSL: 34.2, speed: 5.25,
+                                 course: 87.5, mode: 3))
+        #expect(b == LocationFix(when: Self.t0 + 1.5, latitude: 52.5201, longitude: -13.4051, mode: 2))
+        #expect(counts.modeFromElevation == 2 && counts.skipped == 0 && counts.stoppedEarly == nil)
+    }
+
+    /// GPX 1.0 has speed, course and fix as children of the point; `fix` none is no position.
+    @Test func gpx10SpeedCourseAndFix() throws {
+        let (fixes, counts) = try Self.read("""
+            <gpx version="1.0" creator="gpsbabel"><trk><trkseg>
+            <trkpt lat="1.5" lon="2.5"><time>2026-11-21T13:30:05Z</time><course>12</course><speed>3.5</speed><fix>2d</fix></trkpt>
+            <trkpt lat="1.6" lon="2.6"><ele>7</ele><time>2026-11-21T13:30:06Z</time><fix>none</fix></trkpt>
+            <trkpt lat="1.7" lon="2.7"><ele>8</ele><time>2026-11-21T13:30:07Z</time><fix>dgps</fix></trkpt>
+            </trkseg></trk></gpx>
+            """)
+        #expect(fixes == [LocationFix(when: Self.t0, latitude: 1.5, longitude: 2.5, speed: 3.5, course: 12, mode: 2),
+                          LocationFix(when: Self.t0 + 2, latitude: 1.7, longitude: 2.7, altitudeMSL: 8, mode: 3)])
+        #expect(counts.noFix == 1 && counts.modeFromElevation == 0)
+    }
+
+    /// Every point that cannot be a row is skipped and counted by why; nothing is invented.
+    @Test func pointsThatCannotBeRowsAreCountedNotGuessed() throws {
+        let (fixes, counts) = try Self.read("""
+            <gpx><wpt lat="1" lon="1"><name>Home</name></wpt>
+            <rte><rtept lat="1" lon="1"/><rtept lat="2" lon="2"/></rte>
+            <trk><trkseg>
+            <trkpt lat="10" lon="20"><ele>1</ele><time>2026-11-21T13:30:05Z</time></trkpt>
+            <trkpt lat="10" lon="20"><ele>1</ele></trkpt>
+            <trkpt lat="10" lon="20"><time>last Tuesday</time></trkpt>
+            <trkpt lat="91" lon="20"><time>2026-11-21T13:30:06Z</time></trkpt>
+            <trkpt lon="20"><time>2026-11-21T13:30:06Z</time></trkpt>
+            <trkpt lat="10.1" lon="20"><time>2026-11-21T13:30:05Z</time></trkpt>
+            <trkpt lat="10.2" lon="20"><time>2026-11-21T13:30:04Z</time></trkpt>
+            </trkseg><trkseg>
+            <trkpt lat="10.3" lon="20"><speed>-1</speed><time>2026-11-21T13:30:08Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """)
+        #expect(fixes.map(\.when) == [Self.t0, Self.t0 + 3])
+        #expect(fixes.last.map { $0.speed.isNaN && $0.latitude == 10.3 } == true)
+        #expect(counts.withoutTime == 1 && counts.badTime == 1 && counts.badPosition == 2 && counts.notAfterPrevious == 2)
+        #expect(counts.skipped == 6 && counts.routePoints == 2 && counts.waypoints == 1 && counts.segments == 2)
+    }
+
+    @Test func aFileCutShortKeepsThePointsBeforeTheCut() throws {
+        let whole = """
+            <gpx><trk><trkseg>
+            <trkpt lat="1" lon="2"><time>2026-11-21T13:30:05Z</time></trkpt>
+            <trkpt lat="1.1" lon="2"><time>2026-11-21T13:30:06Z</time></trkpt>
+            <trkpt lat="1.2" lon="2"><time>2026-11-21T13:30:07Z</time></trkpt>
+            </trkseg></trk></gpx>
+            """
+        // Cut inside the third point, and cut after it (no end tags at all).
+        for cut in [whole.range(of: "<time>2026-11-21T13:30:07")!.upperBound, whole.range(of: "</trkseg>")!.lowerBound] {
+            let (fixes, counts) = try Self.read(String(whole[..<cut]))
+            let expected = cut == whole.range(of: "</trkseg>")!.lowerBound ? 3 : 2
+            #expect(fixes.count == expected)
+            #expect(counts.stoppedEarly?.contains("cut short") == true, "\(String(describing: counts.stoppedEarly))")
+        }
+        // Damaged inside: a wrong end tag stops the read there.
+        let (fixes, counts) = try Self.read(whole.replacingOccurrences(of: "<time>2026-11-21T13:30:07Z</time></trkpt>",
+                                                                        with: "<time>2026-11-21T13:30:07Z</timex></trkpt>"))
+        #expect(fixes.count == 2)
+        #expect(counts.stoppedEarly?.contains("line 4") == true, "\(String(describing: counts.stoppedEarly))")
+    }
+
+    @Test func filesThatAreNotGPXAreRefusedWithWhy() throws {
+        let folder = temporaryDirectory()
+        func refusal(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let path = folder + "/" + name
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            do { _ = try GPXReader.read(path: path) { _ in }; return "read" } catch { return "\(error)" }
+        }
+        #expect(try refusal("a.kml", Array("<kml><Document/></kml>".utf8)).contains("not a GPX file (its first element is <kml>"))
+        #expect(try refusal("b.gpx", [0, 1, 2, 0xFF, 0xFE]).contains("not a GPX file: not readable as XML"))
+        #expect(try refusal("c.gpx", []).contains("not a GPX file"))
+        let missing = folder + "/none.gpx"
+        #expect(throws: GPXReader.ReadError.self) { _ = try GPXReader.read(path: missing) { _ in } }
+    }
+}
