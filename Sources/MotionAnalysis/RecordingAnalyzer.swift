@@ -13,8 +13,9 @@ public struct AnalysisResult: Sendable {
 ///
 /// Memory: the reader holds one 1 MiB buffer; IMU rows are reduced on the fly to one
 /// 50 Hz bin and one 5 s feature window at a time. What is kept grows with the recorded
-/// time, not with the rate or the file size: each usable GPS fix (≈ 70 bytes, 6 MB for a
-/// day at 1 Hz), one IMU window per 5 s (≈ 50 bytes) and one number per movement
+/// time, not with the rate or the file size: each usable GPS fix (64 bytes, and about as
+/// much again in per-fix numbers while the track and timeline are computed; docs/ANALYSIS.md
+/// has measurements), one IMU window per 5 s (≈ 50 bytes) and one number per movement
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
