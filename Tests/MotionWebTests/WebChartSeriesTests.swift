@@ -43,6 +43,33 @@ import Testing
         #expect(bins.allSatisfy { $0.min >= 1 && $0.max <= 1.002 })
     }
 
+    /// A day of fixes every second with a 60 s loss in the middle: the map draws two lines
+    /// of many points. The track was thinned first and then split wherever two kept points
+    /// were more than 10 s apart, so past about 13 hours every point was a segment of its
+    /// own and the map drew nothing but the start and the end.
+    @Test(arguments: [1.0, 5.0])
+    func aLongDaysTrackIsALineBrokenOnlyAtItsGaps(interval: Double) throws {
+        let fixture = try WebFixture()
+        let seconds = 20.0 * 3600, lossStart = 10.0 * 3600, loss = 60.0
+        var csv = CSVFormat.headerLine + "\n"
+        var t = 0.0
+        while t <= seconds {
+            if t < lossStart || t >= lossStart + loss {
+                csv += "L,W,\(start + t),\(48.1 + t * 1e-6),11.5,500.0,1.0,0.0,0.0,5.0,nan,3\n"
+            }
+            t += interval
+        }
+        try csv.write(toFile: fixture.folder + "/day.csv", atomically: false, encoding: .utf8)
+        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
+        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
+        let track = try RecordingSeries.read(inputs, duration: nil).track
+        #expect(track.count == 2, "\(track.count) segments")
+        #expect(track.allSatisfy { $0.count > 500 } && track.joined().count <= 2 * RecordingSeries.maxPoints,
+                "\(track.map(\.count))")
+        let lastBefore = try #require(track.first?.last?.time), firstAfter = try #require(track.last?.first?.time)
+        #expect(lastBefore < start + lossStart && firstAfter >= start + lossStart + loss)
+    }
+
     /// The row at the very end (t == duration) fell into a 601st bin of its own, a spike
     /// (min = mean = max) at the right edge of every acceleration chart.
     @Test func theLastRowIsInTheLastBin() throws {

@@ -53,7 +53,7 @@ struct RecordingSeries: Sendable {
     /// (`ClockStep`).
     static func read(_ inputs: [Input], duration: Double?) throws -> RecordingSeries {
         var s = RecordingSeries()
-        var track = Thinner<TrackPoint>(limit: maxPoints * 2)
+        var track = TrackThinner(limit: maxPoints * 2)
         var speed = Thinner<Point>(limit: maxPoints), elevation = Thinner<Point>(limit: maxPoints)
         var bins = AccelerationBins(duration: duration, count: Self.bins)
         var first: Double?
@@ -84,7 +84,7 @@ struct RecordingSeries: Sendable {
             }
         }
         s.firstWhen = first
-        s.track = LocationTrack(points: track.items).segments
+        s.track = track.segments
         s.speed = speed.items
         s.elevation = elevation.items
         s.acceleration = bins.result
