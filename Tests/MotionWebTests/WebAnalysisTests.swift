@@ -59,6 +59,24 @@ import Glibc
         }
     }
 
+    /// A recording with no ticks (`motionlog import` of a GPX track: rate 0) shows no "0 Hz"
+    /// and no scheduler or buffer counters, which say nothing about it.
+    @Test func anImportedTrackShowsNoRateAndNoSchedulerCounters() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", seconds: 60)
+        let path = f.folder + "/20260101080000.json"
+        var meta = try #require(RecordingFiles.readMetadata(besides: f.folder + "/20260101080000.csv"))
+        meta.recording.rateHz = 0
+        meta.recording.board = "imported"
+        meta.endReason = "imported"
+        try Data(meta.encoded()).write(to: URL(fileURLWithPath: path))
+        try await f.app().test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(page.contains("imported") && !page.contains("0 Hz"), "\(page.prefix(1500))")
+            #expect(!page.contains("No scheduler overruns") && !page.contains("No rows dropped"))
+        }
+    }
+
     @Test func aRecordingWithoutGPSShowsNoDistance() async throws {
         // A night in bed has no distance, not "0 m", on its page and its card.
         let f = try WebFixture()

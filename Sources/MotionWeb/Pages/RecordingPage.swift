@@ -105,7 +105,8 @@ enum RecordingPage {
         if !summarized, let cut = CutShortFile(metadata: m, fileBytes: e.sizeBytes) {
             items.append(cut.sentence(subject: "This file") + ".")
         }
-        items += counterSentences(c, summarized: summarized)
+        // No ticks (an imported track): no scheduler or buffers whose counters could say anything.
+        if m.recording.rateHz > 0 { items += counterSentences(c, summarized: summarized) }
         if m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
         items += m.recording.notes
         items += summary?.health.findings ?? []
