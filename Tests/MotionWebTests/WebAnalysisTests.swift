@@ -77,6 +77,22 @@ import Glibc
         }
     }
 
+    /// A ride across local midnight: its day is named, and its end says it is the next
+    /// day; a ride within one day has no day lines.
+    @Test func aTimelineAcrossMidnightNamesTheDays() async throws {
+        let f = try WebFixture()
+        let midnight = try #require(LocalDay.bounds("2026-01-02")?.start)
+        try f.addRecording("20260101235500", start: midnight - 300, seconds: 600)
+        try f.addRecording("20260102080000", start: midnight + 8 * 3600, seconds: 600)
+        try await f.app().test(.router) { client in
+            let across = String(buffer: try await client.execute(uri: "/recordings/20260101235500", method: .get).body)
+            #expect(across.contains("<li class=\"day\">Thu 01 Jan 2026</li>") && across.contains("–Fri 02 Jan 00:04"),
+                    "\(across.components(separatedBy: "<ul class=\"timeline\">").last?.prefix(600) ?? "")")
+            let within = String(buffer: try await client.execute(uri: "/recordings/20260102080000", method: .get).body)
+            #expect(within.contains("<ul class=\"timeline\">") && !within.contains("<li class=\"day\">"))
+        }
+    }
+
     @Test func aRecordingWithoutGPSShowsNoDistance() async throws {
         // A night in bed has no distance, not "0 m", on its page and its card.
         let f = try WebFixture()

@@ -54,7 +54,7 @@ enum Layout {
     .legend i.stopkey{border:2px solid #b35900;border-radius:50%;background:#fff1e0}
     ul.timeline{list-style:none;padding:0;margin:0;background:var(--card);border:1px solid var(--line);border-radius:10px}
     ul.timeline li{display:flex;flex-wrap:wrap;align-items:center;gap:.2rem .6rem;padding:.45rem .6rem;border-top:1px solid var(--line)}
-    ul.timeline li:first-child{border-top:none}ul.timeline .when{font-variant-numeric:tabular-nums;color:var(--muted);min-width:6.5rem}
+    ul.timeline li:first-child{border-top:none}ul.timeline li.day{font-weight:600;background:var(--bg)}ul.timeline .when{font-variant-numeric:tabular-nums;color:var(--muted);min-width:6.5rem}
     svg .stop{fill:#b3590040;stroke:#b35900;stroke-width:1.5}svg.movement .line{stroke:#b35900}svg .bar{fill:#b35900cc}
     .grid2{display:grid;grid-template-columns:1fr;gap:.6rem}
     table.meta{border-collapse:collapse;width:100%;font-size:.9rem}table.meta td{border-top:1px solid var(--line);padding:.3rem .4rem;vertical-align:top;overflow-wrap:anywhere}

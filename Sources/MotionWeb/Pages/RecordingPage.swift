@@ -158,8 +158,17 @@ enum RecordingPage {
         }
         guard !summary.timeline.isEmpty else { return "<p class=\"gap\">No stops or moves found (no usable GPS).</p>" }
         var rows = ""
+        // Over several local days, each day's entries follow its date, and an entry that
+        // ends on a later day says which ("19:00–19:00" for a whole day said nothing).
+        let severalDays = Set(summary.timeline.flatMap { [LocalDay.date($0.start), LocalDay.date($0.end)] }).count > 1
+        var day: String?
         for t in summary.timeline {
-            let when = Text.hourMinute(t.start) + "–" + Text.hourMinute(t.end)
+            if severalDays && LocalDay.date(t.start) != day {
+                day = LocalDay.date(t.start)
+                rows += "<li class=\"day\">\(Text.html(Text.strftime(t.start, "%a %d %b %Y")))</li>"
+            }
+            let endDay = LocalDay.date(t.end) == LocalDay.date(t.start) ? "" : Text.strftime(t.end, "%a %d %b") + " "
+            let when = Text.hourMinute(t.start) + "–" + endDay + Text.hourMinute(t.end)
             var what: String
             switch t.type {
             case .stop: what = "Stop"
