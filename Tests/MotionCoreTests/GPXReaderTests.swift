@@ -115,6 +115,27 @@ struct GPXReaderTests {
         #expect(counts.stoppedEarly?.contains("line 4") == true, "\(String(describing: counts.stoppedEarly))")
     }
 
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/gpx").path
+
+    /// Files as a Garmin receiver (through GPSBabel, GPX 1.0) and Garmin Connect (GPX 1.1,
+    /// prefixed extensions) wrote them (Tests/Fixtures/gpx, from gpxpy's test files).
+    @Test func realFilesFromGarminDevicesAndGPSBabel() throws {
+        var fixes: [LocationFix] = []
+        let log = try GPXReader.read(path: Self.fixtures + "/cerknicko-jezero-excerpt.gpx") { fixes.append($0) }
+        #expect(log.fixes == 14 && fixes.count == 14 && log.skipped == 0 && log.stoppedEarly == nil)
+        #expect(log.waypoints == 2 && log.segments == 3 && log.creator == "GPSBabel - http://www.gpsbabel.org")
+        #expect(fixes.first == LocationFix(when: 1_281_018_239, latitude: 45.772175035, longitude: 14.357659249,
+                                           altitudeMSL: 542.320923, mode: 3))
+        #expect(fixes.last?.when == 1_281_021_886 && fixes.last?.altitudeMSL == 544.243652)
+        #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $0.when < $1.when })
+        var garmin: [LocationFix] = []
+        let connect = try GPXReader.read(path: Self.fixtures + "/garmin_gpxtpx.gpx") { garmin.append($0) }
+        #expect(connect.creator == "Garmin Connect" && garmin.count == 1)
+        #expect(garmin.first == LocationFix(when: 1_511_090_587, latitude: 43.12346, longitude: 8.74548,
+                                            altitudeMSL: 218.399993896484375, mode: 3))
+    }
+
     @Test func filesThatAreNotGPXAreRefusedWithWhy() throws {
         let folder = temporaryDirectory()
         func refusal(_ name: String, _ bytes: [UInt8]) throws -> String {
