@@ -65,6 +65,21 @@ import Testing
         }
     }
 
+    /// A climb of 30 m, an hour without data, and a flat walk 50 m lower: the 50 m between
+    /// the two logs are not a descent (the way taken is unknown, as for the distance); a
+    /// 90 s tunnel on the climb is still part of it.
+    @Test func elevationIsNotCountedAcrossALossOfData() throws {
+        var text = CSVFormat.headerLine + "\n"
+        func row(_ t: Double, north: Double, alt: Double) {
+            text += "L,W,\(t0 + t),\(48.1 + north / 111_195),11.5,\(alt),nan,nan,nan,5.0,nan,3\n"
+        }
+        for k in 0...600 where !(300..<390).contains(k) { row(Double(k), north: 1.3 * Double(k), alt: 500 + 0.05 * Double(k)) }
+        for k in 0...600 { row(4200 + Double(k), north: 2000 + 1.3 * Double(k), alt: 480) }
+        let s = try ScenarioRecording.summarize(text)
+        #expect(abs(s.elevationGainM - 30) <= 5, "gain \(s.elevationGainM)")
+        #expect(s.elevationLossM == 0, "loss \(s.elevationLossM)")
+    }
+
     @Test func aTunnelsSecondsCountWithItsMetres() throws {
         // A ride at 5 m/s with 90 s without signal (a tunnel): the distance counts the way
         // through it, so the moving time must count its time (the average was 6.9 m/s).

@@ -57,7 +57,7 @@ struct TrackStats {
             minLon = min(minLon, f.lon); maxLon = max(maxLon, f.lon)
         }
         bbox = .init(minLat: minLat, minLon: minLon, maxLat: maxLat, maxLon: maxLon)
-        elevation(fixes, hysteresis: options.elevationHysteresisM)
+        elevation(fixes, hysteresis: options.elevationHysteresisM, gapSeconds: options.gapSeconds)
     }
 
     /// The maximum speed of a stretch: the highest speed held for `heldSeconds`, and never
@@ -163,12 +163,27 @@ struct TrackStats {
         return false
     }
 
-    private mutating func elevation(_ fixes: [Fix], hysteresis: Double) {
+    /// Gain and loss of the 3-D fixes' altitudes, not across a jump or a loss of data longer
+    /// than the timeline's gap, as the distance: the way taken there is unknown (two logs of
+    /// one day an hour apart counted the 44 m between them as a descent).
+    private mutating func elevation(_ fixes: [Fix], hysteresis: Double, gapSeconds: Double) {
         // The altitudes alone (8 bytes a fix): filtering the fixes themselves copied them
         // all, the largest allocation of a long summary (12.6 MB of 24 MB for a day at 1 Hz).
         var alts: [Double] = []
         alts.reserveCapacity(fixes.count)
-        for f in fixes where f.mode == 3 && f.alt.isFinite { alts.append(f.alt) }
+        for (i, f) in fixes.enumerated() {
+            if i > 0 && (f.jumped || f.time - fixes[i - 1].time > gapSeconds) {
+                climb(alts, hysteresis: hysteresis)
+                alts.removeAll(keepingCapacity: true)
+            }
+            if f.mode == 3 && f.alt.isFinite { alts.append(f.alt) }
+        }
+        climb(alts, hysteresis: hysteresis)
+    }
+
+    /// Adds one unbroken stretch's climb and descent: the median of 5 altitudes, counted
+    /// once it moves `hysteresis` from the last reference.
+    private mutating func climb(_ alts: [Double], hysteresis: Double) {
         guard alts.count >= 2 else { return }
         var reference: Double?
         var window: [Double] = []
