@@ -146,6 +146,21 @@ struct GPXReaderTests {
         #expect(try refusal("a.kml", Array("<kml><Document/></kml>".utf8)).contains("not a GPX file (its first element is <kml>"))
         #expect(try refusal("b.gpx", [0, 1, 2, 0xFF, 0xFE]).contains("not a GPX file: not readable as XML"))
         #expect(try refusal("c.gpx", []).contains("not a GPX file"))
+        // Entities expanding a billionfold, and one naming a local file: refused, never read.
+        let entities = """
+            <?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+            <!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">
+            <!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">
+            <!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;">
+            <!ENTITY i "&h;&h;&h;&h;&h;&h;&h;&h;&h;&h;"><!ENTITY j "&i;&i;&i;&i;&i;&i;&i;&i;&i;&i;">
+            <!ENTITY x SYSTEM "file:///etc/hostname">]>
+            <gpx><trk><trkseg><trkpt lat="1" lon="2"><time>2026-11-21T13:30:05Z</time><ele>&x;</ele><name>&j;</name></trkpt></trkseg></trk></gpx>
+            """
+        let hostile = folder + "/hostile.gpx"
+        try entities.write(toFile: hostile, atomically: false, encoding: .utf8)
+        var read: [LocationFix] = []
+        let counts = try GPXReader.read(path: hostile) { read.append($0) }
+        #expect(read.isEmpty && counts.stoppedEarly != nil, "\(read) \(String(describing: counts.stoppedEarly))")
         let missing = folder + "/none.gpx"
         #expect(throws: GPXReader.ReadError.self) { _ = try GPXReader.read(path: missing) { _ in } }
     }

@@ -113,6 +113,7 @@ public final class GPXReader: NSObject, XMLParserDelegate {
         case 73, 85: return "not well-formed XML"
         case 76: return "an element is closed by the wrong end tag"
         case 77: return "an end tag is cut off"
+        case 89: return "entities that expand without end (refused)"
         case let code: return "XML error \(code)"
         }
     }
