@@ -1,6 +1,9 @@
 import Foundation
 import MotionCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `motionlog import`: GPX tracks become recordings that summary and check treat as the
 /// logger's own, without replacing anything and without reporting success for nothing.
@@ -77,6 +80,24 @@ struct ImportCLITests {
         #expect(try Self.locationRows(csv).count == 3)
         let alone = try Binary.run(["import", folder + "/cut.gpx", "-o", out, "--force"])
         #expect(alone.status == 1, "\(alone.stderr)")
+    }
+
+    /// Ctrl-C during an import ends it as before (by the signal), and leaves no hidden
+    /// temporary file behind: it left `.NAME.….tmp` files of any size on the card.
+    @Test func ctrlCLeavesNoTemporaryFile() throws {
+        let folder = Binary.temporaryDirectory(), out = Binary.temporaryDirectory()
+        var gpx = "<gpx><trk><trkseg>\n"
+        for k in 0..<200_000 {
+            gpx += "<trkpt lat=\"48.\(100_000 + k)\" lon=\"11.5\"><time>2026-11-\(21 + k / 86_400)T\(String(format: "%02d:%02d:%02d", k / 3600 % 24, k / 60 % 60, k % 60))Z</time></trkpt>\n"
+        }
+        try (gpx + "</trkseg></trk></gpx>\n").write(toFile: folder + "/long.gpx", atomically: false, encoding: .utf8)
+        let child = try ShellChild([Binary.path, "import", folder + "/long.gpx", "-o", out])
+        let temporary = { (try? FileManager.default.contentsOfDirectory(atPath: out))?.filter { $0.hasSuffix(".tmp") } ?? [] }
+        #expect(DaemonTestSupport.eventually(60) { !temporary().isEmpty }, "no temporary file appeared")
+        child.signal(SIGINT)
+        child.wait()
+        #expect(child.endingSignal == SIGINT, "\(child.outcome)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty, "\(temporary())")
     }
 
     /// Four points of a walk, a minute apart.

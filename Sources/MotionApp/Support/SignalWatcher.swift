@@ -72,6 +72,7 @@ enum SignalWatcher {
                 Console.showStatus(nil)
                 Console.error("second \(name(sig)): exiting without waiting for the clean stop (the next `motionlog record` or `daemon` in this folder recovers the files)")
                 Console.flush()
+                SafeOutputFile.removeUnfinished()
                 CurrentProcess.exitImmediately(128 + sig)
             }
         }
@@ -103,8 +104,10 @@ enum SignalWatcher {
         return r.atNanos - first.atNanos < 1_000_000_000
     }
 
-    /// The signal's default effect (the process ends by it), as if it had never been blocked.
+    /// The signal's default effect (the process ends by it), as if it had never been blocked,
+    /// but without leaving the temporary file of an output half-written.
     private static func dieBy(_ sig: Int32) -> Never {
+        SafeOutputFile.removeUnfinished()
         Console.flush()
         Signals.dieBy(sig)
     }

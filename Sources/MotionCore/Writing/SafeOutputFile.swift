@@ -1,4 +1,5 @@
 import MotionSystem
+import Synchronization
 import SystemPackage
 
 /// Why a command will not write (or could not write) a file: what, where, what to do.
@@ -116,6 +117,7 @@ public final class SafeOutputFile {
                                              permissions: mode ?? [.ownerReadWrite, .groupRead, .otherRead])
                 temporaryPath = candidate
                 file = DiskFile(fd: fd, path: candidate)
+                Self.unfinished.withLock { _ = $0.insert(candidate) }
                 return
             } catch where error == .fileExists && attempt < 100 {
                 attempt += 1
@@ -126,6 +128,17 @@ public final class SafeOutputFile {
     }
 
     deinit { discard() }
+
+    /// The temporary files of outputs neither committed nor discarded. A command killed by a
+    /// signal (Ctrl-C) removes them before it dies (`removeUnfinished`): an interrupted
+    /// `import` or `export -o` left a hidden `.NAME.….tmp` of any size on the card.
+    private static let unfinished = Mutex<Set<String>>([])
+
+    /// Removes every temporary file not yet put in place (from the signal watcher, just
+    /// before the process dies by the signal).
+    public static func removeUnfinished() {
+        for path in unfinished.withLock({ $0 }) { try? FileSystem.remove(path) }
+    }
 
     /// Appends bytes to the temporary file.
     public func write(_ bytes: [UInt8]) throws(SafeOutputError) {
@@ -173,6 +186,7 @@ public final class SafeOutputFile {
             }
         }
         committed = true
+        Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[..<$0]) } ?? "."
         if let dirFD = try? FileSystem.openDirectory(folder.isEmpty ? "/" : folder) {
@@ -186,7 +200,10 @@ public final class SafeOutputFile {
         guard !committed else { return }
         if let file { try? file.close() }
         file = nil
-        if !temporaryPath.isEmpty { try? FileSystem.remove(temporaryPath) }
+        if !temporaryPath.isEmpty {
+            try? FileSystem.remove(temporaryPath)
+            Self.unfinished.withLock { _ = $0.remove(temporaryPath) }
+        }
         temporaryPath = ""
     }
 }
