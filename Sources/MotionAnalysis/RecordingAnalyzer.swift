@@ -115,8 +115,9 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     /// The sentence for a file read although it breaks the format (CRLF line ends, no header
-    /// line, a header spelled otherwise, a header line inside it), from the scan counts before and after it; nil for
-    /// a file in the format. `check` says the same, with the lines.
+    /// line, a header spelled otherwise, a header line inside it), from the scan counts
+    /// before and after it; nil for a file in the format. `check` says the same, with the
+    /// lines.
     static func offFormat(_ name: String, before: ScanCounts, after: ScanCounts) -> String? {
         var what: [String] = []
         let crlf = after.crlfLines - before.crlfLines

@@ -278,7 +278,7 @@ struct LineParser {
         if line.isEmpty { return error("empty line") }
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
         guard fields[0].count == 1, let letter = fields[0].first, let source = Source(letter: letter) else {
-            if FirstLine(line) == .header || FirstLine(line) == .headerOtherwiseSpaced {
+            if case let kind = FirstLine(line), kind == .header || kind == .headerOtherwiseSpaced {
                 return error("a second header line: files joined together? A recording has its header on line 1 only; the rows after it are read")
             }
             return error("unknown source \"\(fields[0].prefix(20))\": expected one of A, G, M, D, L")
