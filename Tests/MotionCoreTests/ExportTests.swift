@@ -7,7 +7,7 @@ import MotionTestSupport
 /// python3-gpxpy for GPX, Foundation's JSONSerialization for GeoJSON).
 struct ExportTests {
     /// L rows as a recorder writes them: fractional fix times (5 Hz), a 2-D fix without
-    /// altitude, a gap of 12 s (new segment), a gap of exactly 10 s (same segment), tiny
+    /// altitude, a gap of 31.2 s (new segment), a gap of exactly 30 s (same segment), tiny
     /// and negative coordinates that Swift prints in exponent form.
     static let csv = """
         Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw
@@ -15,9 +15,9 @@ struct ExportTests {
         L,W,1584538099.6,41.57496591,-93.750571901,285.4,0.02,261.35,nan,0.412,1.1,3
         L,W,1584538099.8,41.574965907,-93.750571904,285.4,0.021,nan,0.0,0.412,1.1,3
         L,W,1584538100.0,41.574953528,-93.750575438,nan,0.5,12.5,nan,3.2,nan,2
-        L,W,1584538112.2,1e-05,-1.5e-07,-12.25,0.0,0.0,0.0,0.4,1.1,3
-        L,W,1584538122.2,-33.8688197,151.2092955,58.0,1.25,359.99,-0.1,0.4,1.1,3
-        L,W,1584538123.0,-33.86882,151.2093,58.5,1.5,0.0,0.2,0.4,1.1,3
+        L,W,1584538131.2,1e-05,-1.5e-07,-12.25,0.0,0.0,0.0,0.4,1.1,3
+        L,W,1584538161.2,-33.8688197,151.2092955,58.0,1.25,359.99,-0.1,0.4,1.1,3
+        L,W,1584538162.0,-33.86882,151.2093,58.5,1.5,0.0,0.2,0.4,1.1,3
 
         """
 
@@ -31,17 +31,29 @@ struct ExportTests {
         return (LocationTrack(points: location.compactMap { TrackPoint(row: $0) }), location)
     }
 
-    @Test func segmentsSplitAfterGapsOfMoreThanTenSeconds() throws {
+    @Test func segmentsSplitAfterGapsOfMoreThanThirtySeconds() throws {
         let (track, rows) = try Self.track()
         #expect(track.segments.map(\.count) == [3, 3])
         #expect(track.points.map(\.time) == rows.map(\.when))
-        let unsorted = LocationTrack(points: [TrackPoint(time: 30, latitude: 1, longitude: 1),
+        let unsorted = LocationTrack(points: [TrackPoint(time: 70, latitude: 1, longitude: 1),
                                               TrackPoint(time: 10, latitude: 2, longitude: 2),
-                                              TrackPoint(time: 20, latitude: 3, longitude: 3),
-                                              TrackPoint(time: 30.5, latitude: 4, longitude: 4)])
+                                              TrackPoint(time: 40, latitude: 3, longitude: 3),
+                                              TrackPoint(time: 70.5, latitude: 4, longitude: 4)])
         #expect(unsorted.points.map(\.latitude) == [2, 3, 1, 4])
-        #expect(unsorted.segments.count == 1)  // gaps of exactly 10 s do not split
+        #expect(unsorted.segments.count == 1)  // gaps of exactly 30 s do not split
         #expect(LocationTrack(points: []).isEmpty)
+    }
+
+    /// A logger saving a fix every 15 s (a Garmin's smart recording, a phone app) is one
+    /// line, broken only where it went more than three of its intervals without a fix: with
+    /// a fixed 10 s every fix was a segment of its own.
+    @Test func aSparseLoggersTrackSplitsOnlyAtItsOwnGaps() throws {
+        var times = (0..<20).map { Double($0) * 15 }
+        times += (0..<20).map { 285 + 40 + Double($0) * 15 }        // 40 s: less than three intervals
+        times += (0..<20).map { 610 + 46 + Double($0) * 15 }        // 46 s: more than three
+        let track = LocationTrack(points: times.map { TrackPoint(time: $0, latitude: 1, longitude: 1) })
+        #expect(track.segments.map(\.count) == [40, 20], "\(track.segments.map(\.count))")
+        #expect(LocationTrack.gapSeconds(medianInterval: 1) == 30 && LocationTrack.gapSeconds(medianInterval: 15) == 45)
     }
 
     @Test(arguments: [

@@ -43,11 +43,11 @@ import Testing
         #expect(bins.allSatisfy { $0.min >= 1 && $0.max <= 1.002 })
     }
 
-    /// A day of fixes every second with a 60 s loss in the middle: the map draws two lines
-    /// of many points. The track was thinned first and then split wherever two kept points
+    /// A day of fixes every second (every 5 s, every 15 s: a sparse logger) with a 60 s loss
+    /// in the middle: the map draws two lines of many points. The track was thinned first and then split wherever two kept points
     /// were more than 10 s apart, so past about 13 hours every point was a segment of its
     /// own and the map drew nothing but the start and the end.
-    @Test(arguments: [1.0, 5.0])
+    @Test(arguments: [1.0, 5.0, 15.0])
     func aLongDaysTrackIsALineBrokenOnlyAtItsGaps(interval: Double) throws {
         let fixture = try WebFixture()
         let seconds = 20.0 * 3600, lossStart = 10.0 * 3600, loss = 60.0

@@ -35,20 +35,32 @@ public struct TrackPoint: Sendable, Equatable {
 }
 
 /// The `L` rows of one or more recording files as a track: points in time order, split
-/// into segments wherever consecutive points are more than `maxGapSeconds` apart.
+/// into segments at gaps (`gapSeconds`).
 public struct LocationTrack: Sendable, Equatable {
-    /// The default gap that starts a new segment: more than 10 s without a fix.
-    public static let defaultMaxGapSeconds = 10.0
+    /// The shortest stretch without a fix that splits a track: the health report's "GPS had
+    /// no fix" threshold. It was 10 s, which cut a Garmin's "smart recording" (a point every
+    /// 1–20 s) and any logger saving a fix every 10 s or more into single points: the map
+    /// drew nothing and exports were rows of one-point segments.
+    public static let minimumGapSeconds = 30.0
+
+    /// A gap in a track whose usual interval between fixes (the median) is `medianInterval`:
+    /// more than 30 s, or more than three usual intervals where that is longer.
+    public static func gapSeconds(medianInterval: Double) -> Double {
+        max(minimumGapSeconds, 3 * (medianInterval.isFinite ? medianInterval : 0))
+    }
 
     public private(set) var segments: [[TrackPoint]]
 
-    /// Sorts the points by time (stable: equal times keep their order) and splits them.
-    public init(points: [TrackPoint], maxGapSeconds: Double = LocationTrack.defaultMaxGapSeconds) {
+    /// Sorts the points by time (stable: equal times keep their order) and splits them at
+    /// gaps longer than `maxGapSeconds` (default: `gapSeconds` of the points' own median
+    /// interval).
+    public init(points: [TrackPoint], maxGapSeconds: Double? = nil) {
         // Recordings are in time order already: sorting (and its copies) only when needed.
         let inOrder = zip(points, points.dropFirst()).allSatisfy { $0.time <= $1.time }
         let sorted = inOrder ? points : points.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
+        let maxGapSeconds = maxGapSeconds ?? Self.gapSeconds(medianInterval: Self.medianInterval(sorted))
         var segments: [[TrackPoint]] = []
         var current: [TrackPoint] = []
         for p in sorted {
@@ -60,6 +72,14 @@ public struct LocationTrack: Sendable, Equatable {
         }
         if !current.isEmpty { segments.append(current) }
         self.segments = segments
+    }
+
+    /// The median of the positive intervals between consecutive points (0 without any).
+    static func medianInterval(_ sorted: [TrackPoint]) -> Double {
+        var intervals = zip(sorted, sorted.dropFirst()).map { $1.time - $0.time }.filter { $0 > 0 }
+        guard !intervals.isEmpty else { return 0 }
+        intervals.sort()
+        return intervals[intervals.count / 2]
     }
 
     /// Every point, in order.
