@@ -3,6 +3,17 @@ import Testing
 
 /// The value axis of the charts: grid lines that differ are labelled differently.
 @Suite struct SVGChartTests {
+    /// Two pieces of a series (a gap between them) are two pieces of line: the path moves
+    /// to the second instead of drawing across the gap.
+    @Test func aLineIsNotDrawnAcrossAGap() throws {
+        let pieces: [[Int]] = [[0, 1, 2], [3, 4]]
+        let svg = try #require(SVGChart.render(title: "Speed", unit: "km/h",
+                                               line: .init(t: [0, 1, 2, 3600, 3601], v: [10, 12, 11, 15, 16],
+                                                           pieceStarts: SVGChart.Line.starts(of: pieces)), cssClass: "s"))
+        let path = try #require(svg.components(separatedBy: "<path class=\"line\" d=\"").dropFirst().first?.prefix { $0 != "\"" })
+        #expect(path.filter { $0 == "M" }.count == 2 && path.filter { $0 == "L" }.count == 3, "\(path)")
+    }
+
     @Test func aNarrowRangeGetsEnoughDecimals() throws {
         // An elevation between 34.0 and 34.2 m (a flat ride): "34" three times before.
         let svg = try #require(SVGChart.render(title: "Elevation", unit: "m",

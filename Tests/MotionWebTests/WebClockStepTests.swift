@@ -23,6 +23,6 @@ import Testing
         #expect(series.firstWhen == start)
         #expect(series.acceleration.count > 100 && series.acceleration.allSatisfy { $0.t >= 0 && $0.t <= 20 },
                 "\(series.acceleration.map(\.t).suffix(3))")
-        #expect(series.speed.allSatisfy { $0.t >= 0 && $0.t <= 20 })
+        #expect(series.speed.joined().allSatisfy { $0.t >= 0 && $0.t <= 20 })
     }
 }

@@ -11,12 +11,12 @@ struct RecordingSeries: Sendable {
     struct Point: Sendable { var t: Double; var v: Double }
     struct Bin: Sendable { var t: Double; var min: Double; var mean: Double; var max: Double }
 
-    /// Track segments (a new one after more than 10 s without a fix).
+    /// Track segments (a new one after a gap: `GapThinner`).
     var track: [[TrackPoint]] = []
-    /// km/h against seconds since the first row.
-    var speed: [Point] = []
-    /// Metres above sea level against seconds since the first row.
-    var elevation: [Point] = []
+    /// km/h against seconds since the first row, in pieces between gaps.
+    var speed: [[Point]] = []
+    /// Metres above sea level against seconds since the first row, in pieces between gaps.
+    var elevation: [[Point]] = []
     /// Acceleration magnitude in g per bin.
     var acceleration: [Bin] = []
     var firstWhen: Double?
@@ -53,8 +53,8 @@ struct RecordingSeries: Sendable {
     /// (`ClockStep`).
     static func read(_ inputs: [Input], duration: Double?) throws -> RecordingSeries {
         var s = RecordingSeries()
-        var track = TrackThinner(limit: maxPoints * 2)
-        var speed = Thinner<Point>(limit: maxPoints), elevation = Thinner<Point>(limit: maxPoints)
+        var track = GapThinner<TrackPoint>(limit: maxPoints * 2) { $0.time }
+        var speed = GapThinner<Point>(limit: maxPoints) { $0.t }, elevation = GapThinner<Point>(limit: maxPoints) { $0.t }
         var bins = AccelerationBins(duration: duration, count: Self.bins)
         var first: Double?
         for input in inputs {
@@ -85,8 +85,8 @@ struct RecordingSeries: Sendable {
         }
         s.firstWhen = first
         s.track = track.segments
-        s.speed = speed.items
-        s.elevation = elevation.items
+        s.speed = speed.segments
+        s.elevation = elevation.segments
         s.acceleration = bins.result
         if s.acceleration.count > maxPoints { s.acceleration = Array(s.acceleration.prefix(maxPoints)) }
         return s
@@ -150,27 +150,6 @@ struct AccelerationBins {
     var result: [RecordingSeries.Bin] {
         bins.keys.sorted().compactMap { k in
             bins[k].map { RecordingSeries.Bin(t: (Double(k) + 0.5) * width, min: $0.min, mean: $0.sum / Double($0.n), max: $0.max) }
-        }
-    }
-}
-
-/// Keeps every k-th item, doubling k whenever `limit` is reached: bounded memory for any
-/// length, evenly spread over the whole recording.
-struct Thinner<T> {
-    let limit: Int
-    private(set) var items: [T] = []
-    private var stride = 1
-    private var seen = 0
-
-    init(limit: Int) { self.limit = limit }
-
-    mutating func add(_ item: T) {
-        defer { seen += 1 }
-        guard seen % stride == 0 else { return }
-        items.append(item)
-        if items.count >= limit {
-            items = items.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
-            stride *= 2
         }
     }
 }

@@ -83,10 +83,13 @@ enum RecordingPage {
         return Layout.page(title: Text.localTime(e.startEpoch), csrf: csrf, body: body, script: script)
     }
 
-    static func chart(_ title: String, unit: String, points: [RecordingSeries.Point]?, minimumSpan: Double = 0,
+    /// A line chart of `pieces` (the series between gaps: no line is drawn across one).
+    static func chart(_ title: String, unit: String, points pieces: [[RecordingSeries.Point]]?, minimumSpan: Double = 0,
                       css: String, missing: String) -> String {
-        if let p = points, let svg = SVGChart.render(title: title, unit: unit, line: .init(t: p.map(\.t), v: p.map(\.v)),
-                                                     minimumSpan: minimumSpan, cssClass: css) {
+        if let pieces, case let p = Array(pieces.joined()),
+           let svg = SVGChart.render(title: title, unit: unit,
+                                     line: .init(t: p.map(\.t), v: p.map(\.v), pieceStarts: SVGChart.Line.starts(of: pieces)),
+                                     minimumSpan: minimumSpan, cssClass: css) {
             return "<figure class=\"card\" style=\"margin:0\"><figcaption>\(title)</figcaption>\(svg)</figure>"
         }
         return "<figure class=\"card\" style=\"margin:0\"><figcaption>\(title)</figcaption><p class=\"gap\">\(missing)</p></figure>"

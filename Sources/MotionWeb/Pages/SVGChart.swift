@@ -7,7 +7,20 @@ enum SVGChart {
     static let width = 400.0, height = 170.0
     static let left = 40.0, right = 8.0, top = 10.0, bottom = 22.0
 
-    struct Line { var t: [Double]; var v: [Double] }
+    /// Values against time; a new piece of line starts at each index in `pieceStarts`
+    /// (after a gap in the data), the first always.
+    struct Line {
+        var t: [Double]
+        var v: [Double]
+        var pieceStarts: Set<Int> = []
+
+        /// The index where each piece of `pieces`, joined, starts.
+        static func starts<P>(of pieces: [[P]]) -> Set<Int> {
+            var starts: Set<Int> = [], at = 0
+            for piece in pieces { starts.insert(at); at += piece.count }
+            return starts
+        }
+    }
 
     /// `band` (min, max) is drawn behind the line when given. The value axis spans at least
     /// `minimumSpan` (centred on the values, never below 0 for values that are not), so
@@ -44,8 +57,11 @@ enum SVGChart {
             let lower = zip(line.t, band.lo).reversed().map { x($0) + " " + y($1) }
             svg += "<path class=\"band\" d=\"M\(upper.joined(separator: "L"))L\(lower.joined(separator: "L"))Z\"/>"
         }
-        let d = zip(line.t, line.v).map { x($0) + " " + y($1) }.joined(separator: "L")
-        svg += "<path class=\"line\" d=\"M\(d)\"/>"
+        var d = ""
+        for (i, (t, v)) in zip(line.t, line.v).enumerated() {
+            d += (i == 0 || line.pieceStarts.contains(i) ? "M" : "L") + x(t) + " " + y(v)
+        }
+        svg += "<path class=\"line\" d=\"\(d)\"/>"
         svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
         return svg + "</svg>"
     }

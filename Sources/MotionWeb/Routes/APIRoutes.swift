@@ -145,8 +145,8 @@ extension WebApp {
             note: isWriting ? "being written: the summary is computed once the recording has ended"
                 : summary == nil ? "the summary could not be computed (see `motionlog summary`)" : nil,
             track: s?.track.map { $0.map { [$0.latitude, $0.longitude] } } ?? [],
-            speedKmh: s?.speed.map { [$0.t, $0.v] } ?? [],
-            elevationM: s?.elevation.map { [$0.t, $0.v] } ?? [],
+            speedKmh: s?.speed.joined().map { [$0.t, $0.v] } ?? [],
+            elevationM: s?.elevation.joined().map { [$0.t, $0.v] } ?? [],
             accelerationG: s?.acceleration.map { [$0.t, $0.min, $0.mean, $0.max] } ?? []))
     }
 
