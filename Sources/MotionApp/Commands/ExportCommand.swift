@@ -8,7 +8,8 @@ struct ExportCommand: ParsableCommand {
         commandName: "export",
         abstract: "Export recordings: the GPS track (GPX, GeoJSON), the timeline (Moves-style JSON, GeoJSON) or a wide CSV.",
         discussion: """
-            GPX: one track; a new segment starts after a gap of more than 10 s without a fix; \
+            GPX: one track; a new segment starts after a gap (no fix for more than 30 s, or three \
+            of the track's usual intervals between fixes where that is longer); \
             times in UTC. GeoJSON: one Feature, a LineString ([lon, lat] or [lon, lat, alt]), or \
             a MultiLineString where a gap splits the track (single-fix pieces as a MultiPoint \
             beside it in a GeometryCollection; one fix alone is a Point), with per-point times \
