@@ -92,11 +92,17 @@ struct TrackStats {
         var anchor = fixes[range.lowerBound]
         for i in range.dropFirst() {
             let f = fixes[i]
-            if f.jumped || f.time - fixes[i - 1].time > gapSeconds { anchor = f; continue }
+            if breaksTrack(fixes, at: i, gapSeconds: gapSeconds) { anchor = f; continue }
             let d = anchor.distance(to: f)
             let noise = max(5, min(20, f.eph.isFinite ? f.eph : 5))
             if d >= noise { credited[i] += d; anchor = f }
         }
+    }
+
+    /// Whether the way to fix `i` is unknown (a jump, or a loss of data longer than the
+    /// timeline's gap): neither distance nor elevation is counted across it.
+    static func breaksTrack(_ fixes: [Fix], at i: Int, gapSeconds: Double) -> Bool {
+        fixes[i].jumped || fixes[i].time - fixes[i - 1].time > gapSeconds
     }
 
     /// Metres of the track from fix `a` to fix `b` (outside stops, as `distance` counts them).
@@ -163,16 +169,16 @@ struct TrackStats {
         return false
     }
 
-    /// Gain and loss of the 3-D fixes' altitudes, not across a jump or a loss of data longer
-    /// than the timeline's gap, as the distance: the way taken there is unknown (two logs of
-    /// one day an hour apart counted the 44 m between them as a descent).
+    /// Gain and loss of the 3-D fixes' altitudes, not across a break (`breaksTrack`), as the
+    /// distance: the way taken there is unknown (two logs of one day an hour apart counted
+    /// the 44 m between them as a descent).
     private mutating func elevation(_ fixes: [Fix], hysteresis: Double, gapSeconds: Double) {
         // The altitudes alone (8 bytes a fix): filtering the fixes themselves copied them
         // all, the largest allocation of a long summary (12.6 MB of 24 MB for a day at 1 Hz).
         var alts: [Double] = []
         alts.reserveCapacity(fixes.count)
         for (i, f) in fixes.enumerated() {
-            if i > 0 && (f.jumped || f.time - fixes[i - 1].time > gapSeconds) {
+            if i > 0 && Self.breaksTrack(fixes, at: i, gapSeconds: gapSeconds) {
                 climb(alts, hysteresis: hysteresis)
                 alts.removeAll(keepingCapacity: true)
             }
