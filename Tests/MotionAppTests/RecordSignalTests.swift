@@ -1,5 +1,6 @@
 import Foundation
 import MotionCore
+import MotionSystem
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -131,12 +132,17 @@ struct RecordSignalTests {
     /// Commands that record nothing still die by Ctrl-C as usual (blocked signals are
     /// handed back to their default action).
     @Test func otherCommandsStillDieByTheSignal() throws {
-        // `check` of a FIFO nobody writes blocks in open(2); SIGINT must end it.
-        let fifo = Binary.temporaryDirectory() + "/blocked.csv"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let child = try ShellChild([Binary.path, "check", fifo])
-        // Wait until it has started reading (the FIFO has a reader), bounded.
-        _ = S.eventually(60) { child.blockedSignals().count >= 2 }
+        // `status` asking a "daemon" that takes the connection and never answers waits for
+        // the reply (up to 60 s); SIGINT must end it. (This was `check` of a FIFO, which
+        // blocked in open(2) until files came to be opened non-blocking: then `check` ended
+        // by itself, "not a regular file", whenever the signal came late, as under CI load.)
+        let socket = Binary.temporaryDirectory() + "/control.sock"
+        let listening = try UnixSocket.listen(socket)
+        defer { UnixSocket.close(listening) }
+        let child = try ShellChild([Binary.path, "status", "--socket", socket])
+        var accepted: Int32?
+        #expect(S.eventually(60) { accepted = try? UnixSocket.accept(listening); return accepted != nil })
+        defer { accepted.map(UnixSocket.close) }
         child.signal(SIGINT)
         child.wait()
         #expect(child.endingSignal == SIGINT, "\(child.outcome)")
