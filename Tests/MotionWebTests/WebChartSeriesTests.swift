@@ -19,8 +19,8 @@ import Testing
         let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
         let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
         let series = try RecordingSeries.read(inputs, duration: 21)
-        #expect(!series.acceleration.isEmpty && series.acceleration.allSatisfy { $0.max < 10 },
-                "\(series.acceleration.map(\.max).max() ?? 0)")
+        let bins = series.acceleration.joined()
+        #expect(!bins.isEmpty && bins.allSatisfy { $0.max < 10 }, "\(bins.map(\.max).max() ?? 0)")
     }
 
     /// A CSV without its metadata (copied in, converted) has no duration to size the bins:
@@ -37,7 +37,8 @@ import Testing
         #expect(entry.metadata == nil)
         let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
         let series = try RecordingSeries.read(inputs, duration: nil)
-        let bins = series.acceleration
+        #expect(series.acceleration.count == 1, "\(series.acceleration.count) pieces")
+        let bins = Array(series.acceleration.joined())
         #expect(bins.count >= RecordingSeries.bins / 8 && bins.count <= 2 * RecordingSeries.bins, "\(bins.count) bins")
         #expect(bins.allSatisfy { $0.t <= seconds * 1.01 } && (bins.last?.t ?? 0) > seconds * 0.9, "\(bins.suffix(2))")
         #expect(bins.allSatisfy { $0.min >= 1 && $0.max <= 1.002 })
@@ -82,7 +83,36 @@ import Testing
         let duration = try #require(entry.durationSeconds)
         let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
         let series = try RecordingSeries.read(inputs, duration: duration)
-        #expect(series.acceleration.count == RecordingSeries.bins, "\(series.acceleration.count) bins over \(duration) s")
-        #expect(series.acceleration.allSatisfy { $0.t <= duration }, "\(series.acceleration.suffix(2))")
+        #expect(series.acceleration.count == 1, "\(series.acceleration.count) pieces")
+        let bins = Array(series.acceleration.joined())
+        #expect(bins.count == RecordingSeries.bins, "\(bins.count) bins over \(duration) s")
+        #expect(bins.allSatisfy { $0.t <= duration }, "\(bins.suffix(2))")
+    }
+
+    /// Ten minutes of accelerometer rows at 50 Hz with two minutes missing in the middle (a
+    /// sensor that stopped answering): the acceleration chart is two pieces, its mean line
+    /// and its min–max band each broken at the gap. Both were drawn straight across it, as if
+    /// the accelerometer had measured a steady 1 g for two minutes.
+    @Test func theAccelerationChartIsNotDrawnAcrossAGap() throws {
+        let fixture = try WebFixture()
+        var csv = CSVFormat.headerLine + "\n"
+        for k in 0...(600 * 50) where !(240 * 50..<360 * 50).contains(k) {
+            csv += "A,W,\(start + Double(k) / 50),0.0,\(0.2 * Double(k % 5)),1.0\n"
+        }
+        try csv.write(toFile: fixture.folder + "/gap.csv", atomically: false, encoding: .utf8)
+        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
+        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
+        let series = try RecordingSeries.read(inputs, duration: 600)
+        let pieces = series.acceleration
+        #expect(pieces.count == 2, "\(pieces.map(\.count)) bins per piece")
+        let end = try #require(pieces.first?.last?.t), resume = try #require(pieces.last?.first?.t)
+        #expect(end < 240 && end > 238 && resume > 360 && resume < 362, "\(end) → \(resume)")
+        #expect(pieces.joined().count == RecordingSeries.bins * 4 / 5, "\(pieces.joined().count) bins")
+        let page = RecordingPage.acceleration(series)
+        let paths = page.components(separatedBy: "<path ").dropFirst()
+        let band = try #require(paths.first { $0.hasPrefix("class=\"band\"") })
+        let line = try #require(paths.first { $0.hasPrefix("class=\"line\"") })
+        #expect(band.filter { $0 == "M" }.count == 2 && band.filter { $0 == "Z" }.count == 2, "\(band.prefix(200))")
+        #expect(line.filter { $0 == "M" }.count == 2, "\(line.prefix(200))")
     }
 }

@@ -17,8 +17,9 @@ struct RecordingSeries: Sendable {
     var speed: [[Point]] = []
     /// Metres above sea level against seconds since the first row, in pieces between gaps.
     var elevation: [[Point]] = []
-    /// Acceleration magnitude in g per bin.
-    var acceleration: [Bin] = []
+    /// Acceleration magnitude in g per bin, in pieces: a bin without rows (the
+    /// accelerometer was not recorded or had a gap) ends one.
+    var acceleration: [[Bin]] = []
     var firstWhen: Double?
     var lastWhen: Double?
     /// Lines the reader refused (see `motionlog check`).
@@ -87,8 +88,7 @@ struct RecordingSeries: Sendable {
         s.track = track.segments
         s.speed = speed.segments
         s.elevation = elevation.segments
-        s.acceleration = bins.result
-        if s.acceleration.count > maxPoints { s.acceleration = Array(s.acceleration.prefix(maxPoints)) }
+        s.acceleration = bins.pieces(limit: maxPoints)
         return s
     }
 }
@@ -97,14 +97,30 @@ struct RecordingSeries: Sendable {
 /// duration known, `count` bins of equal width cover it. Without it, bins start 0.05 s wide
 /// and double in width (two neighbours merged) whenever there would be more than twice
 /// `count`: a 4 s file gets 80 bins, not one 6 s bin, and a day gets between `count` and
-/// twice `count`.
+/// twice `count`. Each bin keeps its first and last row's time, so that a gap in the rows is
+/// told from a bin that is empty only because it is narrower than the rows' interval.
 struct AccelerationBins {
     private(set) var width: Double
     private let count: Int
     private let fixed: Bool
-    private var bins: [Int: (min: Double, sum: Double, max: Double, n: Int)] = [:]
+    private var bins: [Int: Bin] = [:]
+    /// The first intervals between rows, for their median (`usualInterval`).
+    private var intervals: [Double] = []
+    private var lastT: Double?
+
+    struct Bin {
+        var min: Double, sum: Double, max: Double, n: Int
+        var first: Double, last: Double
+
+        func merged(with b: Bin) -> Bin {
+            Bin(min: Swift.min(min, b.min), sum: sum + b.sum, max: Swift.max(max, b.max), n: n + b.n,
+                first: Swift.min(first, b.first), last: Swift.max(last, b.last))
+        }
+    }
 
     static let finest = 0.05
+    /// Intervals kept for the median.
+    static let sampledIntervals = 1001
 
     init(duration: Double?, count: Int) {
         self.count = count
@@ -113,6 +129,8 @@ struct AccelerationBins {
     }
 
     mutating func add(t: Double, magnitude m: Double) {
+        if let lastT, intervals.count < Self.sampledIntervals, t > lastT { intervals.append(t - lastT) }
+        lastT = t
         var k = Int(t / width)
         if fixed {
             // The last row lies at t == duration: it belongs to the last bin, not to a bin
@@ -125,32 +143,39 @@ struct AccelerationBins {
                 k = Int(t / width)
             }
         }
-        if var b = bins[k] {
-            b.min = Swift.min(b.min, m); b.max = Swift.max(b.max, m); b.sum += m; b.n += 1
-            bins[k] = b
-        } else {
-            bins[k] = (m, m, m, 1)
-        }
+        let row = Bin(min: m, sum: m, max: m, n: 1, first: t, last: t)
+        bins[k] = bins[k].map { $0.merged(with: row) } ?? row
     }
 
     /// Doubles the width: bins 2j and 2j+1 become bin j.
     private mutating func widen() {
-        var merged: [Int: (min: Double, sum: Double, max: Double, n: Int)] = [:]
-        for (k, b) in bins {
-            if let a = merged[k / 2] {
-                merged[k / 2] = (Swift.min(a.min, b.min), a.sum + b.sum, Swift.max(a.max, b.max), a.n + b.n)
-            } else {
-                merged[k / 2] = b
-            }
-        }
+        var merged: [Int: Bin] = [:]
+        for (k, b) in bins { merged[k / 2] = merged[k / 2].map { $0.merged(with: b) } ?? b }
         bins = merged
         width *= 2
     }
 
-    var result: [RecordingSeries.Bin] {
-        bins.keys.sorted().compactMap { k in
-            bins[k].map { RecordingSeries.Bin(t: (Double(k) + 0.5) * width, min: $0.min, mean: $0.sum / Double($0.n), max: $0.max) }
+    /// The median of the first intervals between rows (0 before two rows).
+    var usualInterval: Double {
+        guard !intervals.isEmpty else { return 0 }
+        return intervals.sorted()[intervals.count / 2]
+    }
+
+    /// The first `limit` bins with rows, in time order, in pieces: a new piece starts where
+    /// the rows stopped for longer than two bins and three of their usual intervals (the
+    /// accelerometer was not recorded, or stopped answering), and the chart is not drawn
+    /// across it.
+    func pieces(limit: Int) -> [[RecordingSeries.Bin]] {
+        let gap = max(2 * width, 3 * usualInterval)
+        var out: [[RecordingSeries.Bin]] = []
+        var lastRow: Double?
+        for k in bins.keys.sorted().prefix(limit) {
+            guard let b = bins[k] else { continue }
+            let bin = RecordingSeries.Bin(t: (Double(k) + 0.5) * width, min: b.min, mean: b.sum / Double(b.n), max: b.max)
+            if let lastRow, b.first - lastRow <= gap { out[out.count - 1].append(bin) } else { out.append([bin]) }
+            lastRow = b.last
         }
+        return out
     }
 }
 

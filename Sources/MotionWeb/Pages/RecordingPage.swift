@@ -48,14 +48,7 @@ enum RecordingPage {
         // noise (metres) are not drawn as full-height motion or relief.
         body += chart("Speed", unit: "km/h", points: series?.speed, minimumSpan: 5, css: "speed", missing: "no GPS speed")
         body += chart("Elevation", unit: "m", points: series?.elevation, minimumSpan: 10, css: "elevation", missing: "no GPS altitude")
-        if let a = series?.acceleration, a.count >= 2,
-           let svg = SVGChart.render(title: "Acceleration", unit: "g (min–max, mean)",
-                                     line: .init(t: a.map(\.t), v: a.map(\.mean)),
-                                     band: (a.map(\.min), a.map(\.max)), cssClass: "accel") {
-            body += "<figure class=\"card\" style=\"margin:0\"><figcaption>Acceleration magnitude</figcaption>\(svg)</figure>"
-        } else {
-            body += "<figure class=\"card\" style=\"margin:0\"><figcaption>Acceleration magnitude</figcaption><p class=\"gap\">no accelerometer rows</p></figure>"
-        }
+        body += acceleration(series)
         body += movementChart(summary, writing: writing)
         body += "</div>"
         body += "<h2>Timeline</h2>" + timeline(summary, writing: writing)
@@ -81,6 +74,19 @@ enum RecordingPage {
             body += "<div class=\"actions\"><button class=\"danger\" id=\"delete\" data-name=\"\(Text.html(e.name))\" data-files=\"\(files)\">Delete this recording</button></div><div class=\"msg\" id=\"msg\"></div>"
         }
         return Layout.page(title: Text.localTime(e.startEpoch), csrf: csrf, body: body, script: script)
+    }
+
+    /// The acceleration chart: the mean magnitude per bin over its min–max band, in pieces
+    /// between gaps in the rows.
+    static func acceleration(_ series: RecordingSeries?) -> String {
+        let title = "<figure class=\"card\" style=\"margin:0\"><figcaption>Acceleration magnitude</figcaption>"
+        if let pieces = series?.acceleration, case let a = Array(pieces.joined()), a.count >= 2,
+           let svg = SVGChart.render(title: "Acceleration", unit: "g (min–max, mean)",
+                                     line: .init(t: a.map(\.t), v: a.map(\.mean), pieceStarts: SVGChart.Line.starts(of: pieces)),
+                                     band: (a.map(\.min), a.map(\.max)), cssClass: "accel") {
+            return title + svg + "</figure>"
+        }
+        return title + "<p class=\"gap\">no accelerometer rows</p></figure>"
     }
 
     /// A line chart of `pieces` (the series between gaps: no line is drawn across one).

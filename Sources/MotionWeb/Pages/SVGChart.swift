@@ -14,6 +14,12 @@ enum SVGChart {
         var v: [Double]
         var pieceStarts: Set<Int> = []
 
+        /// The index ranges of the pieces, in order.
+        var pieces: [Range<Int>] {
+            let starts = ([0] + pieceStarts.filter { $0 > 0 && $0 < t.count }.sorted()) + [t.count]
+            return zip(starts, starts.dropFirst()).map { $0..<$1 }
+        }
+
         /// The index where each piece of `pieces`, joined, starts.
         static func starts<P>(of pieces: [[P]]) -> Set<Int> {
             var starts: Set<Int> = [], at = 0
@@ -53,9 +59,14 @@ enum SVGChart {
         }
         svg += timeAxis(TimeTicks.ticks(from: t0, to: t1)) { (position($0), Text.clock($0)) }
         if let band {
-            let upper = zip(line.t, band.hi).map { x($0) + " " + y($1) }
-            let lower = zip(line.t, band.lo).reversed().map { x($0) + " " + y($1) }
-            svg += "<path class=\"band\" d=\"M\(upper.joined(separator: "L"))L\(lower.joined(separator: "L"))Z\"/>"
+            // One closed outline per piece of the line: the band is not drawn across a gap.
+            var d = ""
+            for piece in line.pieces {
+                let upper = piece.map { x(line.t[$0]) + " " + y(band.hi[$0]) }
+                let lower = piece.reversed().map { x(line.t[$0]) + " " + y(band.lo[$0]) }
+                d += "M\(upper.joined(separator: "L"))L\(lower.joined(separator: "L"))Z"
+            }
+            svg += "<path class=\"band\" d=\"\(d)\"/>"
         }
         var d = ""
         for (i, (t, v)) in zip(line.t, line.v).enumerated() {

@@ -147,7 +147,7 @@ extension WebApp {
             track: s?.track.map { $0.map { [$0.latitude, $0.longitude] } } ?? [],
             speedKmh: s?.speed.joined().map { [$0.t, $0.v] } ?? [],
             elevationM: s?.elevation.joined().map { [$0.t, $0.v] } ?? [],
-            accelerationG: s?.acceleration.map { [$0.t, $0.min, $0.mean, $0.max] } ?? []))
+            accelerationG: s?.acceleration.joined().map { [$0.t, $0.min, $0.mean, $0.max] } ?? []))
     }
 
     /// Start, stop, label: what `motionlog start|stop|label` do, through the control protocol.
