@@ -111,7 +111,9 @@ struct ImportCommand: ParsableCommand {
     static func nothingToImport(_ input: String, _ c: GPXReader.Counts) -> String {
         var why = "\(input): no track point with a time and a position: nothing imported"
         if c.routePoints > 0 || c.waypoints > 0 {
-            why += " (it holds \(c.routePoints) route points and \(c.waypoints) waypoints, which carry no track)"
+            let routes = "\(c.routePoints) route point\(c.routePoints == 1 ? "" : "s")"
+            let waypoints = "\(c.waypoints) waypoint\(c.waypoints == 1 ? "" : "s")"
+            why += " (it holds \(routes) and \(waypoints), which carry no track: a planned route, not a recorded one)"
         }
         if let s = skippedText(c) { why += "; skipped: \(s)" }
         if let damage = c.stoppedEarly { why += "; \(damage)" }
