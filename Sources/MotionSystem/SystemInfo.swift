@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Facts about the running system, from `uname(2)`.
+/// Facts about the running system, from `uname(2)`, `sysconf(3)` and /proc.
 public enum SystemInfo {
     /// The kernel release (`uname -r`), e.g. `6.1.0-rpi7-rpi-v8`; nil when unknown.
     public static func kernelRelease() -> String? {
@@ -24,6 +24,22 @@ public enum SystemInfo {
 
     /// Clock ticks per second of /proc's CPU times (`sysconf(_SC_CLK_TCK)`).
     public static var clockTicksPerSecond: Int { Int(sysconf(Int32(_SC_CLK_TCK))) }
+
+    /// Memory the kernel can give processes without swapping (`MemAvailable` of
+    /// /proc/meminfo), bytes; nil where it cannot be read.
+    public static func availableMemoryBytes() -> Int? {
+        guard let file = fopen("/proc/meminfo", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard text.hasPrefix("MemAvailable:") else { continue }
+            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 3, fields[2].hasPrefix("kB"), let kB = Int(fields[1]) else { return nil }
+            return kB * 1024
+        }
+        return nil
+    }
 
     private static func uname<Field>(field: KeyPath<utsname, Field>) -> String? {
         var u = utsname()

@@ -1,3 +1,4 @@
+import MotionAnalysis
 import MotionCore
 import Foundation
 import HTTPTypes
@@ -47,12 +48,25 @@ final class WebApp: Sendable {
         access = WebAccess(passwordHash: configuration.passwordHash, clock: configuration.clock, verify: verify)
         if configuration.backgroundSummaries {
             let folder = self.folder, live = configuration.live
+            let memory = configuration.availableMemory
             summaries = SummaryWarmer(folder: folder, isWriting: { e in
                 folder.isRecentlyWritten(e) || (live.flatMap { try? $0.send("status").status?.currentName } == e.name)
-            }, onRound: configuration.onSummaryRound)
+            }, fits: { r in Self.memoryRefusal(r, .summary, available: memory) == nil }, onRound: configuration.onSummaryRound)
         } else {
             summaries = nil
         }
+    }
+
+    /// Why `work` on `recording` is not done here (it would not fit in the memory free now,
+    /// `AnalysisMemory`), or nil.
+    func memoryRefusal(_ recording: RecordingParts, _ work: AnalysisMemory.Work) -> String? {
+        Self.memoryRefusal(recording, work, available: configuration.availableMemory)
+    }
+
+    static func memoryRefusal(_ recording: RecordingParts, _ work: AnalysisMemory.Work,
+                              available: @Sendable () -> Int?) -> String? {
+        guard let rows = recording.locationRows else { return nil }
+        return AnalysisMemory.refusal(work, locationRows: rows, availableBytes: available())
     }
 
     /// The folder's files, newest first; starts background summaries for any recording that needs one.

@@ -5,6 +5,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import MotionSystem
 import SystemPackage
 
 /// How the web server is set up: the folder it shows, where it listens, the password hash
@@ -65,6 +66,9 @@ public struct WebConfiguration: Sendable {
     public var onSummaryRound: (@Sendable (Int) -> Void)?
     /// Epoch seconds (injected).
     public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    /// Bytes of memory free now (injected; nil when unknown): the page declines to
+    /// summarise or export a recording whose analysis would not fit (`AnalysisMemory`).
+    public var availableMemory: @Sendable () -> Int? = { SystemInfo.availableMemoryBytes() }
 
     public init(folder: String, listen: ListenAddress, passwordHash: String? = nil, live: (any LiveControl)? = nil) {
         self.folder = folder; self.listen = listen; self.passwordHash = passwordHash; self.live = live

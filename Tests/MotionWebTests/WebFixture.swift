@@ -132,7 +132,8 @@ extension WebFixture {
     /// `zipHeld` runs in each ZIP download once it holds its names, before it opens files;
     /// `maxConnections` caps open connections, and `connectionEvents` hears the cap's events;
     /// `log` hears what the server logs; `exports` hears each computed download start;
-    /// `refusalMethodWait` is how long a connection over the cap may take to send its method.
+    /// `refusalMethodWait` is how long a connection over the cap may take to send its method;
+    /// `availableMemory` the bytes of memory the server is told are free.
     func app(password: String? = nil, live: (any LiveControl)? = nil, maxDownloads: Int = 8,
              clock: TestClock = TestClock(), summaryRounds: (@Sendable (Int) -> Void)? = nil,
              stalled: (timeout: Duration, hook: @Sendable () -> Void)? = nil, requestTimeout: Duration? = nil,
@@ -141,7 +142,7 @@ extension WebFixture {
              deadlineEvents: (@Sendable (RequestDeadline.Event) -> Void)? = nil, maxConnections: Int = 64,
              connectionEvents: (@Sendable (ConnectionLimit.Event) -> Void)? = nil,
              log: Logger = Logger(label: "test"), exports: (@Sendable (String) -> Void)? = nil,
-             refusalMethodWait: Duration? = nil) throws -> some ApplicationProtocol {
+             refusalMethodWait: Duration? = nil, availableMemory: Int? = nil) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
@@ -162,6 +163,8 @@ extension WebFixture {
         if let linger { c.lingerTimeout = linger }
         c.onRequestDeadline = deadlineEvents
         c.clock = clock.function
+        // Memory free: as given, else plenty (the test machine's own would make tests depend on it).
+        c.availableMemory = { availableMemory ?? 1 << 40 }
         // A plain comparison stands in for bcrypt (its own tests are hummingbird-auth's).
         let server = try WebServer(configuration: c, log: log, verify: { pw, hash in "hash:" + pw == hash })
         return server.application()

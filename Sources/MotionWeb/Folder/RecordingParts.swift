@@ -64,6 +64,13 @@ public struct RecordingParts: Sendable, Equatable {
 
     public var hasLocation: Bool { parts.contains(where: \.hasLocation) }
 
+    /// The GPS rows of all the parts, as their metadata counts them; nil when a part has
+    /// no metadata (nothing counted them).
+    public var locationRows: Int? {
+        guard parts.allSatisfy({ $0.metadata != nil }) else { return nil }
+        return parts.reduce(0) { $0 + ($1.rows["L"] ?? 0) }
+    }
+
     /// The parts' badge findings together (`clean` only when every part is clean), and
     /// which parts are missing.
     public var health: [String] {

@@ -11,7 +11,9 @@ import Synchronization
 /// It runs when poked: when the server starts and when a listing finds a recording that
 /// needs a summary. Each version of a recording's CSVs (inode, size, modification time) is
 /// tried once, so a recording that cannot be analysed, or a folder where the cache cannot be written, is
-/// not reread on every listing.
+/// not reread on every listing. A recording whose analysis would not fit in the memory
+/// free (`AnalysisMemory`: weeks of GPS on a Pi Zero) is left alone: the daemon would be
+/// the process the kernel ends for it.
 final class SummaryWarmer: Sendable {
     private struct State {
         var running = false
@@ -21,14 +23,17 @@ final class SummaryWarmer: Sendable {
 
     private let folder: RecordingFolder
     private let isWriting: @Sendable (RecordingEntry) -> Bool
+    /// Whether a recording's summary fits in the memory free now (`AnalysisMemory`).
+    private let fits: @Sendable (RecordingParts) -> Bool
     private let state = Mutex(State())
     /// Called after a round with the number of summaries it computed (tests wait on it).
     private let onRound: (@Sendable (Int) -> Void)?
 
     init(folder: RecordingFolder, isWriting: @escaping @Sendable (RecordingEntry) -> Bool,
-         onRound: (@Sendable (Int) -> Void)? = nil) {
+         fits: @escaping @Sendable (RecordingParts) -> Bool = { _ in true }, onRound: (@Sendable (Int) -> Void)? = nil) {
         self.folder = folder
         self.isWriting = isWriting
+        self.fits = fits
         self.onRound = onRound
     }
 
@@ -67,6 +72,7 @@ final class SummaryWarmer: Sendable {
                 let tried = state.withLock { $0.tried }
                 guard needsWork(r, tried: tried), !r.parts.contains(where: isWriting) else { continue }
                 state.withLock { _ = $0.tried.insert(r.stamps) }
+                guard fits(r) else { continue }
                 if (try? SummaryCache.summary(for: r.csvPaths(in: folder.path))) != nil { computed += 1 }
             }
             onRound?(computed)

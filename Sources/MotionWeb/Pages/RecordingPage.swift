@@ -6,9 +6,10 @@ import MotionCore
 /// (health, metadata, downloads). A recording rotated into several files is shown whole:
 /// one track, charts and timeline over all its parts, and its files listed part by part.
 enum RecordingPage {
-    /// `writingName`: the file the attached recorder is writing, if any.
-    static func render(_ r: RecordingParts, series: RecordingSeries?, summary: AnalysisSummary?, seriesError: String?,
-                       writing: Bool, writingName: String? = nil, csrf: String) -> String {
+    /// `writingName`: the file the attached recorder is writing, if any; `summaryNote`: why
+    /// there is no summary, when that is known.
+    static func render(_ r: RecordingParts, series: RecordingSeries?, summary: AnalysisSummary?, summaryNote: String? = nil,
+                       seriesError: String?, writing: Bool, writingName: String? = nil, csrf: String) -> String {
         let e = r.first, multi = r.parts.count > 1
         let base = "/recordings/" + Text.path(e.name)
         var body = "<h1>\(Text.html(Text.localTime(e.startEpoch)))</h1>"
@@ -49,9 +50,9 @@ enum RecordingPage {
         body += chart("Speed", unit: "km/h", points: series?.speed, minimumSpan: 5, css: "speed", missing: "no GPS speed")
         body += chart("Elevation", unit: "m", points: series?.elevation, minimumSpan: 10, css: "elevation", missing: "no GPS altitude")
         body += acceleration(series)
-        body += movementChart(summary, writing: writing)
+        body += movementChart(summary, writing: writing, declined: summaryNote != nil)
         body += "</div>"
-        body += "<h2>Timeline</h2>" + timeline(summary, writing: writing)
+        body += "<h2>Timeline</h2>" + timeline(summary, writing: writing, note: summaryNote)
 
         body += "<h2>Downloads</h2><div class=\"downloads\">"
         if !multi {
@@ -149,10 +150,11 @@ enum RecordingPage {
         return "<div class=\"legend\">" + items.joined() + "</div>"
     }
 
-    static func movementChart(_ summary: AnalysisSummary?, writing: Bool) -> String {
+    /// `declined`: the summary was not computed here (the timeline says why).
+    static func movementChart(_ summary: AnalysisSummary?, writing: Bool, declined: Bool = false) -> String {
         let head = "<figure class=\"card\" style=\"margin:0\"><figcaption>Movement per interval"
         guard let m = summary?.movement, !m.starts.isEmpty, m.starts.count == m.sums.count else {
-            let why = writing ? "computed when the recording has ended" : "not enough IMU data"
+            let why = writing ? "computed when the recording has ended" : declined ? "not computed on this logger (see Timeline)" : "not enough IMU data"
             return head + "</figcaption><p class=\"gap\">\(why)</p></figure>"
         }
         let svg = SVGChart.bars(title: "Movement", unit: "g·s per " + (Int(m.intervalS) % 60 == 0 ? "\(Int(m.intervalS) / 60) min" : "\(Int(m.intervalS)) s"), starts: m.starts,
@@ -161,9 +163,11 @@ enum RecordingPage {
         return head + " (\(Text.html(m.source ?? "IMU")))</figcaption>" + svg + "</figure>"
     }
 
-    static func timeline(_ summary: AnalysisSummary?, writing: Bool) -> String {
+    static func timeline(_ summary: AnalysisSummary?, writing: Bool, note: String? = nil) -> String {
         guard let summary else {
-            return "<p class=\"gap\">" + (writing ? "The timeline is computed when the recording has ended." : "No summary could be computed for this file.") + "</p>"
+            let why = writing ? "The timeline is computed when the recording has ended."
+                : note ?? "No summary could be computed for this file."
+            return "<p class=\"gap\">" + Text.html(why) + "</p>"
         }
         guard !summary.timeline.isEmpty else { return "<p class=\"gap\">No stops or moves found (no usable GPS).</p>" }
         var rows = ""

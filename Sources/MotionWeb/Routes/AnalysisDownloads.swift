@@ -16,6 +16,7 @@ extension WebApp {
     func timeline(_ recording: RecordingParts, head: Bool) async -> Response {
         let paths = recording.csvPaths(in: folder.path), name = recording.name
         if let cached = await cachedSummary(paths), cached.timeline.isEmpty { return Self.noTimeline(name) }
+        if let why = memoryRefusal(recording, .export) { return Self.failure(.serviceUnavailable, why, api: false) }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.contentDisposition] = Text.contentDisposition(recording.name + "." + Kind.timeline.rawValue)
@@ -71,6 +72,7 @@ extension WebApp {
         guard await knownPositions(recording) != false else {
             return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false)
         }
+        if let why = memoryRefusal(recording, .export) { return Self.failure(.serviceUnavailable, why, api: false) }
         var headers = HTTPFields()
         headers[.contentType] = kind == .gpx ? "application/gpx+xml" : "application/geo+json"
         headers[.contentDisposition] = Text.contentDisposition(name + "." + kind.rawValue)

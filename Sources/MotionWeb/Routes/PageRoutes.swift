@@ -73,14 +73,19 @@ extension WebApp {
             seriesError = "\(error)"
         }
         let summary = isWriting ? nil : await summaryFor(recording)
-        return Self.html(RecordingPage.render(recording, series: s, summary: summary, seriesError: seriesError, writing: isWriting,
-                                              writingName: writing, csrf: session(request)?.csrf ?? ""))
+        let note = summary == nil && !isWriting ? memoryRefusal(recording, .summary) : nil
+        return Self.html(RecordingPage.render(recording, series: s, summary: summary, summaryNote: note, seriesError: seriesError,
+                                              writing: isWriting, writingName: writing, csrf: session(request)?.csrf ?? ""))
     }
 
     /// The MotionAnalysis summary of a finished recording (all its parts in one pass): the
-    /// cached one, else computed once and cached beside its first file as `NAME.summary.json`.
+    /// cached one, else computed once and cached beside its first file as `NAME.summary.json`;
+    /// nil, without reading a row, when its analysis would not fit in the memory free
+    /// (`memoryRefusal` says so).
     func summaryFor(_ recording: RecordingParts) async -> AnalysisSummary? {
         let paths = recording.csvPaths(in: folder.path)
+        if let cached = await cachedSummary(paths) { return cached }
+        guard memoryRefusal(recording, .summary) == nil else { return nil }
         return try? await blocking { try SummaryCache.summary(for: paths) }
     }
 

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MotionAnalysis
+import MotionSystem
+@testable import MotionWeb
+import NIOCore
+import Testing
+
+/// The web page runs inside the daemon: it never starts an analysis or export that would not
+/// fit in the memory free (`AnalysisMemory`), so the kernel does not end the recorder for a
+/// page view, and it says why, and what to do instead.
+@Suite struct WebMemoryTests {
+    let name = "20260101080000"
+
+    /// 60 GPS rows: a summary needs 60 × 160 B, an export 60 × 400 B.
+    func fixture() throws -> WebFixture {
+        let f = try WebFixture()
+        try f.addRecording(name, seconds: 60)
+        return f
+    }
+
+    @Test func aRecordingTooLongForTheFreeMemoryIsNotAnalysedHereAndThePageSaysWhy() async throws {
+        let f = try fixture()
+        let (rounds, roundDone) = AsyncStream<Int>.makeStream()
+        // 15 000 bytes free: a summary (9 600) would take more than half.
+        try await f.app(summaryRounds: { roundDone.yield($0) }, availableMemory: 15_000).test(.router) { client in
+            _ = try await client.execute(uri: "/api/recordings", method: .get)
+            var it = rounds.makeAsyncIterator()
+            #expect(await it.next() == 0)      // the background round left it alone
+            let page = try await client.execute(uri: "/recordings/\(name)", method: .get)
+            let html = String(buffer: page.body)
+            #expect(page.status == .ok && html.contains("Too long to summarise on this logger: its 60 GPS rows need about 1 MB"),
+                    "\(html.components(separatedBy: "<h2>Timeline</h2>").last?.prefix(400) ?? "")")
+            #expect(html.contains("not computed on this logger (see Timeline)"))
+            #expect(!f.exists("\(name).summary.json"))
+            let api = try await client.execute(uri: "/api/recordings/\(name)/summary", method: .get)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: Any]
+            #expect(body?["summary"] is NSNull && (body?["note"] as? String)?.hasPrefix("Too long to summarise") == true)
+            for kind in ["gpx", "geojson", "timeline.json"] {
+                for method in [HTTPRequest.Method.get, .head] {
+                    let r = try await client.execute(uri: "/recordings/\(name).\(kind)", method: method)
+                    #expect(r.status == .serviceUnavailable, "\(kind) \(method): \(r.status)")
+                    if method == .get { #expect(String(buffer: r.body).contains("Too long to export on this logger"), "\(String(buffer: r.body))") }
+                }
+            }
+            #expect(!f.exists("\(name).summary.json"))
+        }
+    }
+
+    /// With the memory for it the same recording is summarised and exported; its cached
+    /// summary is then shown even where the memory is short (nothing is computed).
+    @Test func withTheMemoryForItItIsAnalysedAndACachedSummaryIsAlwaysShown() async throws {
+        let f = try fixture()
+        let (rounds, roundDone) = AsyncStream<Int>.makeStream()
+        try await f.app(summaryRounds: { roundDone.yield($0) }, availableMemory: 64 << 20).test(.router) { client in
+            _ = try await client.execute(uri: "/api/recordings", method: .get)
+            var it = rounds.makeAsyncIterator()
+            #expect(await it.next() == 1)
+            #expect(f.exists("\(name).summary.json"))
+            let gpx = try await client.execute(uri: "/recordings/\(name).gpx", method: .get)
+            #expect(gpx.status == .ok && String(buffer: gpx.body).contains("<trkpt"))
+        }
+        try await f.app(availableMemory: 15_000).test(.router) { client in
+            let html = String(buffer: try await client.execute(uri: "/recordings/\(name)", method: .get).body)
+            #expect(!html.contains("Too long") && html.contains("<h2>Timeline</h2><ul class=\"timeline\">"), "\(html.components(separatedBy: "<h2>Timeline</h2>").last?.prefix(200) ?? "")")
+        }
+    }
+}
+
+/// The estimate and the sentence (`AnalysisMemory`), and the free memory the daemon asks.
+@Suite struct AnalysisMemoryTests {
+    @Test func workThatTakesMoreThanHalfTheFreeMemoryIsDeclined() throws {
+        // A week at 1 Hz on a Pi Zero with 300 MB free: the summary fits, a GPX does not.
+        let fixes = 7 * 86_400
+        #expect(AnalysisMemory.refusal(.summary, locationRows: fixes, availableBytes: 300 << 20) == nil)
+        let gpx = try #require(AnalysisMemory.refusal(.export, locationRows: fixes, availableBytes: 300 << 20))
+        #expect(gpx.hasPrefix("Too long to export on this logger: its 604800 GPS rows need about 231 MB of memory; 300 MB are free, and the recorder must keep half."), "\(gpx)")
+        #expect(gpx.hasSuffix("run `motionlog export` there."))
+        // Two weeks at 1 Hz, or a week at 10 Hz: neither.
+        #expect(AnalysisMemory.refusal(.summary, locationRows: 14 * 86_400, availableBytes: 300 << 20)?.contains("185 MB") == true)
+        #expect(AnalysisMemory.refusal(.summary, locationRows: 7 * 864_000, availableBytes: 300 << 20)?.contains("summarise") == true)
+        // Unknown free memory, no GPS rows, or a count that would overflow: never a crash.
+        #expect(AnalysisMemory.refusal(.export, locationRows: fixes, availableBytes: nil) == nil)
+        #expect(AnalysisMemory.refusal(.export, locationRows: 0, availableBytes: 1) == nil)
+        #expect(AnalysisMemory.refusal(.export, locationRows: .max, availableBytes: 1 << 30) != nil)
+    }
+
+    @Test func theFreeMemoryIsReadFromTheKernel() throws {
+        let free = try #require(SystemInfo.availableMemoryBytes())
+        #expect(free > 1 << 20 && free < 1 << 50)
+    }
+}
