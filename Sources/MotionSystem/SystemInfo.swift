@@ -26,8 +26,22 @@ public enum SystemInfo {
     public static var clockTicksPerSecond: Int { Int(sysconf(Int32(_SC_CLK_TCK))) }
 
     /// Memory the kernel can give processes without swapping (`MemAvailable` of
-    /// /proc/meminfo), bytes; nil where it cannot be read.
+    /// /proc/meminfo), bytes. Where /proc/meminfo is hidden (a service with
+    /// `ProcSubset=pid`), the free pages (`sysconf(_SC_AVPHYS_PAGES)`): that leaves out the
+    /// page cache the kernel would give back, so it errs low. Nil where neither answers.
     public static func availableMemoryBytes() -> Int? {
+        memAvailable() ?? freePages()
+    }
+
+    /// The free pages in bytes (glibc answers from sysinfo(2)).
+    static func freePages() -> Int? {
+        let pages = sysconf(Int32(_SC_AVPHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
+        guard pages > 0, size > 0 else { return nil }
+        return pages.multipliedReportingOverflow(by: size).overflow ? nil : pages * size
+    }
+
+    /// `MemAvailable` of /proc/meminfo, bytes.
+    static func memAvailable() -> Int? {
         guard let file = fopen("/proc/meminfo", "r") else { return nil }
         defer { fclose(file) }
         var line = [CChar](repeating: 0, count: 256)

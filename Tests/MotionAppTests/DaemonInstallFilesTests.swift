@@ -79,6 +79,11 @@ struct DaemonInstallFilesTests {
         #expect(u["Restart"] == ["on-failure"] && u["After"]?.first?.contains("gpsd.service") == true)
         #expect(u["CapabilityBoundingSet"] == [""])
         #expect(u["DeviceAllow"]?.sorted() == ["char-gpiochip rw", "char-i2c rw"])
+        // /proc/sys/kernel/random/boot_id (provisional file names) and /proc/meminfo (the web
+        // page's memory check) stay readable: ProcSubset=pid hid both.
+        #expect(u["ProcSubset"] == nil || u["ProcSubset"] == ["all"], "\(String(describing: u["ProcSubset"]))")
+        // Out of memory, the kernel ends anything but the recorder.
+        #expect(u["OOMScoreAdjust"].flatMap { $0.first.flatMap { Int($0) } }.map { $0 <= -500 } == true, "\(String(describing: u["OOMScoreAdjust"]))")
         // Every board's output folder is writable by the service.
         let outputs = BoardCatalog(directory: S.repo + "/boards").all().boards.filter { $0.name != "simulator" }.compactMap(\.output)
         #expect(outputs.count >= 7)
