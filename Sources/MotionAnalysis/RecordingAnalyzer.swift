@@ -19,7 +19,7 @@ public struct AnalysisResult: Sendable {
 /// interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 12
+    public static let version = 13
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     static let relativeLooking = 1e9
 
@@ -196,6 +196,16 @@ public struct RecordingAnalyzer: RowSink {
         return AnalysisResult(summary: summary, fixes: analyzer.filter.accepted)
     }
 
+    /// Seconds per activity over the moves, and `stop`, to the second: added up exactly and
+    /// rounded once (rounded per entry, ten moves of 10.4 s made 100 s).
+    static func activitySeconds(_ timeline: [TimelineEntry]) -> [String: Double] {
+        var seconds: [String: Double] = [:]
+        for e in timeline where e.type != .gap {
+            seconds[e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue, default: 0] += e.duration
+        }
+        return seconds.mapValues { $0.rounded() }
+    }
+
     mutating func finish(into s: inout AnalysisSummary, counts: ScanCounts, metadata: [(String, RecordingMetadata)],
                          fileFindings: [String] = []) {
         if let bin = windows.finish() { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
@@ -222,10 +232,7 @@ public struct RecordingAnalyzer: RowSink {
                                      steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds, track: track,
                                      imu: imu, options: options, rows: s.recordedSpan ?? 0...0,
                                      recordingBreaks: recordingBreaks).build()
-        for e in s.timeline where e.type != .gap {
-            let key = e.type == .stop ? "stop" : (e.activity ?? .unknown).rawValue
-            s.activitySeconds[key, default: 0] += e.duration.rounded()
-        }
+        s.activitySeconds = Self.activitySeconds(s.timeline)
         s.movement = movement.result()
         s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: fixes, fileFindings: fileFindings)
         s.messages = s.health.findings

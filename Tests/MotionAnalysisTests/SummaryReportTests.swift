@@ -1,5 +1,5 @@
 import Foundation
-import MotionAnalysis
+@testable import MotionAnalysis
 import MotionCore
 import Testing
 
@@ -26,5 +26,22 @@ import Testing
         #expect(long.contains("  … 1 more interval (see --json)"), "\(long.suffix(12))")
         let longer = try movementReport(intervals: 150)
         #expect(longer.contains("  … 6 more intervals (see --json)"), "\(longer.suffix(12))")
+    }
+
+    /// Time per activity is added up exactly and rounded once: rounded per entry, ten
+    /// walking moves of 10.4 s made 100 s.
+    @Test func timePerActivityIsRoundedOnce() {
+        var timeline: [TimelineEntry] = []
+        var t = 1_763_700_000.0
+        for _ in 0..<10 {
+            var e = TimelineEntry(type: .move, start: t, end: t + 10.4)
+            e.activity = .walking
+            timeline.append(e)
+            timeline.append(TimelineEntry(type: .stop, start: t + 10.4, end: t + 310.2))
+            t += 310.2
+        }
+        timeline.append(TimelineEntry(type: .gap, start: t, end: t + 3600))
+        let seconds = RecordingAnalyzer.activitySeconds(timeline)
+        #expect(seconds == ["walking": 104, "stop": 2998], "\(seconds)")
     }
 }
