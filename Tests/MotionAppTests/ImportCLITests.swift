@@ -100,6 +100,21 @@ struct ImportCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty, "\(temporary())")
     }
 
+    /// A GPX without <fix> and without elevations says nothing of the fixes: the health
+    /// finding says what the share is of, not "altitude and accuracy suffer".
+    @Test func pointsWithoutAnElevationAreNotCalledPoorFixes() throws {
+        let folder = Binary.temporaryDirectory()
+        let flat = Self.walk.replacingOccurrences(of: #"<ele>\d+</ele>"#, with: "", options: .regularExpression)
+        try flat.write(toFile: folder + "/flat.gpx", atomically: false, encoding: .utf8)
+        #expect(try Binary.run(["import", folder + "/flat.gpx"]).status == 0)
+        let csv = try #require(Binary.csvFiles(in: folder).first)
+        let r = try Binary.run(["summary", "--json", csv])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let findings = try #require((json["health"] as? [String: Any])?["findings"] as? [String])
+        #expect(findings.contains { $0.hasPrefix("Only 0 % of the imported GPS points were 3-D fixes, or, where the GPX has no <fix>, had an elevation") }, "\(findings)")
+        #expect(!findings.contains { $0.contains("accuracy suffer") }, "\(findings)")
+    }
+
     /// Four points of a walk, a minute apart.
     static let walk = """
         <?xml version="1.0"?>

@@ -104,7 +104,15 @@ enum HealthReport {
                                                 p95EphM: a.ephs.percentile(0.95).map { Text.round($0, 1) },
                                                 noPosition: a.noPosition)
             h.gps = q
-            if located > 0 && q.share3d < 0.8 { findings.append("Only \(Int((q.share3d * 100).rounded())) % of GPS fixes were 3-D: altitude and accuracy suffer.") }
+            if located > 0 && q.share3d < 0.8 {
+                let share = "\(Int((q.share3d * 100).rounded())) %"
+                // An imported GPX without <fix> says nothing of the fix: the mode is 3 where a
+                // point has an elevation (docs/FORMAT.md), so the share is of those.
+                let imported = !metadata.isEmpty && metadata.allSatisfy { $0.1.recording.board == ImportedRecording.board }
+                findings.append(imported
+                    ? "Only \(share) of the imported GPS points were 3-D fixes, or, where the GPX has no <fix>, had an elevation: the altitude is missing from the others."
+                    : "Only \(share) of GPS fixes were 3-D: altitude and accuracy suffer.")
+            }
             if let p95 = q.p95EphM, p95 > 25 { findings.append("GPS accuracy was poor: 95 % of fixes within \(Text.number(p95, 0)) m.") }
             if a.noPosition > 0 {
                 let rows = a.noPosition == 1 ? "1 GPS row" : "\(a.noPosition) GPS rows"

@@ -141,7 +141,7 @@ struct ImportCommand: ParsableCommand {
         if let s = skippedText(c) { notes.append("points skipped: \(s)") }
         if let damage = c.stoppedEarly { notes.append(damage) }
         let recording = RecordingDescription(
-            id: UUID().uuidString, board: "imported", boardDescription: "GPX file \(name)",
+            id: UUID().uuidString, board: ImportedRecording.board, boardDescription: "GPX file \(name)",
             sensor: SensorInfo(model: "none"), gps: "GPX file \(name)", deviceMotion: nil, rateHz: 0, sources: "L",
             label: label, whenMode: .epoch, startEpoch: first, started: TimeText.isoUTC(epochSeconds: first),
             clock: "unknown", rotateBytes: nil, rotateSeconds: nil, fsyncIntervalSeconds: 0, bufferRows: 0, notes: notes)
@@ -152,7 +152,7 @@ struct ImportCommand: ParsableCommand {
         file.rows = ["L": c.fixes]
         file.bytes = bytes
         return RecordingMetadata(software: .init(version: MotionLogCommand.version), recording: recording, file: file,
-                                 counters: CounterSnapshot(), endedCleanly: true, endReason: "imported",
+                                 counters: CounterSnapshot(), endedCleanly: true, endReason: ImportedRecording.endReason,
                                  ended: TimeText.isoUTC(epochSeconds: Date().timeIntervalSince1970))
     }
 }

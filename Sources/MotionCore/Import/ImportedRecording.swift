@@ -1,0 +1,8 @@
+/// What marks a recording made by `motionlog import` in its metadata (docs/FORMAT.md,
+/// "Imported recordings").
+public enum ImportedRecording {
+    /// `recording.board`.
+    public static let board = "imported"
+    /// `endReason`.
+    public static let endReason = "imported"
+}
