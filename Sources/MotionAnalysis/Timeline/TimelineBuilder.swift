@@ -215,6 +215,7 @@ struct TimelineBuilder {
         for k in runs.indices {
             var f = ModeClassifier.features(fixes: fixes, speeds: speeds, steady: steadySpeeds, range: runs[k].lo...runs[k].hi, imu: imu)
             var walkLike = runs[k].walkLike
+            var tooFewToJudge = false
             if f.movingFixes < ModeClassifier.minMovingFixes {
                 // Too few moving fixes to judge by their speeds: walk-like, unless the fixes
                 // are further apart than any position error, covered faster than anyone
@@ -229,9 +230,14 @@ struct TimelineBuilder {
                     walkLike = false
                 } else {
                     walkLike = true
+                    // Faster than anyone walks, over less than a position error can explain:
+                    // nothing to tell the mode by (a 2 s move of two fixes, 13 m apart, at the
+                    // end of an imported ride was "walking, 23.4 km/h").
+                    tooFewToJudge = dt > 0 && straight / dt > ModeClassifier.walkMax + 0.3
                 }
             }
             (runs[k].activity, runs[k].basis) = walkLike ? ModeClassifier.classifyWalkLike(f) : ModeClassifier.classifyFast(f)
+            if tooFewToJudge && runs[k].basis == "speed" { runs[k].activity = .unknown }
         }
         var merged: [Run] = []
         for r in runs {
