@@ -17,8 +17,8 @@ struct RecordingSeries: Sendable {
     var speed: [[Point]] = []
     /// Metres above sea level against seconds since the first row, in pieces between gaps.
     var elevation: [[Point]] = []
-    /// Acceleration magnitude in g per bin, in pieces: a bin without rows (the
-    /// accelerometer was not recorded or had a gap) ends one.
+    /// Acceleration magnitude in g per bin, in pieces between gaps in the rows
+    /// (`AccelerationBins.pieces`).
     var acceleration: [[Bin]] = []
     var firstWhen: Double?
     var lastWhen: Double?
