@@ -2,34 +2,54 @@
 /// row is read, and whether it fits in the memory free now.
 ///
 /// The analysis streams the rows, but keeps every usable GPS fix for the track and the
-/// timeline (`RecordingAnalyzer`), and a GPX or GeoJSON export holds the whole track and
-/// its document. On a Pi Zero (512 MB) a recording of weeks at 1 Hz, or days at 10 Hz,
+/// timeline (`RecordingAnalyzer`), and the GPX, GeoJSON and timeline exports hold the
+/// whole track and their document. On a Pi Zero (512 MB) a recording of weeks at 1 Hz, or days at 10 Hz,
 /// needs more than the daemon can spare, and the kernel's out-of-memory killer ends the
 /// largest process, which is the daemon: the recording would stop. The web page (inside
 /// the daemon) therefore asks first and declines such work with this sentence; the
 /// command-line tools do not (a computer has the memory, and it is the owner's command).
 public enum AnalysisMemory {
-    /// Work on a whole recording.
+    /// Work on a whole recording, with the bytes it holds per GPS fix at its peak: measured
+    /// with `/usr/bin/time` on 14 days at 1 Hz (1 209 600 fixes; BENCHMARKS.md, "Long GPS
+    /// tracks"), the program's 30 MB taken off, with margin, and for the web page the
+    /// document's bytes once more while it is sent.
     public enum Work: Sendable {
-        /// The summary (track, timeline, movement, health): 119 bytes per fix at the peak
-        /// measured on 1–14 days at 1 Hz (BENCHMARKS.md, "Long GPS tracks"), with margin.
+        /// The summary (track, timeline, movement, health): 125 bytes per fix.
         case summary
-        /// A GPX or GeoJSON document of the track, or the timeline export (which also holds
-        /// the analysis' fixes): 190 bytes per fix measured for a GPX of 14 days, and the
-        /// document's bytes once more while it is sent.
-        case export
+        /// The track as GPX: 107 bytes per fix written to a file, the document (116) and its
+        /// bytes held whole by the page.
+        case gpx
+        /// The track as GeoJSON (`JSONEncoder` builds it whole): 690 bytes per fix.
+        case geojson
+        /// The Moves-style timeline JSON: 830 bytes per fix.
+        case timeline
 
         var bytesPerFix: Int {
             switch self {
             case .summary: return 160
-            case .export: return 400
+            case .gpx: return 400
+            case .geojson: return 1000
+            case .timeline: return 1200
             }
         }
 
+        /// What is declined, as the sentence says it.
         var what: String {
             switch self {
             case .summary: return "summarise"
-            case .export: return "export"
+            case .gpx: return "export as GPX"
+            case .geojson: return "export as GeoJSON"
+            case .timeline: return "export the timeline of"
+            }
+        }
+
+        /// The command that does it on a computer.
+        var command: String {
+            switch self {
+            case .summary: return "motionlog summary"
+            case .gpx: return "motionlog export --format gpx"
+            case .geojson: return "motionlog export --format geojson"
+            case .timeline: return "motionlog export --format timeline"
             }
         }
     }
@@ -53,7 +73,7 @@ public enum AnalysisMemory {
         guard Double(need) > Double(available) * share else { return nil }
         return "Too long to \(work.what) on this logger: its \(locationRows) GPS rows need about "
             + "\(megabytes(need)) MB of memory; \(megabytes(available)) MB are free, and the recorder must keep half. "
-            + "Copy the recording to a computer and run `motionlog \(work == .summary ? "summary" : "export")` there."
+            + "Copy the recording to a computer and run `\(work.command)` there."
     }
 
     /// Whole megabytes, rounded up (without overflow at `Int.max`).

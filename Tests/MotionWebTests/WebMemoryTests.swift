@@ -13,7 +13,7 @@ import Testing
 @Suite struct WebMemoryTests {
     let name = "20260101080000"
 
-    /// 60 GPS rows: a summary needs 60 × 160 B, an export 60 × 400 B.
+    /// 60 GPS rows: a summary needs 60 × 160 B, the exports 60 × 400 B (GPX) and more.
     func fixture() throws -> WebFixture {
         let f = try WebFixture()
         try f.addRecording(name, seconds: 60)
@@ -37,11 +37,13 @@ import Testing
             let api = try await client.execute(uri: "/api/recordings/\(name)/summary", method: .get)
             let body = try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: Any]
             #expect(body?["summary"] is NSNull && (body?["note"] as? String)?.hasPrefix("Too long to summarise") == true)
-            for kind in ["gpx", "geojson", "timeline.json"] {
+            for (kind, what) in [("gpx", "export as GPX"), ("geojson", "export as GeoJSON"), ("timeline.json", "export the timeline of")] {
                 for method in [HTTPRequest.Method.get, .head] {
                     let r = try await client.execute(uri: "/recordings/\(name).\(kind)", method: method)
                     #expect(r.status == .serviceUnavailable, "\(kind) \(method): \(r.status)")
-                    if method == .get { #expect(String(buffer: r.body).contains("Too long to export on this logger"), "\(String(buffer: r.body))") }
+                    if method == .get {
+                        #expect(String(buffer: r.body).contains("Too long to \(what) on this logger"), "\(String(buffer: r.body))")
+                    }
                 }
             }
             #expect(!f.exists("\(name).summary.json"))
@@ -74,16 +76,20 @@ import Testing
         // A week at 1 Hz on a Pi Zero with 300 MB free: the summary fits, a GPX does not.
         let fixes = 7 * 86_400
         #expect(AnalysisMemory.refusal(.summary, locationRows: fixes, availableBytes: 300 << 20) == nil)
-        let gpx = try #require(AnalysisMemory.refusal(.export, locationRows: fixes, availableBytes: 300 << 20))
-        #expect(gpx.hasPrefix("Too long to export on this logger: its 604800 GPS rows need about 231 MB of memory; 300 MB are free, and the recorder must keep half."), "\(gpx)")
-        #expect(gpx.hasSuffix("run `motionlog export` there."))
+        let gpx = try #require(AnalysisMemory.refusal(.gpx, locationRows: fixes, availableBytes: 300 << 20))
+        #expect(gpx.hasPrefix("Too long to export as GPX on this logger: its 604800 GPS rows need about 231 MB of memory; 300 MB are free, and the recorder must keep half."), "\(gpx)")
+        #expect(gpx.hasSuffix("run `motionlog export --format gpx` there."))
+        // A day fits as GPX, not as GeoJSON or as a timeline (both built whole by JSONEncoder).
+        #expect(AnalysisMemory.refusal(.gpx, locationRows: 86_400, availableBytes: 100 << 20) == nil)
+        #expect(AnalysisMemory.refusal(.geojson, locationRows: 86_400, availableBytes: 100 << 20) != nil)
+        #expect(AnalysisMemory.refusal(.timeline, locationRows: 86_400, availableBytes: 100 << 20)?.contains("--format timeline") == true)
         // Two weeks at 1 Hz, or a week at 10 Hz: neither.
         #expect(AnalysisMemory.refusal(.summary, locationRows: 14 * 86_400, availableBytes: 300 << 20)?.contains("185 MB") == true)
         #expect(AnalysisMemory.refusal(.summary, locationRows: 7 * 864_000, availableBytes: 300 << 20)?.contains("summarise") == true)
         // Unknown free memory, no GPS rows, or a count that would overflow: never a crash.
-        #expect(AnalysisMemory.refusal(.export, locationRows: fixes, availableBytes: nil) == nil)
-        #expect(AnalysisMemory.refusal(.export, locationRows: 0, availableBytes: 1) == nil)
-        #expect(AnalysisMemory.refusal(.export, locationRows: .max, availableBytes: 1 << 30) != nil)
+        #expect(AnalysisMemory.refusal(.gpx, locationRows: fixes, availableBytes: nil) == nil)
+        #expect(AnalysisMemory.refusal(.gpx, locationRows: 0, availableBytes: 1) == nil)
+        #expect(AnalysisMemory.refusal(.timeline, locationRows: .max, availableBytes: 1 << 30) != nil)
     }
 
     @Test func theFreeMemoryIsReadFromTheKernel() throws {

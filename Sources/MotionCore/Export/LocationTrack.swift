@@ -49,30 +49,34 @@ public struct LocationTrack: Sendable, Equatable {
         max(minimumGapSeconds, 3 * (medianInterval.isFinite ? medianInterval : 0))
     }
 
-    public private(set) var segments: [[TrackPoint]]
+    /// Every point, in time order.
+    public let points: [TrackPoint]
+    /// Where each segment lies in `points`.
+    public let segmentRanges: [Range<Int>]
 
     /// Sorts the points by time (stable: equal times keep their order) and splits them at
     /// gaps longer than `maxGapSeconds` (default: `gapSeconds` of the points' own median
-    /// interval).
+    /// interval). Points already in time order (a recording's) are kept as they are, not
+    /// copied: a track of weeks is held once.
     public init(points: [TrackPoint], maxGapSeconds: Double? = nil) {
-        // Recordings are in time order already: sorting (and its copies) only when needed.
         let inOrder = zip(points, points.dropFirst()).allSatisfy { $0.time <= $1.time }
         let sorted = inOrder ? points : points.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
         let maxGapSeconds = maxGapSeconds ?? Self.gapSeconds(medianInterval: Self.medianInterval(sorted))
-        var segments: [[TrackPoint]] = []
-        var current: [TrackPoint] = []
-        for p in sorted {
-            if let last = current.last, p.time - last.time > maxGapSeconds {
-                segments.append(current)
-                current = []
-            }
-            current.append(p)
+        var ranges: [Range<Int>] = []
+        var start = 0
+        for i in sorted.indices.dropFirst() where sorted[i].time - sorted[i - 1].time > maxGapSeconds {
+            ranges.append(start..<i)
+            start = i
         }
-        if !current.isEmpty { segments.append(current) }
-        self.segments = segments
+        if !sorted.isEmpty { ranges.append(start..<sorted.count) }
+        self.points = sorted
+        segmentRanges = ranges
     }
+
+    /// The segments, in order (views into `points`).
+    public var segments: [ArraySlice<TrackPoint>] { segmentRanges.map { points[$0] } }
 
     /// The median of the positive intervals between consecutive points (0 without any).
     static func medianInterval(_ sorted: [TrackPoint]) -> Double {
@@ -82,8 +86,5 @@ public struct LocationTrack: Sendable, Equatable {
         return intervals[intervals.count / 2]
     }
 
-    /// Every point, in order.
-    public var points: [TrackPoint] { segments.flatMap { $0 } }
-
-    public var isEmpty: Bool { segments.isEmpty }
+    public var isEmpty: Bool { points.isEmpty }
 }

@@ -16,7 +16,7 @@ extension WebApp {
     func timeline(_ recording: RecordingParts, head: Bool) async -> Response {
         let paths = recording.csvPaths(in: folder.path), name = recording.name
         if let cached = await cachedSummary(paths), cached.timeline.isEmpty { return Self.noTimeline(name) }
-        if let why = memoryRefusal(recording, .export) { return Self.failure(.serviceUnavailable, why, api: false) }
+        if let why = memoryRefusal(recording, .timeline) { return Self.failure(.serviceUnavailable, why, api: false) }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.contentDisposition] = Text.contentDisposition(recording.name + "." + Kind.timeline.rawValue)
@@ -72,7 +72,9 @@ extension WebApp {
         guard await knownPositions(recording) != false else {
             return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false)
         }
-        if let why = memoryRefusal(recording, .export) { return Self.failure(.serviceUnavailable, why, api: false) }
+        if let why = memoryRefusal(recording, kind == .gpx ? .gpx : .geojson) {
+            return Self.failure(.serviceUnavailable, why, api: false)
+        }
         var headers = HTTPFields()
         headers[.contentType] = kind == .gpx ? "application/gpx+xml" : "application/geo+json"
         headers[.contentDisposition] = Text.contentDisposition(name + "." + kind.rawValue)
@@ -92,7 +94,11 @@ extension WebApp {
                 }
                 guard !points.isEmpty else { return nil }
                 let track = LocationTrack(points: points)
-                if kind == .gpx { return Array(GPXWriter.document(track, name: name, creator: "motionlog web").utf8) }
+                if kind == .gpx {
+                    var bytes: [UInt8] = []
+                    GPXWriter.write(track, name: name, creator: "motionlog web") { bytes += $0.utf8 }
+                    return bytes
+                }
                 return try GeoJSONWriter.document(track, name: name, creator: "motionlog web")
             }
         } catch {
