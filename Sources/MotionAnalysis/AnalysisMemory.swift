@@ -21,7 +21,8 @@ public enum AnalysisMemory {
         case gpx
         /// The track as GeoJSON (`JSONEncoder` builds it whole): 690 bytes per fix.
         case geojson
-        /// The Moves-style timeline JSON: 830 bytes per fix.
+        /// The Moves-style timeline JSON: the analysis' 125 bytes per fix (it is written a
+        /// day at a time), and the document's bytes (150 per fix) held by the page.
         case timeline
 
         var bytesPerFix: Int {
@@ -29,7 +30,7 @@ public enum AnalysisMemory {
             case .summary: return 160
             case .gpx: return 400
             case .geojson: return 1000
-            case .timeline: return 1200
+            case .timeline: return 400
             }
         }
 

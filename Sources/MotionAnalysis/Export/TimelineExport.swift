@@ -55,6 +55,40 @@ public enum TimelineExport {
 
     /// One storyline per local day (a segment crossing midnight is cut at midnight).
     public static func storyline(_ result: AnalysisResult) throws -> [UInt8] {
+        var out: [UInt8] = []
+        try storyline(result) { out += $0 }
+        return out
+    }
+
+    /// The storyline handed to `sink` a day at a time: only one day's segments and track
+    /// points are held (built whole, 14 days at 1 Hz took 1 GB). The bytes are those of
+    /// the whole array encoded at once: each day is encoded alone and indented one level,
+    /// which is exact because JSON strings hold no raw line feed.
+    public static func storyline(_ result: AnalysisResult, to sink: ([UInt8]) throws -> Void) throws {
+        let (order, day) = storylineDays(result)
+        let encoder = storylineEncoder
+        guard !order.isEmpty else { return try sink(Array(try encoder.encode([Day]())) + [0x0A]) }
+        try sink(Array("[\n".utf8))
+        for (k, date) in order.enumerated() {
+            var bytes: [UInt8] = [0x20, 0x20]
+            for b in try encoder.encode(day(date)) {
+                bytes.append(b)
+                if b == 0x0A { bytes += [0x20, 0x20] }
+            }
+            bytes += Array((k + 1 < order.count ? ",\n" : "\n]\n").utf8)
+            try sink(bytes)
+        }
+    }
+
+    static var storylineEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// The local days of the storyline in order, and how to build each one's `Day` (built
+    /// when asked, so that one day at a time is held).
+    static func storylineDays(_ result: AnalysisResult) -> (order: [String], day: (String) -> Day) {
         var days: [String: [TimelineEntry]] = [:]
         var order: [String] = []
         for e in result.summary.timeline {
@@ -72,7 +106,7 @@ public enum TimelineExport {
                 t = bounds.end
             }
         }
-        let output = order.map { day -> Day in
+        func day(_ day: String) -> Day {
             var totals: [String: (Double, Double)] = [:]
             let segments = (days[day] ?? []).map { e -> Segment in
                 switch e.type {
@@ -101,9 +135,7 @@ public enum TimelineExport {
             return Day(date: day.replacingOccurrences(of: "-", with: ""), segments: segments, summary: summary,
                        lastUpdate: movesTime(result.summary.end ?? 0))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(output)) + [0x0A]
+        return (order, day)
     }
 
     /// The fixes with time in `[from, to]`.

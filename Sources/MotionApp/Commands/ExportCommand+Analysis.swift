@@ -19,8 +19,12 @@ extension ExportCommand {
             guard !result.summary.timeline.isEmpty else {
                 throw CommandFailure("no timeline in \(files.joined(separator: ", ")): no usable GPS fixes or accelerometer rows (see `motionlog summary`)", code: 1)
             }
-            let bytes = format == .timeline ? try TimelineExport.storyline(result) : try TimelineExport.geoJSON(result)
-            try writeAnalysisOutput { emit in try emit(bytes) }
+            if format == .timeline {
+                try writeAnalysisOutput { emit in try TimelineExport.storyline(result, to: emit) }
+            } else {
+                let bytes = try TimelineExport.geoJSON(result)
+                try writeAnalysisOutput { emit in try emit(bytes) }
+            }
             return true
         case .wideCSV:
             let inputs: [String]
