@@ -19,7 +19,8 @@ public enum AnalysisMemory {
         /// The track as GPX: 107 bytes per fix written to a file, the document (116) and its
         /// bytes held whole by the page.
         case gpx
-        /// The track as GeoJSON (`JSONEncoder` builds it whole): 690 bytes per fix.
+        /// The track as GeoJSON: 337 bytes per fix (the geometry's nested arrays, encoded
+        /// whole; the properties one at a time), and the document's bytes held by the page.
         case geojson
         /// The Moves-style timeline JSON: the analysis' 125 bytes per fix (it is written a
         /// day at a time), and the document's bytes (150 per fix) held by the page.
@@ -29,7 +30,7 @@ public enum AnalysisMemory {
             switch self {
             case .summary: return 160
             case .gpx: return 400
-            case .geojson: return 1000
+            case .geojson: return 600
             case .timeline: return 400
             }
         }

@@ -46,16 +46,13 @@ struct ExportCommand: ParsableCommand {
                 // Written by runAnalysisFormat() before any track is read.
                 throw CommandFailure("internal error: \(rawValue) is not a track format", code: 2)
             case .geojson:
-                let bytes: [UInt8]
                 do {
-                    guard let b = try GeoJSONWriter.document(track, name: name, creator: creator) else {
+                    guard try GeoJSONWriter.write(track, name: name, creator: creator, to: { try sink($0) }) else {
                         throw CommandFailure("no L rows to export", code: 1)
                     }
-                    bytes = b
                 } catch let failure as CommandFailure { throw failure } catch {
                     throw CommandFailure("cannot encode GeoJSON: \(error)", code: 2)
                 }
-                try sink(bytes)
             }
         }
     }

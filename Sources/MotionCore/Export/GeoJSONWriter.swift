@@ -5,16 +5,11 @@ import Foundation
 /// `coordTimes` (ISO 8601 UTC, the convention of togeojson and others), `times` (epoch
 /// seconds, exactly the rows' When), `speed`, `course`, `altitudeMSL`, `mode` (null where
 /// unknown) and `segmentStarts` (index of each segment's first point; a new segment
-/// starts after a gap of more than 10 s). A single point gives a `Point` geometry, as a
+/// starts after a gap, `LocationTrack.gapSeconds`). A single point gives a `Point` geometry, as a
 /// LineString needs two. A track with gaps is a `MultiLineString` (one line per segment,
 /// never drawn across a gap); segments of a single point, which no line can hold, go into
 /// a `MultiPoint` beside it in a `GeometryCollection`. Every point appears exactly once.
 public enum GeoJSONWriter {
-    struct Feature: Encodable {
-        let type = "Feature"
-        let geometry: Geometry
-        let properties: Properties
-    }
     struct Geometry: Encodable {
         let type: String
         var coordinates: Coordinates? = nil
@@ -46,39 +41,48 @@ public enum GeoJSONWriter {
         let points = Geometry(type: "MultiPoint", coordinates: .line(lone))
         return lines.isEmpty ? points : Geometry(type: "GeometryCollection", geometries: [multi, points])
     }
-    struct Properties: Encodable {
-        let name: String
-        let creator: String
-        let coordTimes: [String]
-        let times: [Double]
-        let altitudeMSL: [Double?]
-        let speed: [Double?]
-        let course: [Double?]
-        let mode: [Int]
-        let segmentStarts: [Int]
-    }
-
     /// The GeoJSON text (UTF-8), or nil for an empty track.
     public static func document(_ track: LocationTrack, name: String, creator: String) throws -> [UInt8]? {
+        var out: [UInt8] = []
+        guard try write(track, name: name, creator: creator, to: { out += $0 }) else { return nil }
+        return out
+    }
+
+    /// Writes the document to `sink` in pieces (false, writing nothing, for an empty
+    /// track): the geometry, then each per-point property, each encoded on its own, so that
+    /// one of them is held at a time and not the whole Feature (690 bytes per point, built
+    /// whole). The bytes are those of the Feature encoded at once with sorted keys.
+    @discardableResult
+    public static func write(_ track: LocationTrack, name: String, creator: String,
+                             to sink: ([UInt8]) throws -> Void) throws -> Bool {
         let points = track.points
-        guard !points.isEmpty else { return nil }
-        let withAltitude = points.allSatisfy { $0.altitudeMSL.isFinite }
-        let segments = track.segments.map { segment in
-            segment.map { p in withAltitude ? [p.longitude, p.latitude, p.altitudeMSL] : [p.longitude, p.latitude] }
-        }
-        var starts: [Int] = []
-        var index = 0
-        for s in track.segments { starts.append(index); index += s.count }
-        func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
-        let feature = Feature(
-            geometry: geometry(segments),
-            properties: Properties(
-                name: name, creator: creator, coordTimes: points.map { ExportText.utc($0.time) },
-                times: points.map(\.time), altitudeMSL: points.map { finite($0.altitudeMSL) },
-                speed: points.map { finite($0.speed) }, course: points.map { finite($0.course) },
-                mode: points.map(\.mode), segmentStarts: starts))
+        guard !points.isEmpty else { return false }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        return Array(try encoder.encode(feature)) + [0x0A]
+        func piece(_ text: String) throws { try sink(Array(text.utf8)) }
+        func value<T: Encodable>(_ key: String, _ v: T, last: Bool = false) throws {
+            try piece("\"\(key)\":")
+            try sink(Array(try encoder.encode(v)))
+            if !last { try piece(",") }
+        }
+        let withAltitude = points.allSatisfy { $0.altitudeMSL.isFinite }
+        try piece("{")
+        try value("geometry", geometry(track.segments.map { segment in
+            segment.map { p in withAltitude ? [p.longitude, p.latitude, p.altitudeMSL] : [p.longitude, p.latitude] }
+        }))
+        func finite(_ v: Double) -> Double? { v.isFinite ? v : nil }
+        // The properties, in the order of their sorted keys.
+        try piece("\"properties\":{")
+        try value("altitudeMSL", points.map { finite($0.altitudeMSL) })
+        try value("coordTimes", points.map { ExportText.utc($0.time) })
+        try value("course", points.map { finite($0.course) })
+        try value("creator", creator)
+        try value("mode", points.map(\.mode))
+        try value("name", name)
+        try value("segmentStarts", track.segmentRanges.map(\.lowerBound))
+        try value("speed", points.map { finite($0.speed) })
+        try value("times", points.map(\.time), last: true)
+        try piece("},\"type\":\"Feature\"}\n")
+        return true
     }
 }
