@@ -17,13 +17,9 @@ struct GapThinner<T> {
     private var kept: [(item: T, gapBefore: Double)] = []
     private var stride = 1
     private var seen = 0
-    private var lastTime: Double?
     /// The longest raw interval since the last kept item.
     private var pendingGap = 0.0
-    /// Raw intervals in 0.1 s bins up to 10 min (the last bin holds the longer ones), for
-    /// their median in bounded memory.
-    private var intervals = [Int](repeating: 0, count: 6001)
-    private var intervalCount = 0
+    private var intervals = IntervalMedian()
 
     init(limit: Int, time: @escaping (T) -> Double) {
         self.limit = limit
@@ -31,16 +27,7 @@ struct GapThinner<T> {
     }
 
     mutating func add(_ item: T) {
-        let t = time(item)
-        if let last = lastTime {
-            let dt = t - last
-            pendingGap = max(pendingGap, dt < 0 ? .infinity : dt)
-            if dt > 0 {
-                intervals[min(Int(dt * 10), intervals.count - 1)] += 1
-                intervalCount += 1
-            }
-        }
-        lastTime = t
+        if let dt = intervals.add(time(item)) { pendingGap = max(pendingGap, dt < 0 ? .infinity : dt) }
         defer { seen += 1 }
         guard seen % stride == 0 else { return }
         kept.append((item, pendingGap))
@@ -63,24 +50,45 @@ struct GapThinner<T> {
         stride *= 2
     }
 
-    /// The median raw interval (the middle of its 0.1 s bin), 0 without any.
-    private var medianInterval: Double {
-        var below = 0
-        for (bin, n) in intervals.enumerated() {
-            below += n
-            if below * 2 > intervalCount { return (Double(bin) + 0.5) / 10 }
-        }
-        return 0
-    }
-
     /// The kept items, split at the gaps.
     var segments: [[T]] {
-        let gap = LocationTrack.gapSeconds(medianInterval: medianInterval)
+        let gap = LocationTrack.gapSeconds(medianInterval: intervals.median)
         var out: [[T]] = []
         for entry in kept {
             if entry.gapBefore > gap || out.isEmpty { out.append([]) }
             out[out.count - 1].append(entry.item)
         }
         return out
+    }
+}
+
+/// The median interval between consecutive times of a series, in bounded memory: the
+/// positive intervals in 0.1 s bins up to 10 min (the last bin holds the longer ones).
+struct IntervalMedian {
+    private var bins = [Int](repeating: 0, count: 6001)
+    private var count = 0
+    private var last: Double?
+
+    /// Notes the next time; the interval since the time before (negative where time went
+    /// back), nil for the first.
+    mutating func add(_ t: Double) -> Double? {
+        defer { last = t }
+        guard let last else { return nil }
+        let dt = t - last
+        if dt > 0 {
+            bins[min(Int(dt * 10), bins.count - 1)] += 1
+            count += 1
+        }
+        return dt
+    }
+
+    /// The median positive interval (the middle of its bin), 0 without any.
+    var median: Double {
+        var below = 0
+        for (bin, n) in bins.enumerated() {
+            below += n
+            if below * 2 > count { return (Double(bin) + 0.5) / 10 }
+        }
+        return 0
     }
 }

@@ -104,9 +104,7 @@ struct AccelerationBins {
     private let count: Int
     private let fixed: Bool
     private var bins: [Int: Bin] = [:]
-    /// The first intervals between rows, for their median (`usualInterval`).
-    private var intervals: [Double] = []
-    private var lastT: Double?
+    private var intervals = IntervalMedian()
 
     struct Bin {
         var min: Double, sum: Double, max: Double, n: Int
@@ -119,8 +117,6 @@ struct AccelerationBins {
     }
 
     static let finest = 0.05
-    /// Intervals kept for the median.
-    static let sampledIntervals = 1001
 
     init(duration: Double?, count: Int) {
         self.count = count
@@ -129,8 +125,7 @@ struct AccelerationBins {
     }
 
     mutating func add(t: Double, magnitude m: Double) {
-        if let lastT, intervals.count < Self.sampledIntervals, t > lastT { intervals.append(t - lastT) }
-        lastT = t
+        _ = intervals.add(t)
         var k = Int(t / width)
         if fixed {
             // The last row lies at t == duration: it belongs to the last bin, not to a bin
@@ -155,18 +150,12 @@ struct AccelerationBins {
         width *= 2
     }
 
-    /// The median of the first intervals between rows (0 before two rows).
-    var usualInterval: Double {
-        guard !intervals.isEmpty else { return 0 }
-        return intervals.sorted()[intervals.count / 2]
-    }
-
     /// The first `limit` bins with rows, in time order, in pieces: a new piece starts where
     /// the rows stopped for longer than two bins and three of their usual intervals (the
     /// accelerometer was not recorded, or stopped answering), and the chart is not drawn
     /// across it.
     func pieces(limit: Int) -> [[RecordingSeries.Bin]] {
-        let gap = max(2 * width, 3 * usualInterval)
+        let gap = max(2 * width, 3 * intervals.median)
         var out: [[RecordingSeries.Bin]] = []
         var lastRow: Double?
         for k in bins.keys.sorted().prefix(limit) {

@@ -69,8 +69,8 @@ enum SVGChart {
             svg += "<path class=\"band\" d=\"\(d)\"/>"
         }
         var d = ""
-        for (i, (t, v)) in zip(line.t, line.v).enumerated() {
-            d += (i == 0 || line.pieceStarts.contains(i) ? "M" : "L") + x(t) + " " + y(v)
+        for piece in line.pieces {
+            for i in piece { d += (i == piece.lowerBound ? "M" : "L") + x(line.t[i]) + " " + y(line.v[i]) }
         }
         svg += "<path class=\"line\" d=\"\(d)\"/>"
         svg += "<text class=\"unit\" x=\"\(Int(left))\" y=\"\(Int(top - 1))\" dy=\"8\" dx=\"4\">\(unit)</text>"
