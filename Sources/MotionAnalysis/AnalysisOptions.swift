@@ -28,6 +28,9 @@ public struct AnalysisOptions: Sendable, Equatable {
     /// Only rows with When in `[from, to)` are used (`--day`), nil for all.
     public var from: Double?
     public var to: Double?
+    /// Whether the track and timeline are computed a piece at a time (`TrackTimeline`);
+    /// off, the whole track is one piece (the same result, all fixes held: tests compare).
+    var piecewise = true
 
     public init() {}
 }

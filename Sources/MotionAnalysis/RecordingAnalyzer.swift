@@ -5,6 +5,8 @@ import MotionCore
 public struct AnalysisResult: Sendable {
     public var summary: AnalysisSummary
     public var fixes: [Fix]
+    /// How many pieces the track was analysed in (`TrackTimeline`).
+    var trackPieces = 0
 }
 
 /// Reads one recording, or several consecutive ones (rotated files, a folder, a day), in a
@@ -12,11 +14,12 @@ public struct AnalysisResult: Sendable {
 /// per interval and health.
 ///
 /// Memory: the reader holds one 1 MiB buffer; IMU rows are reduced on the fly to one
-/// 50 Hz bin and one 5 s feature window at a time. What is kept grows with the recorded
-/// time, not with the rate or the file size: each usable GPS fix (64 bytes, and about as
-/// much again in per-fix numbers while the track and timeline are computed; docs/ANALYSIS.md
-/// has measurements), one IMU window per 5 s (≈ 50 bytes) and one number per movement
-/// interval and epoch.
+/// 50 Hz bin and one 5 s feature window at a time; GPS fixes are analysed a piece of the
+/// track at a time (`TrackTimeline`: cut at stops and long losses), so of the fixes only
+/// the longest piece's are held (64 bytes each, and about as much again in per-fix numbers
+/// while it is analysed; docs/ANALYSIS.md has measurements). What grows with the recorded
+/// time is small: one IMU window per 5 s (≈ 50 bytes), the timeline's entries and one
+/// number per movement interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
     public static let version = 14
@@ -28,6 +31,7 @@ public struct RecordingAnalyzer: RowSink {
     var windows = IMUWindowBuilder()
     var movement: MovementAccumulator
     var filter: FixFilter
+    var track: TrackTimeline
     var noPosition = 0
     /// Where another recording begins (the When of its first L row) and the pause it must
     /// follow to count as one (0 with metadata); set on the first L row after `nextRecording`.
@@ -50,10 +54,12 @@ public struct RecordingAnalyzer: RowSink {
     var placedSteps: [(step: ClockStep, rows: Int)] = []
     var currentStep: Int?
 
-    init(options: AnalysisOptions) {
+    /// `keepFixes`: hold every filtered fix for `AnalysisResult.fixes`.
+    init(options: AnalysisOptions, keepFixes: Bool = true) {
         self.options = options
         movement = MovementAccumulator(interval: options.movementIntervalS, epoch: options.epochS)
         filter = FixFilter(maxSpeed: options.maxSpeedMps)
+        track = TrackTimeline(options: options, keepAll: keepFixes)
     }
 
     public mutating func row(_ source: Source, when stamped: Double, values v: UnsafeBufferPointer<Double>) {
@@ -107,11 +113,21 @@ public struct RecordingAnalyzer: RowSink {
         var speed = v[3]
         if speed.isFinite && abs(speed) > options.maxSpeedMps { impossibleSpeeds += 1; speed = .nan }
         filter.add(Fix(time: when, lat: lat, lon: lon, alt: v[2], speed: speed, eph: v[6], mode: mode))
+        takeFixes()
+    }
+
+    /// Hands the fixes the filter made final to the track.
+    private mutating func takeFixes() {
+        guard !filter.ready.isEmpty else { return }
+        for f in filter.ready {
+            track.add(f, imu: windows.windows, imuPending: windows.pendingStart, breaks: recordingBreaks)
+        }
+        filter.ready.removeAll(keepingCapacity: true)
     }
 
     /// Analyses `csvPaths` (in time order) in one pass.
     public static func summarize(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisSummary {
-        try analyze(csvPaths, options: options).summary
+        try analyze(csvPaths, options: options, keepFixes: false).summary
     }
 
     /// The sentence for a file read although it breaks the format (CRLF line ends, no header
@@ -131,10 +147,12 @@ public struct RecordingAnalyzer: RowSink {
             + " (edited or converted after recording?); `motionlog check` says where."
     }
 
-    /// The summary and the filtered GPS track it was computed from (for exports that draw it).
-    public static func analyze(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisResult {
+    /// The summary and the filtered GPS track it was computed from (for exports that draw
+    /// it; `keepFixes` false: no fixes, and only a piece of the track held at a time).
+    public static func analyze(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
+                               keepFixes: Bool = true) throws -> AnalysisResult {
         let stamps = try RecordingInputs.stamps(csvPaths)
-        var analyzer = RecordingAnalyzer(options: options)
+        var analyzer = RecordingAnalyzer(options: options, keepFixes: keepFixes)
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
@@ -193,7 +211,7 @@ public struct RecordingAnalyzer: RowSink {
             summary.health.findings.append(finding)
             summary.messages.append(finding)
         }
-        return AnalysisResult(summary: summary, fixes: analyzer.filter.accepted)
+        return AnalysisResult(summary: summary, fixes: analyzer.track.all, trackPieces: analyzer.track.pieces)
     }
 
     /// Seconds per activity over the moves, and `stop`, to the second: added up exactly and
@@ -210,31 +228,24 @@ public struct RecordingAnalyzer: RowSink {
                          fileFindings: [String] = []) {
         if let bin = windows.finish() { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
         filter.finish()
-        let fixes = filter.accepted
+        takeFixes()
         // Span and rows.
         let spans = stats.compactMap(\.span)
         s.start = spans.map(\.start).min(); s.end = spans.map(\.end).max()
         if let a = s.start, let b = s.end { s.durationS = Text.round(b - a, 3) }   // to the ms: 2591.98, not 2591.9800000190735
         for src in Source.canonicalOrder where stats[src.order].count > 0 { s.rows[String(src.letter)] = stats[src.order].count }
-        // Track.
-        let stays = StayPoints.detect(fixes, options: options)
-        let track = TrackStats(fixes, stays: stays, options: options)
+        // Track and timeline.
+        s.timeline = track.finish(imu: windows.windows, rows: s.recordedSpan ?? 0...0, breaks: recordingBreaks)
         s.distanceM = Text.round(track.distance, 1)
         s.movingS = track.moving.rounded()
         s.maxSpeedMps = track.maxSpeed.map { Text.round($0, 2) }
         s.averageSpeedMps = track.moving > 0 ? Text.round(track.distance / track.moving, 2) : nil
         s.elevationGainM = track.gain.rounded(); s.elevationLossM = track.loss.rounded()
         s.bbox = track.bbox
-        s.fixesUsed = fixes.count; s.fixesRejected = filter.rejected + filter.outOfOrder
-        // Timeline.
-        let imu = IMUIndex(windows: windows.windows)
-        s.timeline = TimelineBuilder(fixes: fixes, stays: stays, speeds: track.speeds,
-                                     steadySpeeds: TrackStats.smoothedSpeeds(fixes, halfWindow: 15), heldSpeeds: track.heldSpeeds, track: track,
-                                     imu: imu, options: options, rows: s.recordedSpan ?? 0...0,
-                                     recordingBreaks: recordingBreaks).build()
+        s.fixesUsed = track.count; s.fixesRejected = filter.rejected + filter.outOfOrder
         s.activitySeconds = Self.activitySeconds(s.timeline)
         s.movement = movement.result()
-        s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: fixes, fileFindings: fileFindings)
+        s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: track.count, fileFindings: fileFindings)
         s.messages = s.health.findings
     }
 }

@@ -17,7 +17,7 @@ enum HealthReport {
     /// `fileFindings`: sentences about single files, from reading them (shorter than their
     /// metadata says, `CutShortFile`; read although they break the format).
     static func make(_ a: RecordingAnalyzer, counts: ScanCounts, metadata: [(String, RecordingMetadata)],
-                     fixes: [Fix], fileFindings: [String] = []) -> AnalysisSummary.Health {
+                     fixes: Int, fileFindings: [String] = []) -> AnalysisSummary.Health {
         var h = AnalysisSummary.Health()
         var findings: [String] = []
         // Counters: running totals per recording, so the largest per recording id, summed.
@@ -79,7 +79,7 @@ enum HealthReport {
         if anyRows && a.stats[Source.location.order].count == 0 {
             let imu = a.stats[Source.accelerometer.order].count > 0
             findings.append("No GPS (L) rows: no track or places" + (imu ? "; the timeline comes from the accelerometer alone." : "."))
-        } else if anyRows && fixes.isEmpty {
+        } else if anyRows && fixes == 0 {
             findings.append("No usable GPS fix (positions missing or inaccurate): no track or places.")
         }
         if h.droppedRows > 0 { findings.append("\(h.droppedRows) rows were dropped: the card could not keep up (both buffers full).") }

@@ -56,6 +56,17 @@ struct IMUWindowBuilder {
     /// held over them (up to 0.2 s), so the series stays at 50 Hz.
     struct Bin { var time: Double; var x: Double; var y: Double; var z: Double; var repeats: Int }
 
+    /// Where the earliest window not yet in `windows` starts (its samples still being
+    /// added), nil when none is.
+    var pendingStart: Double? {
+        let bin: Double? = binCount > 0 ? Double(floorToInt64(Double(binIndex) / Self.binRate / Self.windowSeconds)) * Self.windowSeconds : nil
+        let window: Double? = series.isEmpty ? nil : Double(windowIndex) * Self.windowSeconds
+        switch (bin, window) {
+        case let (b?, w?): return min(b, w)
+        case let (b, w): return b ?? w
+        }
+    }
+
     /// Adds one A sample; returns the bin it completed, if any.
     @inline(__always)
     mutating func add(when: Double, x: Double, y: Double, z: Double) -> Bin? {

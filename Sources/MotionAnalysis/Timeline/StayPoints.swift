@@ -14,8 +14,8 @@ struct StayPoint: Equatable {
 }
 
 /// Stay-point detection with trackintel's sliding method (after Li et al. 2008, "Mining
-/// user similarity based on location history"): an anchor fix; the first later fix at
-/// least `radius` away closes the window; if the window lasted at least `minSeconds`
+/// user similarity based on location history"), fix by fix: an anchor fix; the first later
+/// fix at least `radius` away closes the window; if the window lasted at least `minSeconds`
 /// (anchor to the closing fix) the fixes before the closing one are a stay point. A gap
 /// between consecutive fixes longer than `maxGap` restarts the anchor. The centre is the
 /// mean position of the stay point's fixes; its radius the farthest of them from it.
@@ -23,40 +23,47 @@ struct StayPoint: Equatable {
 /// The fixes after the last departure are a stay point too when they lasted `minSeconds`
 /// (trackintel's `include_last=True`; `AnalysisOptions.finalStop`): without it, 30 minutes
 /// waiting at the end of a recording were part of the last move ("walking 1 h 20 min").
-enum StayPoints {
-    static func detect(_ fixes: [Fix], options: AnalysisOptions) -> [StayPoint] {
-        guard fixes.count >= 2 else { return [] }
-        var result: [StayPoint] = []
-        var start = 0
-        for current in 1..<fixes.count {
-            if fixes[current].time - fixes[current - 1].time > options.stopMaxGapSeconds || fixes[current].jumped {
-                start = current
-                continue
-            }
-            if fixes[start].distance(to: fixes[current]) >= options.stopRadiusM {
-                if fixes[current].time - fixes[start].time >= options.stopMinSeconds {
-                    result.append(make(fixes, start, current))
-                }
-                start = current
-            }
+///
+/// Fixes are given by their index in the track: `fixes[k - base]` is fix `k`, and must
+/// hold every fix from the anchor on.
+struct StayPoints {
+    let options: AnalysisOptions
+    /// The first fix of the window being looked at.
+    private(set) var anchor = 0
+
+    init(options: AnalysisOptions) { self.options = options }
+
+    /// Fix `current` follows fix `current - 1`: the stay point it closes, if any.
+    mutating func next(_ current: Int, in fixes: [Fix], base: Int) -> StayPoint? {
+        let fix = fixes[current - base]
+        if fix.time - fixes[current - 1 - base].time > options.stopMaxGapSeconds || fix.jumped {
+            anchor = current
+            return nil
         }
-        // Every fix from the anchor on stayed within the radius of it: nothing left.
-        let last = fixes.count - 1
-        if options.finalStop, start < last, fixes[last].time - fixes[start].time >= options.stopMinSeconds {
-            result.append(make(fixes, start, last, throughEnd: true))
-        }
-        return result
+        let first = fixes[anchor - base]
+        guard first.distance(to: fix) >= options.stopRadiusM else { return nil }
+        defer { anchor = current }
+        guard fix.time - first.time >= options.stopMinSeconds else { return nil }
+        return Self.make(fixes, base: base, anchor, current)
+    }
+
+    /// At the end of the track, `last` its last fix: the stay point of the fixes from the
+    /// anchor on (nothing left them), if there is one.
+    func final(_ last: Int, in fixes: [Fix], base: Int) -> StayPoint? {
+        guard options.finalStop, anchor < last,
+              fixes[last - base].time - fixes[anchor - base].time >= options.stopMinSeconds else { return nil }
+        return Self.make(fixes, base: base, anchor, last, throughEnd: true)
     }
 
     /// The stay point of fixes `first..<endIndex`, ending at fix `endIndex`'s time (the fix
     /// that left); `throughEnd`: of fixes `first...endIndex` (the last stay, nothing left).
-    static func make(_ fixes: [Fix], _ first: Int, _ endIndex: Int, throughEnd: Bool = false) -> StayPoint {
-        let slice = fixes[first..<(throughEnd ? endIndex + 1 : endIndex)]
+    static func make(_ fixes: [Fix], base: Int, _ first: Int, _ endIndex: Int, throughEnd: Bool = false) -> StayPoint {
+        let slice = fixes[(first - base)..<(throughEnd ? endIndex + 1 : endIndex) - base]
         let n = Double(slice.count)
         let lat = slice.reduce(0) { $0 + $1.lat } / n
         let lon = slice.reduce(0) { $0 + $1.lon } / n
         let radius = slice.map { Geo.distance(lat, lon, $0.lat, $0.lon) }.max() ?? 0
-        return StayPoint(first: first, endIndex: endIndex, start: fixes[first].time, end: fixes[endIndex].time,
+        return StayPoint(first: first, endIndex: endIndex, start: fixes[first - base].time, end: fixes[endIndex - base].time,
                          lat: lat, lon: lon, radius: radius)
     }
 }

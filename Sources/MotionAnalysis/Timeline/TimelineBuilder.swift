@@ -13,11 +13,16 @@
 struct RecordingBreak {
     var time: Double
     var longerThan: Double
+
+    /// Whether going from a fix at time `a` to one at `b` crosses from one recording into another.
+    static func crossed(_ breaks: [RecordingBreak], from a: Double, to b: Double) -> Bool {
+        breaks.contains { $0.time > a && $0.time <= b && b - a > $0.longerThan }
+    }
 }
 
 struct TimelineBuilder {
     let fixes: [Fix]
-    /// `StayPoints.detect` of the fixes.
+    /// The stay points of the fixes (`StayPoints`), indices into `fixes`.
     let stays: [StayPoint]
     let speeds: [Double]
     /// Speeds over ±15 s: position noise divided by 30 s instead of 10 s, for deciding the
@@ -51,10 +56,13 @@ struct TimelineBuilder {
     /// "vehicle, 30 min" move by the loss-of-signal rule).
     var recordingBreaks: [RecordingBreak] = []
 
-    /// Whether the step to fix `i` goes from one recording to another.
-    func crossesRecordings(_ i: Int) -> Bool {
-        let a = fixes[i - 1].time, b = fixes[i].time
-        return recordingBreaks.contains { $0.time > a && $0.time <= b && b - a > $0.longerThan }
+    /// Whether the step from fix `a` to the next fix `b` is a loss of signal spent in a
+    /// vehicle (`bridgeMinSeconds`…`bridgeMaxSeconds` covered at `bridgeMinSpeed` or more,
+    /// within one recording), which becomes a `gap-speed` move.
+    static func bridges(_ a: Fix, _ b: Fix, breaks: [RecordingBreak]) -> Bool {
+        let dt = b.time - a.time
+        return !b.jumped && dt > bridgeMinSeconds && dt <= bridgeMaxSeconds
+            && a.distance(to: b) / max(dt, 1) >= bridgeMinSpeed && !RecordingBreak.crossed(breaks, from: a.time, to: b.time)
     }
 
     /// The span the IMU windows cover, within the rows.
@@ -63,17 +71,31 @@ struct TimelineBuilder {
         return (max(first.start, rows.lowerBound), min(last.start + IMUWindowBuilder.windowSeconds, rows.upperBound))
     }
 
-    func build() -> [TimelineEntry] {
+    /// The timeline of all the fixes.
+    func build() -> [TimelineEntry] { Self.finish(entries(leading: true, trailing: true)) }
+
+    /// The entries of a timeline's pieces, in time order, made final: short moves take
+    /// their neighbour's activity and touching moves of one activity become one.
+    static func finish(_ entries: [TimelineEntry]) -> [TimelineEntry] {
+        joinTouchingMoves(absorbShortMoves(entries))
+    }
+
+    /// The entries of these fixes (one piece of a track, `TrackTimeline`), not yet
+    /// `finish`ed; `leading`: what the IMU saw before the first fix (or, with fewer than
+    /// two fixes in all, the whole IMU timeline), `trailing`: after the last one.
+    func entries(leading: Bool, trailing: Bool) -> [TimelineEntry] {
         var out: [TimelineEntry] = []
         let span = imuSpan
         guard fixes.count >= 2 else {
-            guard let span else { return [] }
-            return imuOnly(from: span.start, to: span.end)
+            if leading {
+                guard let span else { return [] }
+                return imuOnly(from: span.start, to: span.end)
+            }
+            // The last piece of a track: its first fix ended the piece before.
+            guard trailing, let last = fixes.last else { return [] }
+            return imuAfter(last.time)
         }
-        // Before the first fix: what the IMU saw, if anything worth a minute.
-        if let span, fixes[0].time - span.start >= ModeClassifier.minRunSeconds {
-            out += imuOnly(from: span.start, to: fixes[0].time)
-        }
+        if leading { out += imuBefore(fixes[0].time) }
         var index = 0
         for stay in stays {
             if stay.first > index { out += moves(index, stay.first) }
@@ -84,10 +106,20 @@ struct TimelineBuilder {
             index = stay.endIndex
         }
         if index < fixes.count - 1 { out += moves(index, fixes.count - 1) }
-        if let span, span.end - fixes[fixes.count - 1].time >= ModeClassifier.minRunSeconds {
-            out += imuOnly(from: fixes[fixes.count - 1].time, to: span.end)
-        }
-        return Self.joinTouchingMoves(Self.absorbShortMoves(out))
+        if trailing { out += imuAfter(fixes[fixes.count - 1].time) }
+        return out
+    }
+
+    /// Before the first fix (at `time`): what the IMU saw, if anything worth a minute.
+    func imuBefore(_ time: Double) -> [TimelineEntry] {
+        guard let span = imuSpan, time - span.start >= ModeClassifier.minRunSeconds else { return [] }
+        return imuOnly(from: span.start, to: time)
+    }
+
+    /// After the last fix (at `time`): what the IMU saw, if anything worth a minute.
+    func imuAfter(_ time: Double) -> [TimelineEntry] {
+        guard let span = imuSpan, span.end - time >= ModeClassifier.minRunSeconds else { return [] }
+        return imuOnly(from: time, to: span.end)
     }
 
     /// A move shorter than a minute that touches a longer move on either side takes the
@@ -139,8 +171,8 @@ struct TimelineBuilder {
         var start = lo
         for i in (lo + 1)...hi {
             let dt = fixes[i].time - fixes[i - 1].time
-            let straight = fixes[i - 1].distance(to: fixes[i]) / max(dt, 1)
-            if !fixes[i].jumped && !crossesRecordings(i) && dt > Self.bridgeMinSeconds && dt <= Self.bridgeMaxSeconds && straight >= Self.bridgeMinSpeed {
+            if Self.bridges(fixes[i - 1], fixes[i], breaks: recordingBreaks) {
+                let straight = fixes[i - 1].distance(to: fixes[i]) / max(dt, 1)
                 // Signal lost while travelling faster than anyone walks (a train, a subway,
                 // a bus): a vehicle move over the loss, straight-line distance.
                 if i - 1 > start { out += classify(start, i - 1) }

@@ -4,9 +4,16 @@
 /// there, marked `jumped`, without adding the jump to the distance; otherwise it is dropped.
 /// A single fix that flies out and back (a multipath spike: far from both neighbours, which
 /// agree with each other) is dropped too, although each step alone is possible.
+///
+/// Streaming: a fix is final once two later fixes were accepted (only the middle one of
+/// the last three can still be dropped); final fixes are put in `ready`, in time order, for
+/// the caller to take.
 struct FixFilter {
     let maxSpeed: Double
-    private(set) var accepted: [Fix] = []
+    /// Final fixes not yet taken by the caller.
+    var ready: [Fix] = []
+    /// The last accepted fixes, at most two between calls: not final yet.
+    private var accepted: [Fix] = []
     private(set) var rejected = 0
     /// Fixes not after the last accepted one in time (files out of order, a clock set back).
     private(set) var outOfOrder = 0
@@ -50,6 +57,14 @@ struct FixFilter {
     }
 
     mutating func add(_ fix: Fix) {
+        accept(fix)
+        if accepted.count > 2 {
+            ready.append(contentsOf: accepted.dropLast(2))
+            accepted.removeFirst(accepted.count - 2)
+        }
+    }
+
+    private mutating func accept(_ fix: Fix) {
         guard let last = accepted.last else { accepted.append(fix); return }
         if fix.time <= last.time { outOfOrder += 1; return }
         if pending.isEmpty {
@@ -79,5 +94,7 @@ struct FixFilter {
     mutating func finish() {
         rejected += pending.count
         pending = []
+        ready += accepted
+        accepted = []
     }
 }

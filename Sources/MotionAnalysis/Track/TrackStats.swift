@@ -1,12 +1,12 @@
-/// Distance, speeds, moving time, elevation and bounding box of a filtered track, and the
-/// smoothed speed of every fix (which the timeline uses).
+/// Distance, moving time and per-fix speeds of one piece of a filtered track
+/// (`TrackTimeline` cuts a long track at stops and gaps), with the running distance per fix
+/// continued from the pieces before it. The maximum speed, elevation and bounding box are
+/// the whole track's (`TrackTimeline`, `ElevationCounter`).
 struct TrackStats {
+    /// The track's distance and moving time up to the end of this piece (the pieces before
+    /// it included), added up fix by fix in track order.
     var distance = 0.0
     var moving = 0.0
-    var maxSpeed: Double?
-    var gain = 0.0
-    var loss = 0.0
-    var bbox: AnalysisSummary.BoundingBox?
     /// Smoothed speed per fix, m/s.
     var speeds: [Double] = []
     /// Per fix, the lowest smoothed speed in the `heldSeconds` from it: the speed held
@@ -25,12 +25,18 @@ struct TrackStats {
     /// which one wrong fix raises the smoothed speed.
     static let heldSeconds = 20.0
 
-    /// `stays`: the timeline's stay points. What happens inside one (walking round a café,
-    /// position jitter while standing) is neither distance nor moving time, so the track's
-    /// distance is the sum of the moves'.
-    init(_ fixes: [Fix], stays: [StayPoint], options: AnalysisOptions) {
+    /// `stays`: the timeline's stay points in this piece. What happens inside one (walking
+    /// round a café, position jitter while standing) is neither distance nor moving time, so
+    /// the track's distance is the sum of the moves'. `speeds` and `heldSpeeds` are the
+    /// fixes' (computed with the fixes around the piece); `distanceBefore` and
+    /// `movingBefore` are the track's up to the piece's first fix.
+    init(_ fixes: [Fix], stays: [StayPoint], speeds: [Double], heldSpeeds: [Double],
+         distanceBefore: Double = 0, movingBefore: Double = 0, options: AnalysisOptions) {
+        self.speeds = speeds
+        self.heldSpeeds = heldSpeeds
+        distance = distanceBefore
+        moving = movingBefore
         guard !fixes.isEmpty else { return }
-        speeds = Self.smoothedSpeeds(fixes)
         var credited = [Double](repeating: 0, count: fixes.count)
         for range in Self.outside(stays, count: fixes.count) {
             Self.credit(fixes, range, gapSeconds: options.gapSeconds, into: &credited)
@@ -46,18 +52,9 @@ struct TrackStats {
             }
         }
         cumulative.reserveCapacity(fixes.count)
-        var sum = 0.0
+        var sum = distanceBefore
         for c in credited { sum += c; cumulative.append(sum) }
         distance = sum
-        heldSpeeds = Self.held(speeds, fixes)
-        maxSpeed = heldSpeeds.max().map { Self.maximum(held: $0, distance: distance, seconds: moving) }
-        var minLat = 90.0, maxLat = -90.0, minLon = 180.0, maxLon = -180.0
-        for f in fixes {
-            minLat = min(minLat, f.lat); maxLat = max(maxLat, f.lat)
-            minLon = min(minLon, f.lon); maxLon = max(maxLon, f.lon)
-        }
-        bbox = .init(minLat: minLat, minLon: minLon, maxLat: maxLat, maxLon: maxLon)
-        elevation(fixes, hysteresis: options.elevationHysteresisM, gapSeconds: options.gapSeconds)
     }
 
     /// The maximum speed of a stretch: the highest speed held for `heldSeconds`, and never
@@ -167,41 +164,5 @@ struct TrackStats {
         guard from <= to else { return false }
         for k in from...to where fixes[k].jumped || fixes[k].time - fixes[k - 1].time > joinSeconds { return true }
         return false
-    }
-
-    /// Gain and loss of the 3-D fixes' altitudes, not across a break (`breaksTrack`), as the
-    /// distance: the way taken there is unknown (two logs of one day an hour apart counted
-    /// the 44 m between them as a descent).
-    private mutating func elevation(_ fixes: [Fix], hysteresis: Double, gapSeconds: Double) {
-        // The altitudes alone (8 bytes a fix): filtering the fixes themselves copied them
-        // all, the largest allocation of a long summary (12.6 MB of 24 MB for a day at 1 Hz).
-        var alts: [Double] = []
-        alts.reserveCapacity(fixes.count)
-        for (i, f) in fixes.enumerated() {
-            if i > 0 && Self.breaksTrack(fixes, at: i, gapSeconds: gapSeconds) {
-                climb(alts, hysteresis: hysteresis)
-                alts.removeAll(keepingCapacity: true)
-            }
-            if f.mode == 3 && f.alt.isFinite { alts.append(f.alt) }
-        }
-        climb(alts, hysteresis: hysteresis)
-    }
-
-    /// Adds one unbroken stretch's climb and descent: the median of 5 altitudes, counted
-    /// once it moves `hysteresis` from the last reference.
-    private mutating func climb(_ alts: [Double], hysteresis: Double) {
-        guard alts.count >= 2 else { return }
-        var reference: Double?
-        var window: [Double] = []
-        window.reserveCapacity(5)
-        for i in alts.indices {
-            window.removeAll(keepingCapacity: true)
-            window.append(contentsOf: alts[max(0, i - 2)...min(alts.count - 1, i + 2)])
-            window.sort()
-            let a = window[window.count / 2]
-            guard let r = reference else { reference = a; continue }
-            if a >= r + hysteresis { gain += a - r; reference = a }
-            else if a <= r - hysteresis { loss += r - a; reference = a }
-        }
     }
 }
