@@ -1,9 +1,10 @@
 /// What analysing a recording holds in memory, estimated from its GPS row count before any
 /// row is read, and whether it fits in the memory free now.
 ///
-/// The analysis streams the rows, but keeps every usable GPS fix for the track and the
-/// timeline (`RecordingAnalyzer`), and the GPX, GeoJSON and timeline exports hold the
-/// whole track and their document. On a Pi Zero (512 MB) a recording of weeks at 1 Hz, or days at 10 Hz,
+/// The analysis streams the rows and holds the GPS fixes of one stretch of the track
+/// between stops and long losses (`TrackTimeline`): a track without a stop is held whole,
+/// and the estimate is made for that case, as the row count cannot say where the stops
+/// are. The GPX, GeoJSON and timeline exports hold the whole track and their document. On a Pi Zero (512 MB) a recording of weeks at 1 Hz, or days at 10 Hz,
 /// needs more than the daemon can spare, and the kernel's out-of-memory killer ends the
 /// largest process, which is the daemon: the recording would stop. The web page (inside
 /// the daemon) therefore asks first and declines such work with this sentence; the
