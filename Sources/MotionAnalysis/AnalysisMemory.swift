@@ -2,12 +2,15 @@
 /// row is read, and whether it fits in the memory free now.
 ///
 /// The analysis streams the rows and holds the GPS fixes of one stretch of the track
-/// between stops and long losses (`TrackTimeline`): a track without a stop is held whole,
-/// and the estimate is made for that case, as the row count cannot say where the stops
-/// are. The GPX, GeoJSON and timeline exports hold the whole track and their document. On a Pi Zero (512 MB) a recording of weeks at 1 Hz, or days at 10 Hz,
-/// needs more than the daemon can spare, and the kernel's out-of-memory killer ends the
-/// largest process, which is the daemon: the recording would stop. The web page (inside
-/// the daemon) therefore asks first and declines such work with this sentence; the
+/// between stops and long losses at a time (`TrackTimeline`; a track without a stop is
+/// held whole): as the row count cannot say where the stops are, a summary is given a
+/// limit of fixes to hold (`heldFixLimit`) and gives up past it (`TooLong`). The GPX,
+/// GeoJSON and timeline exports hold the whole track and their document: they are
+/// weighed by the row count (`refusal`) before any row is read. On a Pi Zero (512 MB) a
+/// recording of weeks at 1 Hz, or days at 10 Hz, needs more than the daemon can spare, and
+/// the kernel's out-of-memory killer ends the largest process, which is the daemon: the
+/// recording would stop. The web page (inside the daemon) therefore declines such work
+/// with a sentence that says why and what to do instead; the
 /// command-line tools do not (a computer has the memory, and it is the owner's command).
 public enum AnalysisMemory {
     /// Work on a whole recording, with the bytes it holds per GPS fix at its peak: measured
@@ -77,6 +80,28 @@ public enum AnalysisMemory {
         return "Too long to \(work.what) on this logger: its \(locationRows) GPS rows need about "
             + "\(megabytes(need)) MB of memory; \(megabytes(available)) MB are free, and the recorder must keep half. "
             + "Copy the recording to a computer and run `\(work.command)` there."
+    }
+
+    /// The most GPS fixes a summary may hold at once in `share` of `availableBytes` (nil when
+    /// the free memory is unknown): the summary holds one stretch of the track between stops
+    /// and long losses, which the row count cannot foresee, so the page tries and gives up
+    /// past this (`TooLong`) rather than declining every long recording.
+    public static func heldFixLimit(availableBytes: Int?) -> Int? {
+        guard let available = availableBytes else { return nil }
+        return max(1, Int(Double(available) * share) / Work.summary.bytesPerFix)
+    }
+
+    /// A summary given up: a stretch of more than `heldFixLimit` GPS fixes without a stop or
+    /// a long loss of signal would not fit (`heldFixLimit(availableBytes:)`).
+    public struct TooLong: Error, Sendable, CustomStringConvertible {
+        public let heldFixLimit: Int
+
+        public var description: String {
+            let need = estimate(.summary, locationRows: heldFixLimit)
+            return "Too long to summarise on this logger: more than \(heldFixLimit) GPS fixes without a stop or a long "
+                + "loss of signal need more than \(megabytes(need)) MB of memory, half of what is free (the recorder must "
+                + "keep the rest). Copy the recording to a computer and run `\(Work.summary.command)` there."
+        }
     }
 
     /// Whole megabytes, rounded up (without overflow at `Int.max`).

@@ -54,12 +54,13 @@ public struct RecordingAnalyzer: RowSink {
     var placedSteps: [(step: ClockStep, rows: Int)] = []
     var currentStep: Int?
 
-    /// `keepFixes`: hold every filtered fix for `AnalysisResult.fixes`.
-    init(options: AnalysisOptions, keepFixes: Bool = true) {
+    /// `keepFixes`: hold every filtered fix for `AnalysisResult.fixes`; `heldFixLimit`: the
+    /// most fixes the track may hold at once.
+    init(options: AnalysisOptions, keepFixes: Bool = true, heldFixLimit: Int? = nil) {
         self.options = options
         movement = MovementAccumulator(interval: options.movementIntervalS, epoch: options.epochS)
         filter = FixFilter(maxSpeed: options.maxSpeedMps)
-        track = TrackTimeline(options: options, keepAll: keepFixes)
+        track = TrackTimeline(options: options, keepAll: keepFixes, heldLimit: heldFixLimit)
     }
 
     public mutating func row(_ source: Source, when stamped: Double, values v: UnsafeBufferPointer<Double>) {
@@ -126,8 +127,12 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     /// Analyses `csvPaths` (in time order) in one pass.
-    public static func summarize(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisSummary {
-        try analyze(csvPaths, options: options, keepFixes: false).summary
+    /// `heldFixLimit`: the most GPS fixes to hold at once (the web page inside the daemon,
+    /// `AnalysisMemory.heldFixLimit`); a longer stretch without a stop throws
+    /// `AnalysisMemory.TooLong`.
+    public static func summarize(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
+                                 heldFixLimit: Int? = nil) throws -> AnalysisSummary {
+        try analyze(csvPaths, options: options, keepFixes: false, heldFixLimit: heldFixLimit).summary
     }
 
     /// The sentence for a file read although it breaks the format (CRLF line ends, no header
@@ -150,9 +155,9 @@ public struct RecordingAnalyzer: RowSink {
     /// The summary and the filtered GPS track it was computed from (for exports that draw
     /// it; `keepFixes` false: no fixes, and only a piece of the track held at a time).
     public static func analyze(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
-                               keepFixes: Bool = true) throws -> AnalysisResult {
+                               keepFixes: Bool = true, heldFixLimit: Int? = nil) throws -> AnalysisResult {
         let stamps = try RecordingInputs.stamps(csvPaths)
-        var analyzer = RecordingAnalyzer(options: options, keepFixes: keepFixes)
+        var analyzer = RecordingAnalyzer(options: options, keepFixes: keepFixes, heldFixLimit: heldFixLimit)
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
@@ -190,6 +195,7 @@ public struct RecordingAnalyzer: RowSink {
             }
             if let sentence = Self.offFormat(name, before: before, after: counts) { fileFindings.append(sentence) }
         }
+        if let heldFixLimit, analyzer.track.exceeded { throw AnalysisMemory.TooLong(heldFixLimit: heldFixLimit) }
         analyzer.finish(into: &summary, counts: counts, metadata: metadata, fileFindings: fileFindings)
         // A metadata file that is there but cannot be read (cut short, a counter out of
         // range): without a finding the report silently lost the rate, counters and ending.

@@ -28,6 +28,8 @@ final class WebApp: Sendable {
     let folder: RecordingFolder
     let access: WebAccess
     let series = SeriesCache()
+    /// Summaries given up for lack of memory, and why.
+    let summaryRefusals = SummaryRefusals()
     let log: Logger
     let downloads = Atomic<Int>(0)
     /// Connections open at once, and those refused over the limit.
@@ -48,10 +50,11 @@ final class WebApp: Sendable {
         access = WebAccess(passwordHash: configuration.passwordHash, clock: configuration.clock, verify: verify)
         if configuration.backgroundSummaries {
             let folder = self.folder, live = configuration.live
-            let memory = configuration.availableMemory
+            let memory = configuration.availableMemory, refusals = summaryRefusals
             summaries = SummaryWarmer(folder: folder, isWriting: { e in
                 folder.isRecentlyWritten(e) || (live.flatMap { try? $0.send("status").status?.currentName } == e.name)
-            }, fits: { r in Self.memoryRefusal(r, .summary, available: memory) == nil }, onRound: configuration.onSummaryRound)
+            }, summarise: { r in refusals.summarise(r, paths: r.csvPaths(in: folder.path), available: memory()) != nil },
+               onRound: configuration.onSummaryRound)
         } else {
             summaries = nil
         }

@@ -23,14 +23,15 @@ import Testing
     @Test func aRecordingTooLongForTheFreeMemoryIsNotAnalysedHereAndThePageSaysWhy() async throws {
         let f = try fixture()
         let (rounds, roundDone) = AsyncStream<Int>.makeStream()
-        // 15 000 bytes free: a summary (9 600) would take more than half.
+        // 15 000 bytes free: half holds 46 fixes of a summary (160 bytes each); the ride
+        // has 60 without a stop.
         try await f.app(summaryRounds: { roundDone.yield($0) }, availableMemory: 15_000).test(.router) { client in
             _ = try await client.execute(uri: "/api/recordings", method: .get)
             var it = rounds.makeAsyncIterator()
-            #expect(await it.next() == 0)      // the background round left it alone
+            #expect(await it.next() == 0)      // the background round gave it up
             let page = try await client.execute(uri: "/recordings/\(name)", method: .get)
             let html = String(buffer: page.body)
-            #expect(page.status == .ok && html.contains("Too long to summarise on this logger: its 60 GPS rows need about 1 MB"),
+            #expect(page.status == .ok && html.contains("Too long to summarise on this logger: more than 46 GPS fixes without a stop or a long loss of signal need more than 1 MB of memory"),
                     "\(html.components(separatedBy: "<h2>Timeline</h2>").last?.prefix(400) ?? "")")
             #expect(html.contains("not computed on this logger (see Timeline)"))
             #expect(!f.exists("\(name).summary.json"))
@@ -46,6 +47,36 @@ import Testing
                     }
                 }
             }
+            #expect(!f.exists("\(name).summary.json"))
+        }
+    }
+
+    /// The summary holds one stretch between stops at a time: 40 minutes of 4-minute rides
+    /// and 6-minute stops (2400 fixes, 384 000 bytes if all were held) are summarised where
+    /// 1000 fixes fit, and given up where 400 do not hold a stretch.
+    @Test func aLongRecordingWithStopsIsSummarisedAStretchAtATime() async throws {
+        let f = try WebFixture()
+        try f.addRecording(name, seconds: 2400) { t in
+            let cycle = (t / 600).rounded(.down), inCycle = t - cycle * 600
+            let metres = 5 * (cycle * 240 + min(inCycle, 240))
+            return (metres / 111_195, 0, inCycle < 240 ? 5 : 0)
+        }
+        let (rounds, roundDone) = AsyncStream<Int>.makeStream()
+        try await f.app(summaryRounds: { roundDone.yield($0) }, availableMemory: 320_000).test(.router) { client in
+            _ = try await client.execute(uri: "/api/recordings", method: .get)
+            var it = rounds.makeAsyncIterator()
+            #expect(await it.next() == 1)
+            #expect(f.exists("\(name).summary.json"))
+            let api = try await client.execute(uri: "/api/recordings/\(name)/summary", method: .get)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: Any]
+            let summary = body?["summary"] as? [String: Any], timeline = summary?["timeline"] as? [[String: Any]]
+            #expect(timeline?.filter { $0["type"] as? String == "stop" }.count == 4, "\(timeline ?? [])")
+            #expect(!(body?["note"] is String))
+        }
+        try FileManager.default.removeItem(atPath: f.folder + "/\(name).summary.json")
+        try await f.app(availableMemory: 128_000).test(.router) { client in
+            let html = String(buffer: try await client.execute(uri: "/recordings/\(name)", method: .get).body)
+            #expect(html.contains("Too long to summarise on this logger: more than 400 GPS fixes without a stop"), "\(html.components(separatedBy: "<h2>Timeline</h2>").last?.prefix(300) ?? "")")
             #expect(!f.exists("\(name).summary.json"))
         }
     }

@@ -85,10 +85,11 @@ public enum SummaryCache {
     /// The summary of the recording made of `csvPaths`: the cached one when it is fresh,
     /// otherwise computed in one streaming pass and cached (a read-only folder is not an
     /// error: the summary is returned uncached).
-    public static func summary(for csvPaths: [String],
-                               options: AnalysisOptions = AnalysisOptions()) throws -> AnalysisSummary {
+    /// `heldFixLimit`: as `RecordingAnalyzer.summarize`'s.
+    public static func summary(for csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
+                               heldFixLimit: Int? = nil) throws -> AnalysisSummary {
         if options == AnalysisOptions(), let cached = load(for: csvPaths) { return cached }
-        let summary = try RecordingAnalyzer.summarize(csvPaths, options: options)
+        let summary = try RecordingAnalyzer.summarize(csvPaths, options: options, heldFixLimit: heldFixLimit)
         if options == AnalysisOptions() { try? store(summary) }
         return summary
     }

@@ -47,13 +47,18 @@ struct TrackTimeline {
     private var elevation: ElevationCounter
     /// Pieces analysed (for tests: a long track is cut).
     private(set) var pieces = 0
+    /// The most fixes to hold at once (nil: no limit); past it nothing more is held and
+    /// `exceeded` is set: the caller gives up (`AnalysisMemory.TooLong`).
+    let heldLimit: Int?
+    private(set) var exceeded = false
 
     static let marginSeconds = 60.0
     static let marginFixes = 3
 
-    init(options: AnalysisOptions, keepAll: Bool) {
+    init(options: AnalysisOptions, keepAll: Bool, heldLimit: Int? = nil) {
         self.options = options
         self.keepAll = keepAll
+        self.heldLimit = heldLimit
         stayPoints = StayPoints(options: options)
         elevation = ElevationCounter(hysteresis: options.elevationHysteresisM)
     }
@@ -69,6 +74,12 @@ struct TrackTimeline {
     /// windows so far, and where the one still being filled starts (nil: none is); `breaks`:
     /// where other recordings begin.
     mutating func add(_ f: Fix, imu: [IMUWindow], imuPending: Double?, breaks: [RecordingBreak]) {
+        guard !exceeded else { return }
+        if let heldLimit, buffer.count >= heldLimit {
+            exceeded = true
+            buffer = []; all = []; stays = []; cuts = []; entries = []
+            return
+        }
         if keepAll { all.append(f) }
         if firstTime == nil { firstTime = f.time }
         let box = bbox ?? .init(minLat: f.lat, minLon: f.lon, maxLat: f.lat, maxLon: f.lon)

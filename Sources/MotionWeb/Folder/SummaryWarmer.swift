@@ -11,9 +11,10 @@ import Synchronization
 /// It runs when poked: when the server starts and when a listing finds a recording that
 /// needs a summary. Each version of a recording's CSVs (inode, size, modification time) is
 /// tried once, so a recording that cannot be analysed, or a folder where the cache cannot be written, is
-/// not reread on every listing. A recording whose analysis would not fit in the memory
-/// free (`AnalysisMemory`: weeks of GPS on a Pi Zero) is left alone: the daemon would be
-/// the process the kernel ends for it.
+/// not reread on every listing. The summary is computed by `summarise`, which on the logger
+/// gives up a recording whose analysis would not fit in the memory free
+/// (`SummaryRefusals`, `AnalysisMemory`: weeks of GPS without a stop on a Pi Zero): the
+/// daemon would be the process the kernel ends for it.
 final class SummaryWarmer: Sendable {
     private struct State {
         var running = false
@@ -23,17 +24,17 @@ final class SummaryWarmer: Sendable {
 
     private let folder: RecordingFolder
     private let isWriting: @Sendable (RecordingEntry) -> Bool
-    /// Whether a recording's summary fits in the memory free now (`AnalysisMemory`).
-    private let fits: @Sendable (RecordingParts) -> Bool
+    /// Computes and caches a recording's summary; false when it did not.
+    private let summarise: @Sendable (RecordingParts) -> Bool
     private let state = Mutex(State())
     /// Called after a round with the number of summaries it computed (tests wait on it).
     private let onRound: (@Sendable (Int) -> Void)?
 
     init(folder: RecordingFolder, isWriting: @escaping @Sendable (RecordingEntry) -> Bool,
-         fits: @escaping @Sendable (RecordingParts) -> Bool = { _ in true }, onRound: (@Sendable (Int) -> Void)? = nil) {
+         summarise: (@Sendable (RecordingParts) -> Bool)? = nil, onRound: (@Sendable (Int) -> Void)? = nil) {
         self.folder = folder
         self.isWriting = isWriting
-        self.fits = fits
+        self.summarise = summarise ?? { r in (try? SummaryCache.summary(for: r.csvPaths(in: folder.path))) != nil }
         self.onRound = onRound
     }
 
@@ -72,8 +73,7 @@ final class SummaryWarmer: Sendable {
                 let tried = state.withLock { $0.tried }
                 guard needsWork(r, tried: tried), !r.parts.contains(where: isWriting) else { continue }
                 state.withLock { _ = $0.tried.insert(r.stamps) }
-                guard fits(r) else { continue }
-                if (try? SummaryCache.summary(for: r.csvPaths(in: folder.path))) != nil { computed += 1 }
+                if summarise(r) { computed += 1 }
             }
             onRound?(computed)
             let more = state.withLock { s -> Bool in

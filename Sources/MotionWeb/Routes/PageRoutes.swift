@@ -73,20 +73,21 @@ extension WebApp {
             seriesError = "\(error)"
         }
         let summary = isWriting ? nil : await summaryFor(recording)
-        let note = summary == nil && !isWriting ? memoryRefusal(recording, .summary) : nil
+        let note = summary == nil && !isWriting ? summaryRefusals.why(recording) : nil
         return Self.html(RecordingPage.render(recording, series: s, summary: summary, summaryNote: note, seriesError: seriesError,
                                               writing: isWriting, writingName: writing, csrf: session(request)?.csrf ?? ""))
     }
 
     /// The MotionAnalysis summary of a finished recording (all its parts in one pass): the
     /// cached one, else computed once and cached beside its first file as `NAME.summary.json`;
-    /// nil, without reading a row, when its analysis would not fit in the memory free
-    /// (`memoryRefusal` says so).
+    /// nil when its analysis did not fit in the memory free (`summaryRefusals` says why,
+    /// and it is not tried again until the files change).
     func summaryFor(_ recording: RecordingParts) async -> AnalysisSummary? {
         let paths = recording.csvPaths(in: folder.path)
         if let cached = await cachedSummary(paths) { return cached }
-        guard memoryRefusal(recording, .summary) == nil else { return nil }
-        return try? await blocking { try SummaryCache.summary(for: paths) }
+        let available = configuration.availableMemory()
+        // (try?: `blocking` throws only when the server is shutting down.)
+        return try? await blocking { [summaryRefusals] in summaryRefusals.summarise(recording, paths: paths, available: available) }
     }
 
     /// The plotted series of a recording, read once per version of its CSVs.
