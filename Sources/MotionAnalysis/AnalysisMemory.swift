@@ -50,7 +50,7 @@ public enum AnalysisMemory {
         }
 
         /// The command that does it on a computer.
-        var command: String {
+        public var command: String {
             switch self {
             case .summary: return "motionlog summary"
             case .gpx: return "motionlog export --format gpx"

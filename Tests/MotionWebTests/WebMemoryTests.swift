@@ -34,6 +34,9 @@ import Testing
             #expect(page.status == .ok && html.contains("Too long to summarise on this logger: more than 46 GPS fixes without a stop or a long loss of signal need more than 1 MB of memory"),
                     "\(html.components(separatedBy: "<h2>Timeline</h2>").last?.prefix(400) ?? "")")
             #expect(html.contains("not computed on this logger (see Timeline)"))
+            // The downloads it would decline are not offered as links.
+            #expect(!html.contains("href=\"/recordings/\(name).gpx\"") && html.contains("<span class=\"button off\" title=\"too long for this logger's memory\">GPX</span>"))
+            #expect(html.contains("run <code>motionlog export --format gpx</code>, <code>motionlog export --format geojson</code> there."))
             #expect(!f.exists("\(name).summary.json"))
             let api = try await client.execute(uri: "/api/recordings/\(name)/summary", method: .get)
             let body = try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: Any]
@@ -93,10 +96,12 @@ import Testing
             #expect(f.exists("\(name).summary.json"))
             let gpx = try await client.execute(uri: "/recordings/\(name).gpx", method: .get)
             #expect(gpx.status == .ok && String(buffer: gpx.body).contains("<trkpt"))
+            let html = String(buffer: try await client.execute(uri: "/recordings/\(name)", method: .get).body)
+            #expect(html.contains("href=\"/recordings/\(name).gpx\"") && !html.contains("button off"))
         }
         try await f.app(availableMemory: 15_000).test(.router) { client in
             let html = String(buffer: try await client.execute(uri: "/recordings/\(name)", method: .get).body)
-            #expect(!html.contains("Too long") && html.contains("<h2>Timeline</h2><ul class=\"timeline\">"), "\(html.components(separatedBy: "<h2>Timeline</h2>").last?.prefix(200) ?? "")")
+            #expect(!html.contains("Too long to summarise") && html.contains("<h2>Timeline</h2><ul class=\"timeline\">"), "\(html.components(separatedBy: "<h2>Timeline</h2>").last?.prefix(200) ?? "")")
         }
     }
 }

@@ -74,8 +74,10 @@ extension WebApp {
         }
         let summary = isWriting ? nil : await summaryFor(recording)
         let note = summary == nil && !isWriting ? summaryRefusals.why(recording) : nil
+        let tooLong = [AnalysisMemory.Work.gpx, .geojson, .timeline].filter { memoryRefusal(recording, $0) != nil }
         return Self.html(RecordingPage.render(recording, series: s, summary: summary, summaryNote: note, seriesError: seriesError,
-                                              writing: isWriting, writingName: writing, csrf: session(request)?.csrf ?? ""))
+                                              writing: isWriting, writingName: writing, tooLong: tooLong,
+                                              csrf: session(request)?.csrf ?? ""))
     }
 
     /// The MotionAnalysis summary of a finished recording (all its parts in one pass): the
