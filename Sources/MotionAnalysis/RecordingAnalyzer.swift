@@ -156,8 +156,23 @@ public struct RecordingAnalyzer: RowSink {
     /// it; `keepFixes` false: no fixes, and only a piece of the track held at a time).
     public static func analyze(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
                                keepFixes: Bool = true, heldFixLimit: Int? = nil) throws -> AnalysisResult {
+        try analyze(csvPaths, options: options, keepFixes: keepFixes, heldFixLimit: heldFixLimit, eachFix: nil)
+    }
+
+    /// Reads the recordings again for their filtered fixes alone, handing each to `body` in
+    /// time order (the same fixes `analyze` uses; `export --format timeline` writes the
+    /// moves' track points from them without holding them all).
+    public static func forEachFix(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
+                                  _ body: @escaping (Fix) -> Void) throws {
+        _ = try analyze(csvPaths, options: options, keepFixes: false, heldFixLimit: nil, eachFix: body)
+    }
+
+    private static func analyze(_ csvPaths: [String], options: AnalysisOptions, keepFixes: Bool, heldFixLimit: Int?,
+                                eachFix: ((Fix) -> Void)?) throws -> AnalysisResult {
         let stamps = try RecordingInputs.stamps(csvPaths)
         var analyzer = RecordingAnalyzer(options: options, keepFixes: keepFixes, heldFixLimit: heldFixLimit)
+        analyzer.track.eachFix = eachFix
+        analyzer.track.handOnOnly = eachFix != nil
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []

@@ -9,26 +9,65 @@ import Testing
 @Suite struct StorylineStreamTests {
     /// Walks and stays over `days` days (a fix every 10 s), in the machine's local days.
     func result(days: Int) throws -> AnalysisResult {
+        try RecordingAnalyzer.analyze([try recording(days: days)])
+    }
+
+    /// `restDay`: the second and third 24 hours are spent in one place (a local day without a move).
+    func recording(days: Int, restDay: Bool = false) throws -> String {
         let t0 = 1_763_700_000.0
         var text = CSVFormat.headerLine + "\n"
         var lat = 48.1
         for k in 0..<(days * 8640) {
             let t = t0 + 10 * Double(k)
             // An hour of walking in every three; the rest stays put.
-            if (k / 360) % 3 == 0 { lat += 14 / 111_200 }
+            if (k / 360) % 3 == 0 && !(restDay && (1...2).contains(k / 8640)) { lat += 14 / 111_200 }
             text += "L,W,\(t),\(lat),11.5,500.0,nan,nan,nan,5.0,nan,3\n"
         }
         let path = try ScenarioRecording.tempDir() + "/days.csv"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return try RecordingAnalyzer.analyze([path])
+        return path
+    }
+
+    /// What `export --format timeline` does: the summary without the fixes, then the
+    /// recording read again, its fixes handed to the writer as they go past.
+    @Test(arguments: [false, true])
+    func aSecondReadingForTheFixesGivesTheSameBytes(restDay: Bool) throws {
+        let path = try recording(days: 4, restDay: restDay)
+        let r = try RecordingAnalyzer.analyze([path])
+        let (order, entries) = TimelineExport.storylineDays(r.summary)
+        #expect(!restDay || order.contains { entries[$0]?.allSatisfy { $0.type == .stop } == true }, "a day without a move")
+        let whole = Array(try TimelineExport.storylineEncoder.encode(order.map {
+            TimelineExport.day($0, entries[$0] ?? [], fixes: r.fixes, lastUpdate: r.summary.end ?? 0)
+        })) + [0x0A]
+        #expect(try TimelineExport.storyline(r) == whole)
+        let summary = try RecordingAnalyzer.analyze([path], keepFixes: false)
+        #expect(summary.fixes.isEmpty)
+        var out: [UInt8] = []
+        let writer = StorylineWriter(summary.summary) { out += $0 }
+        var handed = 0
+        try RecordingAnalyzer.forEachFix([path]) { fix in handed += 1; writer.add(fix) }
+        try writer.finish()
+        #expect(handed == summary.summary.fixesUsed && handed > 20_000)
+        #expect(out == whole && whole.count > 100_000, "\(out.count) of \(whole.count) bytes")
+    }
+
+    /// A sink that fails: the writer stops and `finish` throws its error.
+    @Test func aFailingSinkIsReported() throws {
+        struct Full: Error {}
+        let r = try result(days: 2)
+        let writer = StorylineWriter(r.summary) { _ in throw Full() }
+        for fix in r.fixes { writer.add(fix) }
+        #expect(throws: Full.self) { try writer.finish() }
     }
 
     @Test(arguments: [1, 3])
     func theStreamedStorylineIsTheWholeEncoding(days: Int) throws {
         let r = try result(days: days)
-        let (order, day) = TimelineExport.storylineDays(r)
+        let (order, entries) = TimelineExport.storylineDays(r.summary)
         #expect(order.count >= days, "\(order)")
-        let whole = Array(try TimelineExport.storylineEncoder.encode(order.map(day))) + [0x0A]
+        let whole = Array(try TimelineExport.storylineEncoder.encode(order.map {
+            TimelineExport.day($0, entries[$0] ?? [], fixes: r.fixes, lastUpdate: r.summary.end ?? 0)
+        })) + [0x0A]
         var pieces = 0
         var streamed: [UInt8] = []
         try TimelineExport.storyline(r) { streamed += $0; pieces += 1 }

@@ -62,22 +62,14 @@ public enum TimelineExport {
 
     /// The storyline handed to `sink` a day at a time: only one day's segments and track
     /// points are held (built whole, 14 days at 1 Hz took 1 GB). The bytes are those of
-    /// the whole array encoded at once: each day is encoded alone and indented one level,
-    /// which is exact because JSON strings hold no raw line feed.
-    public static func storyline(_ result: AnalysisResult, to sink: ([UInt8]) throws -> Void) throws {
-        let (order, day) = storylineDays(result)
-        let encoder = storylineEncoder
-        guard !order.isEmpty else { return try sink(Array(try encoder.encode([Day]())) + [0x0A]) }
-        try sink(Array("[\n".utf8))
-        for (k, date) in order.enumerated() {
-            var bytes: [UInt8] = [0x20, 0x20]
-            for b in try encoder.encode(day(date)) {
-                bytes.append(b)
-                if b == 0x0A { bytes += [0x20, 0x20] }
-            }
-            bytes += Array((k + 1 < order.count ? ",\n" : "\n]\n").utf8)
-            try sink(bytes)
-        }
+    /// the whole array encoded at once: each day is encoded alone and indented one level
+    /// (not its empty lines), which is exact because JSON strings hold no raw line feed.
+    /// (`StorylineWriter`; `export --format timeline` reads the fixes a second time instead
+    /// of holding them.)
+    public static func storyline(_ result: AnalysisResult, to sink: @escaping ([UInt8]) throws -> Void) throws {
+        let writer = StorylineWriter(result.summary, sink: sink)
+        for fix in result.fixes { writer.add(fix) }
+        try writer.finish()
     }
 
     static var storylineEncoder: JSONEncoder {
@@ -86,12 +78,12 @@ public enum TimelineExport {
         return encoder
     }
 
-    /// The local days of the storyline in order, and how to build each one's `Day` (built
-    /// when asked, so that one day at a time is held).
-    static func storylineDays(_ result: AnalysisResult) -> (order: [String], day: (String) -> Day) {
+    /// The local days of the storyline in order, and each one's entries (an entry crossing
+    /// midnight is cut there, its distance shared by time).
+    static func storylineDays(_ summary: AnalysisSummary) -> (order: [String], entries: [String: [TimelineEntry]]) {
         var days: [String: [TimelineEntry]] = [:]
         var order: [String] = []
-        for e in result.summary.timeline {
+        for e in summary.timeline {
             var t = e.start
             while true {
                 let day = LocalDay.date(t)
@@ -106,36 +98,39 @@ public enum TimelineExport {
                 t = bounds.end
             }
         }
-        func day(_ day: String) -> Day {
-            var totals: [String: (Double, Double)] = [:]
-            let segments = (days[day] ?? []).map { e -> Segment in
-                switch e.type {
-                case .stop:
-                    let place = e.lat.flatMap { lat in e.lon.map { Place(location: Location(lat: lat, lon: $0), radius: e.radiusM) } }
-                    return Segment(type: "place", startTime: movesTime(e.start), endTime: movesTime(e.end), place: place, activities: nil)
-                case .gap:
-                    return Segment(type: "off", startTime: movesTime(e.start), endTime: movesTime(e.end), place: nil, activities: nil)
-                case .move:
-                    let name = movesName(e.activity ?? .unknown)
-                    let distance = e.distanceM ?? 0
-                    var total = totals[name] ?? (0, 0)
-                    total.0 += e.duration; total.1 += distance
-                    totals[name] = total
-                    let track = points(result.fixes, from: e.start, to: e.end)
-                        .map { TrackPoint(lat: $0.lat, lon: $0.lon, time: movesTime($0.time)) }
-                    let activity = MoveActivity(activity: name, group: name, startTime: movesTime(e.start), endTime: movesTime(e.end),
-                                                duration: e.duration.rounded(), distance: e.distanceM, trackPoints: track)
-                    return Segment(type: "move", startTime: movesTime(e.start), endTime: movesTime(e.end), place: nil, activities: [activity])
-                }
+        return (order, days)
+    }
+
+    /// The storyline's `Day` of `entries` (one local day's), with the track points of each
+    /// move from `fixes` (time order, holding at least those of the day's moves).
+    static func day(_ day: String, _ entries: [TimelineEntry], fixes: [Fix], lastUpdate: Double) -> Day {
+        var totals: [String: (Double, Double)] = [:]
+        let segments = entries.map { e -> Segment in
+            switch e.type {
+            case .stop:
+                let place = e.lat.flatMap { lat in e.lon.map { Place(location: Location(lat: lat, lon: $0), radius: e.radiusM) } }
+                return Segment(type: "place", startTime: movesTime(e.start), endTime: movesTime(e.end), place: place, activities: nil)
+            case .gap:
+                return Segment(type: "off", startTime: movesTime(e.start), endTime: movesTime(e.end), place: nil, activities: nil)
+            case .move:
+                let name = movesName(e.activity ?? .unknown)
+                let distance = e.distanceM ?? 0
+                var total = totals[name] ?? (0, 0)
+                total.0 += e.duration; total.1 += distance
+                totals[name] = total
+                let track = points(fixes, from: e.start, to: e.end)
+                    .map { TrackPoint(lat: $0.lat, lon: $0.lon, time: movesTime($0.time)) }
+                let activity = MoveActivity(activity: name, group: name, startTime: movesTime(e.start), endTime: movesTime(e.end),
+                                            duration: e.duration.rounded(), distance: e.distanceM, trackPoints: track)
+                return Segment(type: "move", startTime: movesTime(e.start), endTime: movesTime(e.end), place: nil, activities: [activity])
             }
-            let summary = totals.keys.sorted().map { k in
-                ActivitySummary(activity: k, group: k, duration: (totals[k]?.0 ?? 0).rounded(),
-                                distance: Text.round(totals[k]?.1 ?? 0, 1))
-            }
-            return Day(date: day.replacingOccurrences(of: "-", with: ""), segments: segments, summary: summary,
-                       lastUpdate: movesTime(result.summary.end ?? 0))
         }
-        return (order, day)
+        let summary = totals.keys.sorted().map { k in
+            ActivitySummary(activity: k, group: k, duration: (totals[k]?.0 ?? 0).rounded(),
+                            distance: Text.round(totals[k]?.1 ?? 0, 1))
+        }
+        return Day(date: day.replacingOccurrences(of: "-", with: ""), segments: segments, summary: summary,
+                   lastUpdate: movesTime(lastUpdate))
     }
 
     /// The fixes with time in `[from, to]`.

@@ -24,6 +24,10 @@ struct TrackTimeline {
     /// Every fix in `all`, for the exports that draw the track.
     let keepAll: Bool
     private(set) var all: [Fix] = []
+    /// Called with every fix, in order (a second pass of `export --format timeline`); with
+    /// `handOnOnly` nothing else is done with them.
+    var eachFix: ((Fix) -> Void)?
+    var handOnOnly = false
     /// Fixes held: `buffer[k - base]` is fix `k` of the track.
     private var buffer: [Fix] = []
     private var base = 0
@@ -80,6 +84,8 @@ struct TrackTimeline {
             buffer = []; all = []; stays = []; cuts = []; entries = []
             return
         }
+        eachFix?(f)
+        if handOnOnly { return }
         if keepAll { all.append(f) }
         if firstTime == nil { firstTime = f.time }
         let box = bbox ?? .init(minLat: f.lat, minLon: f.lon, maxLat: f.lat, maxLon: f.lon)

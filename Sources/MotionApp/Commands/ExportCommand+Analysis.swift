@@ -12,15 +12,26 @@ extension ExportCommand {
         case .gpx, .geojson:
             return false
         case .timeline, .timelineGeoJSON:
-            let result: AnalysisResult
-            do { result = try RecordingAnalyzer.analyze(try RecordingInputs.resolveSome(files)) } catch {
+            let inputs: [String], result: AnalysisResult
+            do {
+                inputs = try RecordingInputs.resolveSome(files)
+                result = try RecordingAnalyzer.analyze(inputs, keepFixes: format == .timelineGeoJSON)
+            } catch {
                 throw CommandFailure("\(error)", code: 2)
             }
             guard !result.summary.timeline.isEmpty else {
                 throw CommandFailure("no timeline in \(files.joined(separator: ", ")): no usable GPS fixes or accelerometer rows (see `motionlog summary`)", code: 1)
             }
             if format == .timeline {
-                try writeAnalysisOutput { emit in try TimelineExport.storyline(result, to: emit) }
+                // Each move's fixes are needed a day at a time: the recording is read a second
+                // time for them rather than all its fixes held.
+                try writeAnalysisOutput { emit in
+                    try withoutActuallyEscaping(emit) { emit in
+                        let writer = StorylineWriter(result.summary, sink: emit)
+                        do { try RecordingAnalyzer.forEachFix(inputs, writer.add) } catch { throw CommandFailure("\(error)", code: 2) }
+                        try writer.finish()
+                    }
+                }
             } else {
                 let bytes = try TimelineExport.geoJSON(result)
                 try writeAnalysisOutput { emit in try emit(bytes) }
