@@ -51,6 +51,24 @@ import Testing
         #expect(out == whole && whole.count > 100_000, "\(out.count) of \(whole.count) bytes")
     }
 
+    /// `export --format timeline-geojson` likewise: a feature at a time from a second
+    /// reading, the bytes of the whole FeatureCollection encoded at once.
+    @Test(arguments: [false, true])
+    func theTimelineGeoJSONFromASecondReadingIsTheWholeEncoding(restDay: Bool) throws {
+        let path = try recording(days: 3, restDay: restDay)
+        let r = try RecordingAnalyzer.analyze([path])
+        let whole = Array(try TimelineExport.geoJSONEncoder.encode(TimelineExport.FeatureCollection(
+            features: r.summary.timeline.map { TimelineExport.feature($0, fixes: r.fixes) }))) + [0x0A]
+        #expect(try TimelineExport.geoJSON(r) == whole)
+        var out: [UInt8] = []
+        let writer = TimelineGeoJSONWriter(r.summary) { out += $0 }
+        try RecordingAnalyzer.forEachFix([path], writer.add)
+        try writer.finish()
+        #expect(out == whole && whole.count > 50_000, "\(out.count) of \(whole.count) bytes")
+        let lines = r.summary.timeline.filter { $0.type == .move }.count
+        #expect(String(decoding: out, as: UTF8.self).components(separatedBy: "\"LineString\"").count - 1 == lines)
+    }
+
     /// A sink that fails: the writer stops and `finish` throws its error.
     @Test func aFailingSinkIsReported() throws {
         struct Full: Error {}
@@ -58,6 +76,9 @@ import Testing
         let writer = StorylineWriter(r.summary) { _ in throw Full() }
         for fix in r.fixes { writer.add(fix) }
         #expect(throws: Full.self) { try writer.finish() }
+        let features = TimelineGeoJSONWriter(r.summary) { _ in throw Full() }
+        for fix in r.fixes { features.add(fix) }
+        #expect(throws: Full.self) { try features.finish() }
     }
 
     @Test(arguments: [1, 3])

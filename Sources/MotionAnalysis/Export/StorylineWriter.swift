@@ -3,7 +3,9 @@
 /// the day being written that lie in its moves: `export --format timeline` reads the
 /// recording a second time for them instead of holding every fix of it. A day is encoded
 /// and handed to `sink` once a fix after its last move (or the end) arrives.
-public final class StorylineWriter {
+///
+/// (`FixStreamWriter`: the timeline exports written from a second reading of the fixes.)
+public final class StorylineWriter: FixStreamWriter {
     private let sink: ([UInt8]) throws -> Void
     private let order: [String]
     private let entries: [String: [TimelineEntry]]

@@ -192,28 +192,39 @@ public enum TimelineExport {
     }
 
     /// Stops as Points, moves as LineStrings (a Point when a move has a single fix) with
-    /// their activity, gaps as features without geometry.
+    /// their activity, gaps as features without geometry (`TimelineGeoJSONWriter`).
     public static func geoJSON(_ result: AnalysisResult) throws -> [UInt8] {
-        let features = result.summary.timeline.map { e -> Feature in
-            let props = Properties(kind: e.type.rawValue, start: e.start, end: e.end,
-                                   startTime: TimeTextBridge.isoUTC(e.start), endTime: TimeTextBridge.isoUTC(e.end),
-                                   durationS: e.duration.rounded(), activity: e.activity?.rawValue, distanceM: e.distanceM,
-                                   meanSpeedMps: e.meanSpeedMps, radiusM: e.radiusM)
-            switch e.type {
-            case .stop:
-                guard let lat = e.lat, let lon = e.lon else { return Feature(geometry: nil, properties: props) }
-                return Feature(geometry: Geometry(type: "Point", coordinates: .point([lon, lat])), properties: props)
-            case .move:
-                let line = points(result.fixes, from: e.start, to: e.end).map { [$0.lon, $0.lat] }
-                if line.count >= 2 { return Feature(geometry: Geometry(type: "LineString", coordinates: .line(line)), properties: props) }
-                if let p = line.first { return Feature(geometry: Geometry(type: "Point", coordinates: .point(p)), properties: props) }
-                return Feature(geometry: nil, properties: props)
-            case .gap:
-                return Feature(geometry: nil, properties: props)
-            }
-        }
+        var out: [UInt8] = []
+        let writer = TimelineGeoJSONWriter(result.summary) { out += $0 }
+        for fix in result.fixes { writer.add(fix) }
+        try writer.finish()
+        return out
+    }
+
+    static var geoJSONEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(FeatureCollection(features: features))) + [0x0A]
+        return encoder
+    }
+
+    /// The feature of entry `e`, a move's line drawn through `fixes` (time order, holding
+    /// at least the move's).
+    static func feature(_ e: TimelineEntry, fixes: [Fix]) -> Feature {
+        let props = Properties(kind: e.type.rawValue, start: e.start, end: e.end,
+                               startTime: TimeTextBridge.isoUTC(e.start), endTime: TimeTextBridge.isoUTC(e.end),
+                               durationS: e.duration.rounded(), activity: e.activity?.rawValue, distanceM: e.distanceM,
+                               meanSpeedMps: e.meanSpeedMps, radiusM: e.radiusM)
+        switch e.type {
+        case .stop:
+            guard let lat = e.lat, let lon = e.lon else { return Feature(geometry: nil, properties: props) }
+            return Feature(geometry: Geometry(type: "Point", coordinates: .point([lon, lat])), properties: props)
+        case .move:
+            let line = points(fixes, from: e.start, to: e.end).map { [$0.lon, $0.lat] }
+            if line.count >= 2 { return Feature(geometry: Geometry(type: "LineString", coordinates: .line(line)), properties: props) }
+            if let p = line.first { return Feature(geometry: Geometry(type: "Point", coordinates: .point(p)), properties: props) }
+            return Feature(geometry: nil, properties: props)
+        case .gap:
+            return Feature(geometry: nil, properties: props)
+        }
     }
 }

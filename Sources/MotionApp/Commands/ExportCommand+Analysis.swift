@@ -12,29 +12,25 @@ extension ExportCommand {
         case .gpx, .geojson:
             return false
         case .timeline, .timelineGeoJSON:
-            let inputs: [String], result: AnalysisResult
+            let inputs: [String], summary: AnalysisSummary
             do {
                 inputs = try RecordingInputs.resolveSome(files)
-                result = try RecordingAnalyzer.analyze(inputs, keepFixes: format == .timelineGeoJSON)
+                summary = try RecordingAnalyzer.summarize(inputs)
             } catch {
                 throw CommandFailure("\(error)", code: 2)
             }
-            guard !result.summary.timeline.isEmpty else {
+            guard !summary.timeline.isEmpty else {
                 throw CommandFailure("no timeline in \(files.joined(separator: ", ")): no usable GPS fixes or accelerometer rows (see `motionlog summary`)", code: 1)
             }
-            if format == .timeline {
-                // Each move's fixes are needed a day at a time: the recording is read a second
-                // time for them rather than all its fixes held.
-                try writeAnalysisOutput { emit in
-                    try withoutActuallyEscaping(emit) { emit in
-                        let writer = StorylineWriter(result.summary, sink: emit)
-                        do { try RecordingAnalyzer.forEachFix(inputs, writer.add) } catch { throw CommandFailure("\(error)", code: 2) }
-                        try writer.finish()
-                    }
+            // The moves' fixes are needed a day or a move at a time: the recording is read a
+            // second time for them rather than all its fixes held.
+            try writeAnalysisOutput { emit in
+                try withoutActuallyEscaping(emit) { emit in
+                    let writer: any FixStreamWriter = format == .timeline
+                        ? StorylineWriter(summary, sink: emit) : TimelineGeoJSONWriter(summary, sink: emit)
+                    do { try RecordingAnalyzer.forEachFix(inputs, writer.add) } catch { throw CommandFailure("\(error)", code: 2) }
+                    try writer.finish()
                 }
-            } else {
-                let bytes = try TimelineExport.geoJSON(result)
-                try writeAnalysisOutput { emit in try emit(bytes) }
             }
             return true
         case .wideCSV:
