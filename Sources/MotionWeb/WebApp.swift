@@ -63,13 +63,8 @@ final class WebApp: Sendable {
     /// Why `work` on `recording` is not done here (it would not fit in the memory free now,
     /// `AnalysisMemory`), or nil.
     func memoryRefusal(_ recording: RecordingParts, _ work: AnalysisMemory.Work) -> String? {
-        Self.memoryRefusal(recording, work, available: configuration.availableMemory)
-    }
-
-    static func memoryRefusal(_ recording: RecordingParts, _ work: AnalysisMemory.Work,
-                              available: @Sendable () -> Int?) -> String? {
         guard let rows = recording.locationRows else { return nil }
-        return AnalysisMemory.refusal(work, locationRows: rows, availableBytes: available())
+        return AnalysisMemory.refusal(work, locationRows: rows, availableBytes: configuration.availableMemory())
     }
 
     /// The folder's files, newest first; starts background summaries for any recording that needs one.

@@ -32,19 +32,17 @@ public final class StorylineWriter: FixStreamWriter {
     /// The next fix (after the one before in time).
     public func add(_ fix: Fix) {
         guard failure == nil else { return }
-        while index < order.count && fix.time > dayEnd { endDay() }
+        while failure == nil && index < order.count && fix.time > dayEnd { endDay() }
         while move < moves.count && moves[move].end < fix.time { move += 1 }
         if move < moves.count && moves[move].start <= fix.time { fixes.append(fix) }
     }
 
-    /// Writes the days left; throws what `sink` threw.
+    /// Writes the days left; throws what `sink` or the encoder threw.
     public func finish() throws {
-        if failure == nil {
-            if order.isEmpty {
-                do { write(Array(try encoder.encode([TimelineExport.Day]())) + [0x0A]) } catch { failure = error }
-            }
-            while index < order.count { endDay() }
+        if order.isEmpty {
+            do { write(Array(try encoder.encode([TimelineExport.Day]())) + [0x0A]) } catch { failure = error }
         }
+        while failure == nil && index < order.count { endDay() }
         if let failure { throw failure }
     }
 
@@ -56,10 +54,17 @@ public final class StorylineWriter: FixStreamWriter {
         move = 0
     }
 
-    /// Encodes and hands on the day being collected, and starts the next; the fixes that
-    /// also lie in the next day's moves (one at midnight) are kept for it.
+    /// Encodes and hands on the day being collected, and starts the next (also when
+    /// writing failed); the fixes that also lie in the next day's moves (one at midnight)
+    /// are kept for it.
     private func endDay() {
         let date = order[index]
+        defer {
+            index += 1
+            startDay()
+            let from = moves.first?.start ?? .infinity
+            fixes.removeAll { $0.time < from }
+        }
         if index == 0 { write(Array("[\n".utf8)) }
         // Indented one level as in the whole array, but not on an empty line (the inside
         // of an empty array, `[\n\n  ]`: a day without a move has an empty summary).
@@ -78,13 +83,10 @@ public final class StorylineWriter: FixStreamWriter {
         }
         bytes += Array((index + 1 < order.count ? ",\n" : "\n]\n").utf8)
         write(bytes)
-        index += 1
-        startDay()
-        let from = moves.first?.start ?? .infinity
-        fixes.removeAll { $0.time < from }
     }
 
     private func write(_ bytes: [UInt8]) {
+        guard failure == nil else { return }
         do { try sink(bytes) } catch { failure = error }
     }
 }

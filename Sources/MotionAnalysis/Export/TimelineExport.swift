@@ -144,6 +144,8 @@ public enum TimelineExport {
 
     // MARK: GeoJSON
 
+    /// The whole collection, as `TimelineGeoJSONWriter` writes it a feature at a time (tests
+    /// encode it at once to compare).
     struct FeatureCollection: Encodable {
         let type = "FeatureCollection"
         let features: [Feature]
