@@ -60,13 +60,6 @@ final class WebApp: Sendable {
         }
     }
 
-    /// Why `work` on `recording` is not done here (it would not fit in the memory free now,
-    /// `AnalysisMemory`), or nil.
-    func memoryRefusal(_ recording: RecordingParts, _ work: AnalysisMemory.Work) -> String? {
-        guard let rows = recording.locationRows else { return nil }
-        return AnalysisMemory.refusal(work, locationRows: rows, availableBytes: configuration.availableMemory())
-    }
-
     /// The folder's files, newest first; starts background summaries for any recording that needs one.
     func listing() async throws -> [RecordingEntry] {
         let entries = try await blocking { try self.folder.list() }

@@ -87,7 +87,7 @@ struct ExportTests {
 
     @Test func gpxReadsBackWithGpxpyPointForPoint() throws {
         let (track, rows) = try Self.track()
-        let gpx = GPXWriter.document(track, name: "ride <1> & \"more\"", creator: "motionlog test")
+        let gpx = try GPXWriter.document(track, name: "ride <1> & \"more\"", creator: "motionlog test")
         let parsed = try Self.gpxpy(gpx)
         #expect(parsed.name == "ride <1> & \"more\"")
         #expect(parsed.segments.map(\.count) == [3, 3])

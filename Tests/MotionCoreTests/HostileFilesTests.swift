@@ -129,9 +129,9 @@ struct HostileFilesTests {
         #expect(RelativeWhen.of(epochSeconds: 1_763_735_404.5, offset: 1_763_735_405.01) == -0.51)
     }
 
-    @Test func gpxWritesLongitude180AsMinus180() {
+    @Test func gpxWritesLongitude180AsMinus180() throws {
         let track = LocationTrack(points: [TrackPoint(time: 1_763_735_405, latitude: 10, longitude: 180)])
-        let gpx = GPXWriter.document(track, name: "t", creator: "c")
+        let gpx = try GPXWriter.document(track, name: "t", creator: "c")
         #expect(gpx.contains("lon=\"-180\""), "\(gpx)")
         #expect(!gpx.contains("lon=\"180\""))
     }

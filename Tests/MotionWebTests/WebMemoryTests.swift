@@ -7,13 +7,14 @@ import MotionAnalysis
 import NIOCore
 import Testing
 
-/// The web page runs inside the daemon: it never starts an analysis or export that would not
-/// fit in the memory free (`AnalysisMemory`), so the kernel does not end the recorder for a
-/// page view, and it says why, and what to do instead.
+/// The web page runs inside the daemon: it never starts an analysis that would not fit in
+/// the memory free (`AnalysisMemory`), so the kernel does not end the recorder for a page
+/// view, and it says why, and what to do instead. The track downloads hold no track (they
+/// read it again as they write) and are always served.
 @Suite struct WebMemoryTests {
     let name = "20260101080000"
 
-    /// 60 GPS rows: a summary needs 60 × 160 B, the exports 60 × 400 B (GPX) and more.
+    /// 60 GPS rows without a stop: a summary needs 60 × 160 B.
     func fixture() throws -> WebFixture {
         let f = try WebFixture()
         try f.addRecording(name, seconds: 60)
@@ -34,23 +35,47 @@ import Testing
             #expect(page.status == .ok && html.contains("Too long to summarise on this logger: more than 46 GPS fixes without a stop or a long loss of signal need more than 1 MB of memory"),
                     "\(html.components(separatedBy: "<h2>Timeline</h2>").last?.prefix(400) ?? "")")
             #expect(html.contains("not computed on this logger (see Timeline)"))
-            // The downloads it would decline are not offered as links.
-            #expect(!html.contains("href=\"/recordings/\(name).gpx\"") && html.contains("<span class=\"button off\" title=\"too long for this logger's memory\">GPX</span>"))
-            #expect(html.contains("run <code>motionlog export --format gpx</code>, <code>motionlog export --format geojson</code> there."))
+            // The track downloads are offered and served (streamed, the track read again);
+            // without a summary there is no timeline to offer.
+            #expect(html.contains("href=\"/recordings/\(name).gpx\"") && html.contains("href=\"/recordings/\(name).geojson\""))
+            #expect(!html.contains("timeline.json"))
+            let gpx = try await client.execute(uri: "/recordings/\(name).gpx", method: .get)
+            #expect(gpx.status == .ok && String(buffer: gpx.body).components(separatedBy: "<trkpt").count == 61)
+            let geojson = try await client.execute(uri: "/recordings/\(name).geojson", method: .get)
+            #expect(geojson.status == .ok && String(buffer: geojson.body).hasSuffix("\"type\":\"Feature\"}\n"))
             #expect(!f.exists("\(name).summary.json"))
             let api = try await client.execute(uri: "/api/recordings/\(name)/summary", method: .get)
             let body = try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: Any]
             #expect(body?["summary"] is NSNull && (body?["note"] as? String)?.hasPrefix("Too long to summarise") == true)
-            for (kind, what) in [("gpx", "export as GPX"), ("geojson", "export as GeoJSON"), ("timeline.json", "export the timeline of")] {
-                for method in [HTTPRequest.Method.get, .head] {
-                    let r = try await client.execute(uri: "/recordings/\(name).\(kind)", method: method)
-                    #expect(r.status == .serviceUnavailable, "\(kind) \(method): \(r.status)")
-                    if method == .get {
-                        #expect(String(buffer: r.body).contains("Too long to \(what) on this logger"), "\(String(buffer: r.body))")
-                    }
+            // The timeline needs the summary: declined without reading the recording again.
+            for method in [HTTPRequest.Method.get, .head] {
+                let r = try await client.execute(uri: "/recordings/\(name).timeline.json", method: method)
+                #expect(r.status == .serviceUnavailable, "\(method): \(r.status)")
+                if method == .get {
+                    #expect(String(buffer: r.body).contains("Too long to export its timeline on this logger: more than 46 GPS fixes"),
+                            "\(String(buffer: r.body))")
+                    #expect(String(buffer: r.body).contains("run `motionlog export --format timeline` there"))
                 }
             }
             #expect(!f.exists("\(name).summary.json"))
+        }
+    }
+
+    /// Asked for first, the timeline download computes the summary itself, gives up past the
+    /// limit, and the page then says why without trying again.
+    @Test func aTimelineAskedForFirstGivesUpAndIsRemembered() async throws {
+        let f = try fixture()
+        try await f.app(availableMemory: 15_000).test(.router) { client in
+            let r = try await client.execute(uri: "/recordings/\(name).timeline.json", method: .get)
+            #expect(r.status == .serviceUnavailable && String(buffer: r.body).contains("Too long to export its timeline"))
+            let html = String(buffer: try await client.execute(uri: "/recordings/\(name)", method: .get).body)
+            #expect(html.contains("Too long to summarise on this logger: more than 46 GPS fixes"))
+            let head = try await client.execute(uri: "/recordings/\(name).timeline.json", method: .head)
+            #expect(head.status == .serviceUnavailable)
+        }
+        try await f.app(availableMemory: 64 << 20).test(.router) { client in
+            let r = try await client.execute(uri: "/recordings/\(name).timeline.json", method: .get)
+            #expect(r.status == .ok && String(buffer: r.body).hasPrefix("["), "\(r.status)")
         }
     }
 
@@ -97,7 +122,7 @@ import Testing
             let gpx = try await client.execute(uri: "/recordings/\(name).gpx", method: .get)
             #expect(gpx.status == .ok && String(buffer: gpx.body).contains("<trkpt"))
             let html = String(buffer: try await client.execute(uri: "/recordings/\(name)", method: .get).body)
-            #expect(html.contains("href=\"/recordings/\(name).gpx\"") && !html.contains("button off"))
+            #expect(html.contains("href=\"/recordings/\(name).gpx\""))
         }
         try await f.app(availableMemory: 15_000).test(.router) { client in
             let html = String(buffer: try await client.execute(uri: "/recordings/\(name)", method: .get).body)
@@ -106,28 +131,18 @@ import Testing
     }
 }
 
-/// The estimate and the sentence (`AnalysisMemory`), and the free memory the daemon asks.
+/// The limit and the sentence (`AnalysisMemory`), and the free memory the daemon asks.
 @Suite struct AnalysisMemoryTests {
-    @Test func workThatTakesMoreThanHalfTheFreeMemoryIsDeclined() throws {
-        // A week at 1 Hz on a Pi Zero with 300 MB free: the summary fits, a GPX does not.
-        let fixes = 7 * 86_400
-        #expect(AnalysisMemory.refusal(.summary, locationRows: fixes, availableBytes: 300 << 20) == nil)
-        let gpx = try #require(AnalysisMemory.refusal(.gpx, locationRows: fixes, availableBytes: 300 << 20))
-        #expect(gpx.hasPrefix("Too long to export as GPX on this logger: its 604800 GPS rows need about 231 MB of memory; 300 MB are free, and the recorder must keep half."), "\(gpx)")
-        #expect(gpx.hasSuffix("run `motionlog export --format gpx` there."))
-        // With 80 MB free a day fits as GPX or a timeline, not as GeoJSON (its geometry is
-        // encoded whole).
-        #expect(AnalysisMemory.refusal(.gpx, locationRows: 86_400, availableBytes: 80 << 20) == nil)
-        #expect(AnalysisMemory.refusal(.timeline, locationRows: 86_400, availableBytes: 80 << 20) == nil)
-        #expect(AnalysisMemory.refusal(.geojson, locationRows: 86_400, availableBytes: 80 << 20)?.contains("--format geojson") == true)
-        #expect(AnalysisMemory.refusal(.timeline, locationRows: 7 * 86_400, availableBytes: 300 << 20)?.contains("--format timeline") == true)
-        // Two weeks at 1 Hz, or a week at 10 Hz: neither.
-        #expect(AnalysisMemory.refusal(.summary, locationRows: 14 * 86_400, availableBytes: 300 << 20)?.contains("185 MB") == true)
-        #expect(AnalysisMemory.refusal(.summary, locationRows: 7 * 864_000, availableBytes: 300 << 20)?.contains("summarise") == true)
-        // Unknown free memory, no GPS rows, or a count that would overflow: never a crash.
-        #expect(AnalysisMemory.refusal(.gpx, locationRows: fixes, availableBytes: nil) == nil)
-        #expect(AnalysisMemory.refusal(.gpx, locationRows: 0, availableBytes: 1) == nil)
-        #expect(AnalysisMemory.refusal(.timeline, locationRows: .max, availableBytes: 1 << 30) != nil)
+    @Test func theSummaryMayHoldWhatFitsInHalfTheFreeMemory() throws {
+        // A Pi Zero with 300 MB free: 983 040 fixes of 160 bytes in half of it.
+        #expect(AnalysisMemory.heldFixLimit(availableBytes: 300 << 20) == 983_040)
+        #expect(AnalysisMemory.heldFixLimit(availableBytes: nil) == nil)
+        #expect(AnalysisMemory.heldFixLimit(availableBytes: 0) == 1)
+        let tooLong = AnalysisMemory.TooLong(heldFixLimit: 983_040)
+        #expect(tooLong.description.hasPrefix("Too long to summarise on this logger: more than 983040 GPS fixes without a stop or a long loss of signal need more than 150 MB of memory"), "\(tooLong)")
+        #expect(tooLong.description.hasSuffix("run `motionlog summary` there."))
+        // A limit whose bytes would overflow: never a crash.
+        #expect(AnalysisMemory.TooLong(heldFixLimit: .max).sentence(what: "x", command: "y").contains("more than"))
     }
 
     @Test func theFreeMemoryIsReadFromTheKernel() throws {

@@ -32,8 +32,8 @@ struct ExportCommand: ParsableCommand {
         // Formats of the analysis (ExportCommand+Analysis.swift).
         case timeline, timelineGeoJSON = "timeline-geojson", wideCSV = "wide-csv"
 
-        /// Writes the document for `track` to `sink`, in pieces where the format allows.
-        func write(_ track: LocationTrack, name: String, creator: String,
+        /// Writes the document for `track` to `sink`, in pieces.
+        func write(_ track: any TrackPointSource, name: String, creator: String,
                    to sink: ([UInt8]) throws(CommandFailure) -> Void) throws(CommandFailure) {
             switch self {
             case .gpx:
@@ -50,8 +50,10 @@ struct ExportCommand: ParsableCommand {
                     guard try GeoJSONWriter.write(track, name: name, creator: creator, to: { try sink($0) }) else {
                         throw CommandFailure("no L rows to export", code: 1)
                     }
-                } catch let failure as CommandFailure { throw failure } catch {
+                } catch let failure as CommandFailure { throw failure } catch let error as EncodingError {
                     throw CommandFailure("cannot encode GeoJSON: \(error)", code: 2)
+                } catch {
+                    throw CommandFailure("\(error)", code: 2)
                 }
             }
         }
@@ -87,7 +89,9 @@ struct ExportCommand: ParsableCommand {
         }
         if try runAnalysisFormat() { return }
         let progress = ProgressMeter(verb: "reading", paths: files)
-        var points: [TrackPoint] = []
+        // The first reading: the points are held up to TrackScan.defaultHoldLimit, and read
+        // again while writing beyond that (memory does not grow with the track).
+        var scan = TrackScan()
         var bytesBefore: Int64 = 0
         var seen: [SafeOutputFile.Identity] = []
         // Files that are not recordings at all (binary data before any row): their error
@@ -101,14 +105,13 @@ struct ExportCommand: ParsableCommand {
                 seen.append(id)
             }
             progress.begin(path, bytesBefore: bytesBefore)
-            let read = try Self.points(of: path, progress: progress)
+            let read = try Self.points(of: path, into: &scan, progress: progress)
             progress.finish()
             read.report(path: path)
             if read.binary != nil && read.rows == 0 { notRecordings.append(path) }
-            points += read.points
             bytesBefore += read.bytes
         }
-        guard !points.isEmpty else {
+        guard scan.count > 0 else {
             let others = files.filter { !notRecordings.contains($0) }
             // Only not-recordings: their own error lines above are the whole story.
             if others.isEmpty { throw CommandFailure("", code: 1) }
@@ -118,7 +121,8 @@ struct ExportCommand: ParsableCommand {
             }
             throw CommandFailure("no L rows to use in \(others.joined(separator: ", ")): nothing to export (was GPS recorded? see `motionlog check`)", code: 1)
         }
-        let track = LocationTrack(points: points)
+        let track: any TrackPointSource
+        do { track = try scan.track() } catch { throw CommandFailure("\(error)", code: 2) }
         let trackName = name ?? URL(fileURLWithPath: files[0]).deletingPathExtension().lastPathComponent
         let creator = "motionlog \(MotionLogCommand.version)"
         guard let output else {
@@ -137,9 +141,8 @@ struct ExportCommand: ParsableCommand {
         do { try file.commit() } catch { throw CommandFailure("\(error)", code: 2) }
     }
 
-    /// What reading one file gave: its track points and what was skipped.
+    /// What reading one file gave (its track points went to the scan) and what was skipped.
     struct FilePoints {
-        var points: [TrackPoint] = []
         var bytes: Int64 = 0
         /// Rows read, of every source.
         var rows = 0
@@ -168,11 +171,15 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    /// The track points of one file, with relative When converted through its metadata.
-    static func points(of path: String, progress: ProgressMeter? = nil) throws(CommandFailure) -> FilePoints {
+    /// Adds the track points of one file to `scan`, with relative When converted through
+    /// its metadata.
+    static func points(of path: String, into scan: inout TrackScan,
+                       progress: ProgressMeter? = nil) throws(CommandFailure) -> FilePoints {
         var result = FilePoints()
         let meta = RecordingFiles.readMetadata(besides: path)
         let offset = meta.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
+        scan.begin(TrackInput(path: path, epochOffset: offset))
+        var points = 0
         var relativeWithoutMetadata: Double?
         var lastError: RecordingProblem?
         let summary: RecordingReadSummary
@@ -181,12 +188,12 @@ struct ExportCommand: ParsableCommand {
                 switch item {
                 case .row(_, let row) where row.source == .location:
                     result.rows += 1
-                    if meta == nil && relativeWithoutMetadata == nil && result.points.isEmpty && row.when < 1e9 {
+                    if meta == nil && relativeWithoutMetadata == nil && points == 0 && row.when < 1e9 {
                         relativeWithoutMetadata = row.when
                     }
-                    let time = row.when + offset
-                    if time >= 0 && time <= CSVFormat.maxWhen, let point = TrackPoint(row: row, epochOffset: offset) {
-                        result.points.append(point)
+                    if let point = TrackPoint(row: row, epochOffset: offset) {
+                        scan.add(point)
+                        points += 1
                     } else {
                         result.skippedTimes += 1
                     }

@@ -2,16 +2,16 @@
 /// with a `trkseg` per segment; each `trkpt` has lat/lon (plain decimals that read back
 /// to the recorded Doubles), `ele` (altitude MSL, when known), `time` (UTC) and `fix`.
 public enum GPXWriter {
-    public static func document(_ track: LocationTrack, name: String, creator: String) -> String {
+    public static func document(_ track: some TrackPointSource, name: String, creator: String) throws -> String {
         var out = ""
-        write(track, name: name, creator: creator) { out += $0 }
+        try write(track, name: name, creator: creator) { out += $0 }
         return out
     }
 
-    /// Streams the document to `sink` in pieces of about 64 KiB (memory does not hold the
-    /// whole document).
-    public static func write(_ track: LocationTrack, name: String, creator: String,
-                             to sink: (String) throws -> Void) rethrows {
+    /// Streams the document to `sink` in pieces of about 64 KiB, walking the track's points
+    /// once (memory does not hold the whole document).
+    public static func write(_ track: some TrackPointSource, name: String, creator: String,
+                             to sink: (String) throws -> Void) throws {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <gpx version="1.1" creator="\(ExportText.xml(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
@@ -20,17 +20,22 @@ public enum GPXWriter {
 
         """
         out += "  <metadata>\n    <name>\(ExportText.xml(name))</name>\n"
-        if let first = track.segments.first?.first { out += "    <time>\(ExportText.utc(first.time))</time>\n" }
+        if let first = track.firstTime { out += "    <time>\(ExportText.utc(first))</time>\n" }
         out += "  </metadata>\n"
         out += "  <trk>\n    <name>\(ExportText.xml(name))</name>\n"
-        for segment in track.segments {
-            out += "    <trkseg>\n"
-            for p in segment {
-                out += point(p)
-                if out.utf8.count >= 1 << 16 { try sink(out); out = "" }
+        if track.count > 0 { out += "    <trkseg>\n" }
+        let starts = track.segmentStarts
+        var index = 0, next = 1
+        try track.forEachPoint { p in
+            if next < starts.count && index == starts[next] {
+                out += "    </trkseg>\n    <trkseg>\n"
+                next += 1
             }
-            out += "    </trkseg>\n"
+            out += point(p)
+            index += 1
+            if out.utf8.count >= 1 << 16 { try sink(out); out = "" }
         }
+        if track.count > 0 { out += "    </trkseg>\n" }
         out += "  </trk>\n</gpx>\n"
         try sink(out)
     }

@@ -18,11 +18,13 @@ public struct TrackPoint: Sendable, Equatable {
     }
 
     /// The point of an `L` row; `epochOffset` converts relative When to epoch seconds
-    /// (0 for files written with epoch When). Nil for other rows and unusable positions.
+    /// (0 for files written with epoch When). Nil for other rows, unusable positions and
+    /// times outside 1970...9999 (after the offset).
     public init?(row: Row, epochOffset: Double = 0) {
-        guard row.source == .location, row[0].isFinite, row[1].isFinite,
+        let time = row.when + epochOffset
+        guard row.source == .location, time >= 0, time <= CSVFormat.maxWhen, row[0].isFinite, row[1].isFinite,
               (-90...90).contains(row[0]), (-180...180).contains(row[1]) else { return nil }
-        self.init(time: row.when + epochOffset, latitude: row[0], longitude: row[1], altitudeMSL: row[2],
+        self.init(time: time, latitude: row[0], longitude: row[1], altitudeMSL: row[2],
                   speed: row[3], course: row[4], mode: Int(row[8]))
     }
 

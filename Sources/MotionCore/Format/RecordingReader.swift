@@ -82,9 +82,11 @@ public struct RecordingReader {
     public init(path: String) { self.path = path }
 
     /// Reads the whole file, calling `handle` for every row and problem in file order and
-    /// `progress` with the bytes read so far after every chunk.
+    /// `progress` with the bytes read so far after every chunk. When `until` returns true
+    /// after a chunk, reading ends there (the rest of the file is not looked at, so the
+    /// summary's counts are of the part read).
     @discardableResult
-    public func read(progress: ((Int64) -> Void)? = nil,
+    public func read(progress: ((Int64) -> Void)? = nil, until shouldStop: (() -> Bool)? = nil,
                      _ handle: (RecordingItem) -> Void) throws(RecordingReadError) -> RecordingReadSummary {
         let fd: FileDescriptor
         do { fd = try FileSystem.openForReading(path) } catch {
@@ -180,6 +182,7 @@ public struct RecordingReader {
                 break reading
             }
             progress?(summary.bytes)
+            if let shouldStop, shouldStop() { summary.lines = parser.lineNumber; return summary }
         }
         if !summary.stoppedAtBinary {
             if let r = run {

@@ -2,18 +2,18 @@ import MotionAnalysis
 import Synchronization
 
 /// Summaries given up on this logger for lack of memory (`AnalysisMemory.TooLong`), per
-/// recording and version of its CSVs, with the sentence that says why: the page and the
-/// summary API show it, and neither they nor the background summaries read the recording
-/// again until its files change.
+/// recording and version of its CSVs, with the limit that was passed: the page, the summary
+/// API and the timeline download say why, and none of them nor the background summaries
+/// read the recording again until its files change.
 final class SummaryRefusals: Sendable {
-    private let entries = Mutex<[String: (stamps: [FileStamp], why: String)]>([:])
+    private let entries = Mutex<[String: (stamps: [FileStamp], why: AnalysisMemory.TooLong)]>([:])
 
     /// Why `recording`'s summary, as its files are now, was given up; nil if it was not.
-    func why(_ recording: RecordingParts) -> String? {
+    func why(_ recording: RecordingParts) -> AnalysisMemory.TooLong? {
         entries.withLock { e in e[recording.name].flatMap { $0.stamps == recording.stamps ? $0.why : nil } }
     }
 
-    func note(_ recording: RecordingParts, _ why: String) {
+    func note(_ recording: RecordingParts, _ why: AnalysisMemory.TooLong) {
         entries.withLock { $0[recording.name] = (recording.stamps, why) }
     }
 
@@ -24,7 +24,7 @@ final class SummaryRefusals: Sendable {
         do {
             return try SummaryCache.summary(for: paths, heldFixLimit: AnalysisMemory.heldFixLimit(availableBytes: available))
         } catch let tooLong as AnalysisMemory.TooLong {
-            note(recording, tooLong.description)
+            note(recording, tooLong)
             return nil
         } catch {
             return nil

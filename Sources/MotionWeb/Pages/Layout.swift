@@ -28,7 +28,6 @@ enum Layout {
     .live .stats{display:grid;grid-template-columns:repeat(2,1fr);gap:.3rem .8rem;margin:.5rem 0}
     .stat b{display:block;font-size:1.25rem}.stat span{color:var(--muted);font-size:.8rem}
     button,.button{font:inherit;border:1px solid var(--line);background:#fff;border-radius:8px;padding:.5rem .8rem;cursor:pointer;color:var(--fg);text-decoration:none;display:inline-block}
-    .button.off{color:var(--muted);background:transparent;border-style:dashed;cursor:default}
     button.primary{background:var(--accent);border-color:var(--accent);color:#fff}button.danger{color:var(--bad);border-color:var(--bad)}
     button:disabled{opacity:.45;cursor:default}
     .actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:.5rem 0}

@@ -7,11 +7,9 @@ import MotionCore
 /// one track, charts and timeline over all its parts, and its files listed part by part.
 enum RecordingPage {
     /// `writingName`: the file the attached recorder is writing, if any; `summaryNote`: why
-    /// there is no summary, when that is known; `tooLong`: the computed downloads this
-    /// logger declines for lack of memory (`AnalysisMemory`).
+    /// there is no summary, when that is known.
     static func render(_ r: RecordingParts, series: RecordingSeries?, summary: AnalysisSummary?, summaryNote: String? = nil,
-                       seriesError: String?, writing: Bool, writingName: String? = nil,
-                       tooLong: [AnalysisMemory.Work] = [], csrf: String) -> String {
+                       seriesError: String?, writing: Bool, writingName: String? = nil, csrf: String) -> String {
         let e = r.first, multi = r.parts.count > 1
         let base = "/recordings/" + Text.path(e.name)
         var body = "<h1>\(Text.html(Text.localTime(e.startEpoch)))</h1>"
@@ -63,27 +61,13 @@ enum RecordingPage {
         }
         // Positions as the metadata counts them, or as the summary read them (a CSV without
         // metadata, such as a converted GPX, had its track drawn but no GPX button).
-        // A download this logger would answer 503 for is shown as such, not as a link.
-        func computed(_ title: String, _ suffix: String, _ work: AnalysisMemory.Work) -> String {
-            tooLong.contains(work) ? "<span class=\"button off\" title=\"too long for this logger's memory\">\(title)</span>"
-                : "<a class=\"button\" href=\"\(base).\(suffix)\" download>\(title)</a>"
-        }
-        var shown: [AnalysisMemory.Work] = []
         if r.hasLocation || (summary?.rows["L"] ?? 0) > 0 {
-            body += computed("GPX", "gpx", .gpx) + computed("GeoJSON", "geojson", .geojson)
-            shown += [.gpx, .geojson]
+            body += "<a class=\"button\" href=\"\(base).gpx\" download>GPX</a><a class=\"button\" href=\"\(base).geojson\" download>GeoJSON</a>"
         }
         if let summary, !summary.timeline.isEmpty {
-            body += computed("Timeline JSON", "timeline.json", .timeline)
-            shown.append(.timeline)
+            body += "<a class=\"button\" href=\"\(base).timeline.json\" download>Timeline JSON</a>"
         }
         body += "<a class=\"button\" href=\"\(base).wide.csv\" download>Wide CSV</a></div>"
-        let declined = shown.filter(tooLong.contains)
-        if !declined.isEmpty {
-            body += "<p class=\"gap\">Too long to export on this logger (the recorder must keep half the memory free): "
-                + "copy the recording to a computer and run " + declined.map { "<code>\(Text.html($0.command))</code>" }.joined(separator: ", ")
-                + " there.</p>"
-        }
         if multi { body += RecordingPartsSection.files(r, writingName: writingName) }
         body += "<h2>Metadata</h2>" + metadata(e, of: r)
         if !writing {

@@ -143,7 +143,7 @@ extension WebApp {
             metadata: entry.metadata.map(RecordingMetadataJSON.init),
             summary: summary.flatMap { try? JSONDecoder().decode(JSONValue.self, from: Data(SummaryJSON.encode($0, pretty: false))) } ?? .null,
             note: isWriting ? "being written: the summary is computed once the recording has ended"
-                : summary == nil ? summaryRefusals.why(recording) ?? "the summary could not be computed (see `motionlog summary`)" : nil,
+                : summary == nil ? summaryRefusals.why(recording)?.description ?? "the summary could not be computed (see `motionlog summary`)" : nil,
             track: s?.track.map { $0.map { [$0.latitude, $0.longitude] } } ?? [],
             speedKmh: s?.speed.joined().map { [$0.t, $0.v] } ?? [],
             elevationM: s?.elevation.joined().map { [$0.t, $0.v] } ?? [],

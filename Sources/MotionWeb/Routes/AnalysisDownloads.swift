@@ -6,37 +6,58 @@ import MotionCore
 import NIOCore
 
 /// Downloads computed from a recording (all its parts): the timeline (`NAME.timeline.json`,
-/// what `motionlog export --format timeline` writes), the wide CSV (`NAME.wide.csv`, streamed
-/// as it is converted) and the track as GPX or GeoJSON. Each takes a download slot: each
-/// costs a pass over the CSVs (a whole-file analysis for the timeline).
+/// what `motionlog export --format timeline` writes), the wide CSV (`NAME.wide.csv`) and the
+/// track as GPX or GeoJSON, each streamed as it is written. Each takes a download slot and
+/// costs a pass or more over the CSVs (for the timeline, a whole-file analysis first).
 extension WebApp {
     /// The timeline JSON of the whole recording, 404 when it has none; a HEAD computes
     /// nothing (`computedHead`). A fresh cached summary with an empty timeline answers 404
-    /// at once, GET and HEAD alike (the analysis would find the same).
-    func timeline(_ recording: RecordingParts, head: Bool) async -> Response {
+    /// at once, GET and HEAD alike (the analysis would find the same). As
+    /// `motionlog export --format timeline` does, the summary is computed first (holding no
+    /// more fixes than half the free memory holds: 503 past that, as for a summary given up
+    /// before, GET and HEAD alike), then the recording is read again and the JSON streamed a
+    /// day at a time (`StorylineWriter`).
+    func timeline(_ recording: RecordingParts, _ context: WebContext, head: Bool) async -> Response {
         let paths = recording.csvPaths(in: folder.path), name = recording.name
         if let cached = await cachedSummary(paths), cached.timeline.isEmpty { return Self.noTimeline(name) }
-        if let why = memoryRefusal(recording, .timeline) { return Self.failure(.serviceUnavailable, why, api: false) }
+        if let tooLong = summaryRefusals.why(recording) { return Self.timelineTooLong(tooLong) }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.contentDisposition] = Text.contentDisposition(recording.name + "." + Kind.timeline.rawValue)
         headers[.cacheControl] = "no-cache"
         if head { return computedHead(headers) }
         guard let slot = takeDownloadSlot() else { return busy() }
-        defer { slot.release() }
-        configuration.onExport?(name + "." + Kind.timeline.rawValue)
-        let bytes: [UInt8]?
+        let fileName = name + "." + Kind.timeline.rawValue
+        configuration.onExport?(fileName)
+        let limit = AnalysisMemory.heldFixLimit(availableBytes: configuration.availableMemory())
+        let summary: AnalysisSummary
         do {
-            bytes = try await blocking { () throws -> [UInt8]? in
-                let result = try RecordingAnalyzer.analyze(paths)
-                return result.summary.timeline.isEmpty ? nil : try TimelineExport.storyline(result)
-            }
+            summary = try await blocking { try RecordingAnalyzer.summarize(paths, heldFixLimit: limit) }
+        } catch let tooLong as AnalysisMemory.TooLong {
+            slot.release()
+            summaryRefusals.note(recording, tooLong)
+            return Self.timelineTooLong(tooLong)
         } catch {
+            slot.release()
             return Self.failure(.internalServerError, "cannot analyse \(name): \(error)", api: false)
         }
-        guard let bytes else { return Self.noTimeline(name) }
-        headers[.contentLength] = "\(bytes.count)"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        guard !summary.timeline.isEmpty else { slot.release(); return Self.noTimeline(name) }
+        return Response(status: .ok, headers: headers, body: .init { writer in
+            let guarded = self.guarding(writer, context, what: fileName, slot: slot)
+            defer { guarded.stall.end() }
+            var out: any ResponseBodyWriter = guarded
+            try await ProducedStream.run(to: &out, name: "motionlog-web-timeline") { emit in
+                let storyline = StorylineWriter(summary, sink: emit)
+                try RecordingAnalyzer.forEachFix(paths, storyline.add)
+                try storyline.finish()
+            }
+            try await out.finish(nil)
+        })
+    }
+
+    static func timelineTooLong(_ tooLong: AnalysisMemory.TooLong) -> Response {
+        failure(.serviceUnavailable, tooLong.sentence(what: "export its timeline", command: "motionlog export --format timeline"),
+                api: false)
     }
 
     static func noTimeline(_ name: String) -> Response {
@@ -65,48 +86,49 @@ extension WebApp {
     }
 
     /// The track of the recording's `L` rows as GPX or GeoJSON, 404 without positions; a HEAD
-    /// reads no row (`computedHead`).
-    func track(_ recording: RecordingParts, _ kind: Kind, head: Bool) async -> Response {
+    /// reads no row (`computedHead`). The rows are read once to find the track's segments
+    /// (`TrackScan`), then the document is streamed as it is written; a long track is read
+    /// again for it rather than held (GeoJSON: once per per-point property).
+    func track(_ recording: RecordingParts, _ kind: Kind, _ context: WebContext, head: Bool) async -> Response {
         let name = recording.name
         // Known to have none: GET and HEAD answer 404 alike, before any row is read.
         guard await knownPositions(recording) != false else {
             return Self.failure(.notFound, "\(name) has no GPS positions to export", api: false)
-        }
-        if let why = memoryRefusal(recording, kind == .gpx ? .gpx : .geojson) {
-            return Self.failure(.serviceUnavailable, why, api: false)
         }
         var headers = HTTPFields()
         headers[.contentType] = kind == .gpx ? "application/gpx+xml" : "application/geo+json"
         headers[.contentDisposition] = Text.contentDisposition(name + "." + kind.rawValue)
         if head { return computedHead(headers) }
         guard let slot = takeDownloadSlot() else { return busy() }
-        defer { slot.release() }
-        let inputs = RecordingSeries.inputs(recording, folder: folder.path)
+        let inputs = RecordingSeries.inputs(recording, folder: folder.path).map {
+            TrackInput(path: $0.csvPath, epochOffset: $0.epochOffset)
+        }
         configuration.onExport?(name + "." + kind.rawValue)
-        let bytes: [UInt8]?
+        let track: any TrackPointSource
         do {
-            bytes = try await blocking { () throws -> [UInt8]? in
-                var points: [TrackPoint] = []
-                for input in inputs {
-                    try RecordingReader(path: input.csvPath).read { item in
-                        if case .row(_, let row) = item, let p = TrackPoint(row: row, epochOffset: input.epochOffset) { points.append(p) }
-                    }
-                }
-                guard !points.isEmpty else { return nil }
-                let track = LocationTrack(points: points)
-                if kind == .gpx {
-                    var bytes: [UInt8] = []
-                    GPXWriter.write(track, name: name, creator: "motionlog web") { bytes += $0.utf8 }
-                    return bytes
-                }
-                return try GeoJSONWriter.document(track, name: name, creator: "motionlog web")
-            }
+            track = try await blocking { try TrackScan.reading(inputs).track() }
         } catch {
+            slot.release()
             return Self.failure(.internalServerError, "cannot read \(name).csv: \(error)", api: false)
         }
-        guard let bytes else { return Self.failure(.notFound, "\(name) has no usable GPS positions", api: false) }
-        headers[.contentLength] = "\(bytes.count)"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        guard track.count > 0 else {
+            slot.release()
+            return Self.failure(.notFound, "\(name) has no usable GPS positions", api: false)
+        }
+        let fileName = name + "." + kind.rawValue
+        return Response(status: .ok, headers: headers, body: .init { writer in
+            let guarded = self.guarding(writer, context, what: fileName, slot: slot)
+            defer { guarded.stall.end() }
+            var out: any ResponseBodyWriter = guarded
+            try await ProducedStream.run(to: &out, name: "motionlog-web-track") { emit in
+                if kind == .gpx {
+                    try GPXWriter.write(track, name: name, creator: "motionlog web") { try emit(Array($0.utf8)) }
+                } else {
+                    try GeoJSONWriter.write(track, name: name, creator: "motionlog web", to: emit)
+                }
+            }
+            try await out.finish(nil)
+        })
     }
 
     /// Whether the recording has GPS positions, as far as is known without reading its rows:

@@ -69,11 +69,11 @@ extension WebApp {
             return serveFile(request, context, fileName: RecordingFiles.metadataPath(for: entry.name), contentType: "application/json",
                              completeRows: false, mutable: false, head: head)
         case .timeline:
-            return await timeline(recording, head: head)
+            return await timeline(recording, context, head: head)
         case .wideCSV:
             return await wideCSV(recording, context)
         case .gpx, .geojson:
-            return await track(recording, kind, head: head)
+            return await track(recording, kind, context, head: head)
         }
     }
 

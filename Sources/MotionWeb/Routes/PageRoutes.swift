@@ -73,10 +73,9 @@ extension WebApp {
             seriesError = "\(error)"
         }
         let summary = isWriting ? nil : await summaryFor(recording)
-        let note = summary == nil && !isWriting ? summaryRefusals.why(recording) : nil
-        let tooLong = [AnalysisMemory.Work.gpx, .geojson, .timeline].filter { memoryRefusal(recording, $0) != nil }
+        let note = summary == nil && !isWriting ? summaryRefusals.why(recording)?.description : nil
         return Self.html(RecordingPage.render(recording, series: s, summary: summary, summaryNote: note, seriesError: seriesError,
-                                              writing: isWriting, writingName: writing, tooLong: tooLong,
+                                              writing: isWriting, writingName: writing,
                                               csrf: session(request)?.csrf ?? ""))
     }
 
