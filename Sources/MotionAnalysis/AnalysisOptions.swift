@@ -9,7 +9,8 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var stopMaxGapSeconds = 900.0
     /// Whether the fixes after the last departure form a stop when they lasted
     /// `stopMinSeconds` (trackintel's `include_last=True`; its default is false, which made
-    /// a wait at the end of a recording part of the last move).
+    /// a wait at the end of a recording part of the last move), at the end of the track and
+    /// before a break (a loss longer than `stopMaxGapSeconds`, a jump).
     public var finalStop = true
     /// A stretch without any data longer than this is a `gap` in the timeline; shorter
     /// losses of GPS (a tunnel, a train) stay inside the move they interrupt.

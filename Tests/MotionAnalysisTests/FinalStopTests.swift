@@ -25,6 +25,47 @@ import Testing
         return try ScenarioRecording.summarize(text, options: options)
     }
 
+    /// The wait of `rideThenWait(1800)`, then a break (`loss` seconds without a fix, or 1 s
+    /// and a jump 20 km north), then 10 min more of riding east from there.
+    func waitThenBreak(loss: Int, jump: Bool, options: AnalysisOptions = .init()) throws -> AnalysisSummary {
+        var random = SplitMix(state: 11)
+        var text = CSVFormat.headerLine + "\n"
+        func row(_ t: Int, north: Double, east: Double) {
+            let lat = 48.1 + north / 111_195, lon = 11.5 + east / (111_195 * cos(48.1 * .pi / 180))
+            text += "L,W,\(t0 + Double(t)),\(lat),\(lon),500.0,nan,nan,nan,5.0,nan,3\n"
+        }
+        for k in 0..<600 { row(k, north: 0, east: 5 * Double(k)) }
+        for k in 600..<2400 {
+            row(k, north: Double.random(in: -8...8, using: &random), east: 3000 + Double.random(in: -8...8, using: &random))
+        }
+        let resume = 2399 + (jump ? 1 : loss)
+        for k in 0..<600 { row(resume + k, north: jump ? 20_000 : 0, east: 3000 + 5 * Double(k)) }
+        return try ScenarioRecording.summarize(text, options: options)
+    }
+
+    /// Sitting still and then losing GPS (indoors), or a jump, ends a stop as the end of the
+    /// recording does: the 30 minutes were "walking, 1.5 km/h" of jitter before.
+    @Test func staysBeforeALongLossOrAJumpAreStops() throws {
+        for jump in [false, true] {
+            let s = try waitThenBreak(loss: 2400, jump: jump)
+            let stops = s.timeline.filter { $0.type == .stop }
+            #expect(stops.count == 1 && stops[0].start >= t0 + 580 && stops[0].start <= t0 + 620 && stops[0].end == t0 + 2399,
+                    "jump \(jump): \(s.timeline)")
+            let moves = s.timeline.filter { $0.type == .move }
+            #expect(moves.count == 2 && moves.allSatisfy { $0.activity == .cycling }, "jump \(jump): \(s.timeline)")
+            // Two rides of 3 km; the wait adds nothing.
+            #expect(s.distanceM > 5700 && s.distanceM < 6020, "jump \(jump): \(s.distanceM)")
+            var trackintel = AnalysisOptions()
+            trackintel.finalStop = false
+            #expect(!(try waitThenBreak(loss: 2400, jump: jump, options: trackintel)).timeline.contains { $0.type == .stop })
+        }
+        // A loss shorter than trackintel's gap threshold (15 min) is no break: the stop goes
+        // on across it, until the ride resumed there has gone 100 m (about 20 s).
+        let short = try waitThenBreak(loss: 600, jump: false)
+        let stops = short.timeline.filter { $0.type == .stop }
+        #expect(stops.count == 1 && stops[0].end > t0 + 3010 && stops[0].end < t0 + 3030, "\(short.timeline)")
+    }
+
     @Test func thirtyMinutesWaitingAtTheEndAreAStop() throws {
         let s = try rideThenWait(1800)
         let last = try #require(s.timeline.last)

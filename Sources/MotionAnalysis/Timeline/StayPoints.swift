@@ -17,12 +17,14 @@ struct StayPoint: Equatable {
 /// user similarity based on location history"), fix by fix: an anchor fix; the first later
 /// fix at least `radius` away closes the window; if the window lasted at least `minSeconds`
 /// (anchor to the closing fix) the fixes before the closing one are a stay point. A gap
-/// between consecutive fixes longer than `maxGap` restarts the anchor. The centre is the
-/// mean position of the stay point's fixes; its radius the farthest of them from it.
+/// between consecutive fixes longer than `maxGap`, or a jump, restarts the anchor. The
+/// centre is the mean position of the stay point's fixes; its radius the farthest of them
+/// from it.
 ///
 /// The fixes after the last departure are a stay point too when they lasted `minSeconds`
 /// (trackintel's `include_last=True`; `AnalysisOptions.finalStop`): without it, 30 minutes
 /// waiting at the end of a recording were part of the last move ("walking 1 h 20 min").
+/// The same holds before a break (a long loss or a jump), the end of what was seen there.
 ///
 /// Fixes are given by their index in the track: `fixes[k - base]` is fix `k`, and must
 /// hold every fix from the anchor on.
@@ -37,8 +39,12 @@ struct StayPoints {
     mutating func next(_ current: Int, in fixes: [Fix], base: Int) -> StayPoint? {
         let fix = fixes[current - base]
         if fix.time - fixes[current - 1 - base].time > options.stopMaxGapSeconds || fix.jumped {
-            anchor = current
-            return nil
+            // A break (a loss longer than `maxGap`, or a jump): the window restarts after
+            // it, and the fixes before it are a stay point when they stayed a stop's time, as
+            // at the end of the track. Dropped, an hour sitting still before GPS was lost
+            // indoors was "walking, 4.0 km/h" (the jitter of a receiver that did not move).
+            defer { anchor = current }
+            return final(current - 1, in: fixes, base: base)
         }
         let first = fixes[anchor - base]
         guard first.distance(to: fix) >= options.stopRadiusM else { return nil }
