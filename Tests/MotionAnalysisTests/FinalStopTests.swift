@@ -9,37 +9,34 @@ import Testing
 @Suite struct FinalStopTests {
     let t0 = 1_763_700_000.0
 
-    /// Ride 10 min east at 5 m/s, then `waitSeconds` with fixes scattered ±8 m around the
-    /// arrival, as L rows (no gpsd speed).
-    func rideThenWait(_ waitSeconds: Int, options: AnalysisOptions = .init()) throws -> AnalysisSummary {
-        var random = SplitMix(state: 11)
-        var text = CSVFormat.headerLine + "\n"
-        func row(_ t: Int, north: Double, east: Double) {
-            let lat = 48.1 + north / 111_195, lon = 11.5 + east / (111_195 * cos(48.1 * .pi / 180))
-            text += "L,W,\(t0 + Double(t)),\(lat),\(lon),500.0,nan,nan,nan,5.0,nan,3\n"
-        }
-        for k in 0..<600 { row(k, north: 0, east: 5 * Double(k)) }
-        for k in 600..<(600 + waitSeconds) {
-            row(k, north: Double.random(in: -8...8, using: &random), east: 3000 + Double.random(in: -8...8, using: &random))
-        }
-        return try ScenarioRecording.summarize(text, options: options)
+    /// An L row `north` and `east` metres from the start, `t` seconds in (no gpsd speed).
+    func row(_ t: Int, north: Double, east: Double) -> String {
+        let lat = 48.1 + north / 111_195, lon = 11.5 + east / (111_195 * cos(48.1 * .pi / 180))
+        return "L,W,\(t0 + Double(t)),\(lat),\(lon),500.0,nan,nan,nan,5.0,nan,3\n"
     }
 
-    /// The wait of `rideThenWait(1800)`, then a break (`loss` seconds without a fix, or 1 s
-    /// and a jump 20 km north), then 10 min more of riding east from there.
-    func waitThenBreak(loss: Int, jump: Bool, options: AnalysisOptions = .init()) throws -> AnalysisSummary {
+    /// Ride 10 min east at 5 m/s, then `waitSeconds` with fixes scattered ±8 m around the
+    /// arrival: the header and the rows.
+    func rideAndWait(_ waitSeconds: Int) -> String {
         var random = SplitMix(state: 11)
         var text = CSVFormat.headerLine + "\n"
-        func row(_ t: Int, north: Double, east: Double) {
-            let lat = 48.1 + north / 111_195, lon = 11.5 + east / (111_195 * cos(48.1 * .pi / 180))
-            text += "L,W,\(t0 + Double(t)),\(lat),\(lon),500.0,nan,nan,nan,5.0,nan,3\n"
+        for k in 0..<600 { text += row(k, north: 0, east: 5 * Double(k)) }
+        for k in 600..<(600 + waitSeconds) {
+            text += row(k, north: Double.random(in: -8...8, using: &random), east: 3000 + Double.random(in: -8...8, using: &random))
         }
-        for k in 0..<600 { row(k, north: 0, east: 5 * Double(k)) }
-        for k in 600..<2400 {
-            row(k, north: Double.random(in: -8...8, using: &random), east: 3000 + Double.random(in: -8...8, using: &random))
-        }
+        return text
+    }
+
+    func rideThenWait(_ waitSeconds: Int, options: AnalysisOptions = .init()) throws -> AnalysisSummary {
+        try ScenarioRecording.summarize(rideAndWait(waitSeconds), options: options)
+    }
+
+    /// The ride and 30 min wait, then a break (`loss` seconds without a fix, or 1 s and a
+    /// jump 20 km north), then 10 min more of riding east from there.
+    func waitThenBreak(loss: Int, jump: Bool, options: AnalysisOptions = .init()) throws -> AnalysisSummary {
+        var text = rideAndWait(1800)
         let resume = 2399 + (jump ? 1 : loss)
-        for k in 0..<600 { row(resume + k, north: jump ? 20_000 : 0, east: 3000 + 5 * Double(k)) }
+        for k in 0..<600 { text += row(resume + k, north: jump ? 20_000 : 0, east: 3000 + 5 * Double(k)) }
         return try ScenarioRecording.summarize(text, options: options)
     }
 
