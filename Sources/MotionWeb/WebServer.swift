@@ -19,11 +19,15 @@ public struct WebConfiguration: Sendable {
     public var live: (any LiveControl)?
     /// Downloads (files and ZIPs) streaming at once; more get 503.
     public var maxDownloads = 8
+    /// The points a GPX or GeoJSON download holds before it reads the recording again
+    /// instead (`TrackScan`): 32 768, 1.8 MB, about 9 hours at 1 Hz, so that eight downloads
+    /// at once hold 15 MB, not the command line's 120 MB.
+    var heldTrackPoints = 1 << 15
     /// Connections open at once (each holds memory; an idle one may live `requestTimeout`);
     /// one more is answered 503 with Retry-After once its method is known, without its request
     /// being read further, and closed (`ConnectionLimit`).
     public var maxConnections = 64
-    /// Called when a download computed as a whole (timeline, GPX, GeoJSON) starts computing,
+    /// Called when a computed download (timeline, GPX, GeoJSON) starts computing,
     /// with its file name (tests: a HEAD computes none).
     var onExport: (@Sendable (String) -> Void)?
     /// Hears the connection limit's events (tests).

@@ -142,10 +142,12 @@ extension WebFixture {
              deadlineEvents: (@Sendable (RequestDeadline.Event) -> Void)? = nil, maxConnections: Int = 64,
              connectionEvents: (@Sendable (ConnectionLimit.Event) -> Void)? = nil,
              log: Logger = Logger(label: "test"), exports: (@Sendable (String) -> Void)? = nil,
-             refusalMethodWait: Duration? = nil, availableMemory: Int? = nil) throws -> some ApplicationProtocol {
+             refusalMethodWait: Duration? = nil, availableMemory: Int? = nil,
+             heldTrackPoints: Int? = nil) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
+        if let heldTrackPoints { c.heldTrackPoints = heldTrackPoints }
         c.maxConnections = maxConnections
         c.onConnection = connectionEvents
         if let refusalMethodWait { c.refusalMethodWait = refusalMethodWait }

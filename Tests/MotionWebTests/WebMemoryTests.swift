@@ -5,6 +5,7 @@ import MotionAnalysis
 @testable import MotionSystem
 @testable import MotionWeb
 import NIOCore
+import Synchronization
 import Testing
 
 /// The web page runs inside the daemon: it never starts an analysis that would not fit in
@@ -58,6 +59,27 @@ import Testing
                 }
             }
             #expect(!f.exists("\(name).summary.json"))
+        }
+    }
+
+    /// A track longer than a download may hold is read again while it is written: the
+    /// same bytes as the track held whole.
+    @Test func trackDownloadsReadALongTrackAgainWithTheSameBytes() async throws {
+        let f = try fixture()
+        let held = Mutex<[String: [UInt8]]>([:])
+        try await f.app().test(.router) { client in
+            for kind in ["gpx", "geojson"] {
+                let body = Array(buffer: try await client.execute(uri: "/recordings/\(name).\(kind)", method: .get).body)
+                held.withLock { $0[kind] = body }
+            }
+        }
+        try await f.app(heldTrackPoints: 10).test(.router) { client in
+            for kind in ["gpx", "geojson"] {
+                let r = try await client.execute(uri: "/recordings/\(name).\(kind)", method: .get)
+                let expected = held.withLock { $0[kind] } ?? []
+                let same = Array(buffer: r.body) == expected
+                #expect(r.status == .ok && same && expected.count > 1000, "\(kind)")
+            }
         }
     }
 

@@ -106,7 +106,8 @@ extension WebApp {
         configuration.onExport?(name + "." + kind.rawValue)
         let track: any TrackPointSource
         do {
-            track = try await blocking { try TrackScan.reading(inputs).track() }
+            let held = configuration.heldTrackPoints
+            track = try await blocking { try TrackScan.reading(inputs, holdLimit: held).track() }
         } catch {
             slot.release()
             return Self.failure(.internalServerError, "cannot read \(name).csv: \(error)", api: false)
