@@ -43,6 +43,9 @@ public struct RecordingAnalyzer: RowSink {
     var ephs = LogHistogram()
     var magnetic = MagneticFieldStats()
     var accelLimit = Double.infinity
+    /// Only the GPS fixes are wanted (`forEachFix`): the other rows are read (and checked)
+    /// but neither converted nor analysed.
+    var fixesOnly = false
     var gyroLimit = Double.infinity
     var accelClipped = 0
     var gyroClipped = 0
@@ -64,6 +67,7 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     public mutating func row(_ source: Source, when stamped: Double, values v: UnsafeBufferPointer<Double>) {
+        if fixesOnly && source != .location { return }
         var when = stamped
         if let k = currentStep, placedSteps[k].step.isBefore(source, when) {
             when += placedSteps[k].step.seconds
@@ -91,9 +95,10 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     /// Of D rows only the user acceleration (values 3–5) is used; the scanner need not
-    /// convert the rest.
+    /// convert the rest (nor anything but `L` rows when only the fixes are wanted).
     public func valuesRead(_ source: Source) -> UInt32 {
-        source == .deviceMotion ? 0b11_1000 : .max
+        if fixesOnly && source != .location { return 0 }
+        return source == .deviceMotion ? 0b11_1000 : .max
     }
 
     private mutating func location(_ when: Double, _ v: UnsafeBufferPointer<Double>) {
@@ -173,6 +178,7 @@ public struct RecordingAnalyzer: RowSink {
         var analyzer = RecordingAnalyzer(options: options, keepFixes: keepFixes, heldFixLimit: heldFixLimit)
         analyzer.track.eachFix = eachFix
         analyzer.track.handOnOnly = eachFix != nil
+        analyzer.fixesOnly = eachFix != nil
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
