@@ -28,6 +28,9 @@ struct RowParser {
         // Bit k: convert field k (When, then the values the sink reads; the others are
         // only checked).
         let convert = sink.valuesRead(source) << 1 | 1
+        // GPS values are exact (they are shown as read: bounding box, stops); IMU values
+        // only feed statistics (`RowScanner`; their When, at most 16 digits, is exact anyway).
+        let exact = source == .location
         var field = 0
         var j = i + 4
         // When: usually the text of the row before (the rows of a tick share it).
@@ -37,7 +40,8 @@ struct RowParser {
             j = next + 1
         }
         while true {
-            guard let (v, next) = FastNumber.parseField(p, j, tables: tables, convert: convert & (1 << UInt32(field)) != 0) else {
+            guard let (v, next) = FastNumber.parseField(p, j, tables: tables, convert: convert & (1 << UInt32(field)) != 0,
+                                                        exact: exact) else {
                 return nil
             }
             values[field] = v
@@ -110,7 +114,9 @@ struct RowParser {
         var field = 0
         var i = 4
         while true {
-            guard i < end, field < expected, let (v, next) = FastNumber.parseField(p, i, tables: tables), next <= end else {
+            guard i < end, field < expected,
+                  let (v, next) = FastNumber.parseField(p, i, tables: tables, exact: source == .location),
+                  next <= end else {
                 counts.badLines += 1; return
             }
             values[field] = v

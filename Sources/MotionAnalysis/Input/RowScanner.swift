@@ -45,8 +45,12 @@ public struct ScanCounts: Sendable, Equatable {
 /// (`BlockReader`), parses rows in place without allocating, and hands them to a
 /// `RowSink`. Memory is bounded (one buffer) whatever the file size. Unlike
 /// `RecordingReader` (which `check` uses to report every defect with its line) it only
-/// counts defective lines. Numbers are exact (`FastNumber`: the same Doubles as
-/// `Double(String)`).
+/// counts defective lines. The numbers of `L` rows are exact (`FastNumber`: the same
+/// Doubles as `Double(String)`); those of IMU rows, which only feed statistics, within one
+/// unit in the last place (`DecimalToDouble.value(exact: false)`: a sensor resolves 4 to 6
+/// of the 17 digits a Double prints, and the exact conversion of the 16–17-digit values a
+/// recorder writes took a tenth of the summary's CPU time). Their When, at most 16 digits
+/// on a tick's grid, is exact either way.
 ///
 /// Each row is parsed in one pass that also finds its end (`parseRow`); a line that is
 /// not a plain valid row goes through `parseLine`, which decides on the whole line as

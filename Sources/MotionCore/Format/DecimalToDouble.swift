@@ -10,11 +10,16 @@
 ///   Lemire ("Fast Number Parsing Without Fallback", 2023) prove the 128-bit product
 ///   always suffices when w is exact, so there is no slow path.
 public enum DecimalToDouble {
-    /// The Double nearest w × 10^q.
+    /// The Double nearest w × 10^q; with `exact` false, within one unit in the last place:
+    /// where |q| ≤ 22 but w has more than 53 bits, w is rounded to a Double first and the
+    /// product or quotient rounded again (two roundings: the error is below 1 ulp, 2.2e-16
+    /// of the value), which skips Eisel–Lemire's 128-bit product. For values that only feed
+    /// statistics (the analysis of IMU rows, `RowScanner`): a sensor resolves 4 to 6 of the
+    /// 17 digits a Double prints.
     @inlinable @inline(__always)
-    public static func value(_ w: UInt64, _ q: Int, negative: Bool, tables: DecimalTables) -> Double {
+    public static func value(_ w: UInt64, _ q: Int, negative: Bool, tables: DecimalTables, exact: Bool = true) -> Double {
         let magnitude: Double
-        if w <= 1 << 53 && q >= -22 && q <= 22 {
+        if (w <= 1 << 53 || !exact) && q >= -22 && q <= 22 {
             let power = tables.powersOfTen[q < 0 ? -q : q]
             magnitude = q < 0 ? Double(w) / power : Double(w) * power
         } else {

@@ -30,10 +30,11 @@ public enum FastNumber {
     ///
     /// The text must be followed, within readable memory, by a byte that cannot continue a
     /// number, and 8 more bytes must be readable from that byte on (digits are loaded eight
-    /// at a time). With `convert` false the text is only checked, and the value is NaN.
+    /// at a time). With `convert` false the text is only checked, and the value is NaN; with
+    /// `exact` false it is within one unit in the last place (`DecimalToDouble.value`).
     @inlinable @inline(__always)
     public static func parseField(_ p: UnsafePointer<UInt8>, _ start: Int, tables: DecimalTables,
-                                  convert: Bool = true) -> (Double, Int)? {
+                                  convert: Bool = true, exact: Bool = true) -> (Double, Int)? {
         var i = start
         var negative = false
         if p[i] == 0x2D { negative = true; i += 1 } else if p[i] == 0x2B { i += 1 }
@@ -76,7 +77,7 @@ public enum FastNumber {
         if digits > 19 && significantDigits(p, digitsStart, digits) > 19 {
             return (slowValue(p, digitsStart, i, exponent: exponent, negative: negative), i)
         }
-        return (DecimalToDouble.value(w, exponent, negative: negative, tables: tables), i)
+        return (DecimalToDouble.value(w, exponent, negative: negative, tables: tables, exact: exact), i)
     }
 
     /// Appends the decimal digits at `i` to `w` (wrapping), eight at a time while it can.
