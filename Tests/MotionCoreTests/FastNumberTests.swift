@@ -68,6 +68,31 @@ import MotionTestSupport
         #expect(wrong.isEmpty, "\(wrong.prefix(10))")
     }
 
+    /// Not exact (`exact: false`, the analysis' IMU values): within one unit in the last
+    /// place of the exact Double, and the exact Double itself where Clinger's path is exact
+    /// (at most 53 bits) or not taken (exponents beyond ±22).
+    @Test func nearlyExactIsWithinOneUlp() {
+        var rng = SplitMix(state: 3)
+        var worst = 0.0, differ = 0
+        func nearly(_ text: String) -> Double? {
+            let bytes = Array(text.utf8) + [0x2C] + Array(repeating: 0x30, count: 8)
+            return bytes.withUnsafeBufferPointer { b in
+                FastNumber.parseField(b.baseAddress!, 0, tables: .shared, exact: false).map(\.0)
+            }
+        }
+        for k in 0..<100_000 {
+            let v = k % 2 == 0 ? Double.random(in: -40...40, using: &rng) : Double(bitPattern: rng.next())
+            guard v.isFinite, let got = nearly(v.description) else { continue }
+            let ulps = abs(got - v) / v.ulp
+            worst = max(worst, ulps)
+            if got != v { differ += 1 }
+            let digits = v.description.filter(\.isNumber).drop { $0 == "0" }.count
+            if digits <= 15 { #expect(got == v, "\(v)") }
+        }
+        #expect(worst <= 1, "\(worst) ulp")
+        #expect(differ > 0)   // (else the test would not test the two roundings)
+    }
+
     @Test func randomDecimalsOverTheWholeExponentRange() {
         var rng = SplitMix(state: 2)
         var wrong: [String] = []
