@@ -143,7 +143,7 @@ extension WebFixture {
              connectionEvents: (@Sendable (ConnectionLimit.Event) -> Void)? = nil,
              log: Logger = Logger(label: "test"), exports: (@Sendable (String) -> Void)? = nil,
              refusalMethodWait: Duration? = nil, availableMemory: Int? = nil,
-             heldTrackPoints: Int? = nil) throws -> some ApplicationProtocol {
+             heldTrackPoints: Int? = nil, memory: (@Sendable () -> Int?)? = nil) throws -> some ApplicationProtocol {
         let listen = ListenAddress(host: password == nil ? "127.0.0.1" : "0.0.0.0", port: 0)
         var c = WebConfiguration(folder: folder, listen: listen, passwordHash: password.map { "hash:" + $0 }, live: live)
         c.maxDownloads = maxDownloads
@@ -166,7 +166,7 @@ extension WebFixture {
         c.onRequestDeadline = deadlineEvents
         c.clock = clock.function
         // Memory free: as given, else plenty (the test machine's own would make tests depend on it).
-        c.availableMemory = { availableMemory ?? 1 << 40 }
+        c.availableMemory = memory ?? { availableMemory ?? 1 << 40 }
         // A plain comparison stands in for bcrypt (its own tests are hummingbird-auth's).
         let server = try WebServer(configuration: c, log: log, verify: { pw, hash in "hash:" + pw == hash })
         return server.application()

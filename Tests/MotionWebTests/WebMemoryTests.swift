@@ -62,6 +62,32 @@ import Testing
         }
     }
 
+    /// A summary given up is tried again once the memory free holds half as many fixes
+    /// again, not before.
+    @Test func aSummaryGivenUpIsTriedAgainWhenMuchMoreMemoryIsFree() async throws {
+        let f = try fixture()
+        let free = Atomic<Int>(15_000)
+        try await f.app(memory: { free.load(ordering: .relaxed) }).test(.router) { client in
+            func page() async throws -> String {
+                String(buffer: try await client.execute(uri: "/recordings/\(name)", method: .get).body)
+            }
+            #expect(try await page().contains("Too long to summarise on this logger: more than 46 GPS fixes"))
+            // 68 fixes fit: not half as many again as 46.
+            free.store(22_000, ordering: .relaxed)
+            #expect(try await page().contains("more than 46 GPS fixes"))
+            let timeline = try await client.execute(uri: "/recordings/\(name).timeline.json", method: .get)
+            #expect(timeline.status == .serviceUnavailable && String(buffer: timeline.body).contains("more than 46 GPS fixes"))
+            #expect(!f.exists("\(name).summary.json"))
+            free.store(64 << 20, ordering: .relaxed)
+            let html = try await page()
+            #expect(!html.contains("Too long") && html.contains("<h2>Timeline</h2><ul class=\"timeline\">"))
+            #expect(f.exists("\(name).summary.json"))
+        }
+        #expect(SummaryRefusals.retries(AnalysisMemory.TooLong(heldFixLimit: 46), limit: 69) == false)
+        #expect(SummaryRefusals.retries(AnalysisMemory.TooLong(heldFixLimit: 46), limit: 72) == true)
+        #expect(SummaryRefusals.retries(AnalysisMemory.TooLong(heldFixLimit: 46), limit: nil) == true)
+    }
+
     /// A track longer than a download may hold is read again while it is written: the
     /// same bytes as the track held whole.
     @Test func trackDownloadsReadALongTrackAgainWithTheSameBytes() async throws {

@@ -20,7 +20,8 @@ extension WebApp {
     func timeline(_ recording: RecordingParts, _ context: WebContext, head: Bool) async -> Response {
         let paths = recording.csvPaths(in: folder.path), name = recording.name
         if let cached = await cachedSummary(paths), cached.timeline.isEmpty { return Self.noTimeline(name) }
-        if let tooLong = summaryRefusals.why(recording) { return Self.timelineTooLong(tooLong) }
+        let available = configuration.availableMemory()
+        if let tooLong = summaryRefusals.declines(recording, available: available) { return Self.timelineTooLong(tooLong) }
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.contentDisposition] = Text.contentDisposition(recording.name + "." + Kind.timeline.rawValue)
@@ -29,7 +30,7 @@ extension WebApp {
         guard let slot = takeDownloadSlot() else { return busy() }
         let fileName = name + "." + Kind.timeline.rawValue
         configuration.onExport?(fileName)
-        let limit = AnalysisMemory.heldFixLimit(availableBytes: configuration.availableMemory())
+        let limit = AnalysisMemory.heldFixLimit(availableBytes: available)
         let summary: AnalysisSummary
         do {
             summary = try await blocking { try RecordingAnalyzer.summarize(paths, heldFixLimit: limit) }
