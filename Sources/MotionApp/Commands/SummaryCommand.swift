@@ -32,7 +32,7 @@ struct SummaryCommand: ParsableCommand {
     var stopMinutes: Double?
 
     @Flag(name: .long, inversion: .prefixedNo,
-          help: "Whether staying put after the last departure, for the shortest stop's time, is a stop (trackintel's include_last).")
+          help: "Whether staying put after the last departure, or before a break (GPS lost for 15 min, a jump), for the shortest stop's time, is a stop (trackintel's include_last).")
     var finalStop = true
 
     @Option(name: .long, help: "Longest stretch without data kept inside a move, minutes (default 10).")
