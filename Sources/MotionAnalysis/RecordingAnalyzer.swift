@@ -177,7 +177,6 @@ public struct RecordingAnalyzer: RowSink {
         let stamps = try RecordingInputs.stamps(csvPaths)
         var analyzer = RecordingAnalyzer(options: options, keepFixes: keepFixes, heldFixLimit: heldFixLimit)
         analyzer.track.eachFix = eachFix
-        analyzer.track.handOnOnly = eachFix != nil
         analyzer.fixesOnly = eachFix != nil
         var summary = AnalysisSummary(analysisVersion: version, files: stamps)
         var counts = ScanCounts()

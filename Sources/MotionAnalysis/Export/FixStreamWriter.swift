@@ -7,3 +7,12 @@ public protocol FixStreamWriter: AnyObject {
     /// Writes what is left; throws what writing threw.
     func finish() throws
 }
+
+extension FixStreamWriter {
+    /// Reads the recordings at `csvPaths` again for their filtered fixes (those their
+    /// summary was computed from) and writes the export from them.
+    public func write(fixesOf csvPaths: [String]) throws {
+        try RecordingAnalyzer.forEachFix(csvPaths, add)
+        try finish()
+    }
+}

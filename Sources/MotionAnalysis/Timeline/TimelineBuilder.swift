@@ -65,11 +65,8 @@ struct TimelineBuilder {
             && a.distance(to: b) / max(dt, 1) >= bridgeMinSpeed && !RecordingBreak.crossed(breaks, from: a.time, to: b.time)
     }
 
-    /// The span the IMU windows cover, within the rows.
-    var imuSpan: (start: Double, end: Double)? {
-        guard let first = imu.windows.first, let last = imu.windows.last else { return nil }
-        return (max(first.start, rows.lowerBound), min(last.start + IMUWindowBuilder.windowSeconds, rows.upperBound))
-    }
+    /// What the accelerometer alone says (before, after and between the fixes).
+    var imuTimeline: IMUTimeline { IMUTimeline(imu: imu, options: options, rows: rows) }
 
     /// The timeline of all the fixes.
     func build() -> [TimelineEntry] { Self.finish(entries(leading: true, trailing: true)) }
@@ -85,17 +82,17 @@ struct TimelineBuilder {
     /// two fixes in all, the whole IMU timeline), `trailing`: after the last one.
     func entries(leading: Bool, trailing: Bool) -> [TimelineEntry] {
         var out: [TimelineEntry] = []
-        let span = imuSpan
+        let imuOnly = imuTimeline
         guard fixes.count >= 2 else {
             if leading {
-                guard let span else { return [] }
-                return imuOnly(from: span.start, to: span.end)
+                guard let span = imuOnly.span else { return [] }
+                return imuOnly.entries(from: span.start, to: span.end)
             }
             // The last piece of a track: its first fix ended the piece before.
             guard trailing, let last = fixes.last else { return [] }
-            return imuAfter(last.time)
+            return imuOnly.after(last.time)
         }
-        if leading { out += imuBefore(fixes[0].time) }
+        if leading { out += imuOnly.before(fixes[0].time) }
         var index = 0
         for stay in stays {
             if stay.first > index { out += moves(index, stay.first) }
@@ -106,20 +103,8 @@ struct TimelineBuilder {
             index = stay.endIndex
         }
         if index < fixes.count - 1 { out += moves(index, fixes.count - 1) }
-        if trailing { out += imuAfter(fixes[fixes.count - 1].time) }
+        if trailing { out += imuOnly.after(fixes[fixes.count - 1].time) }
         return out
-    }
-
-    /// Before the first fix (at `time`): what the IMU saw, if anything worth a minute.
-    func imuBefore(_ time: Double) -> [TimelineEntry] {
-        guard let span = imuSpan, time - span.start >= ModeClassifier.minRunSeconds else { return [] }
-        return imuOnly(from: span.start, to: time)
-    }
-
-    /// After the last fix (at `time`): what the IMU saw, if anything worth a minute.
-    func imuAfter(_ time: Double) -> [TimelineEntry] {
-        guard let span = imuSpan, span.end - time >= ModeClassifier.minRunSeconds else { return [] }
-        return imuOnly(from: time, to: span.end)
     }
 
     /// A move shorter than a minute that touches a longer move on either side takes the
@@ -189,7 +174,7 @@ struct TimelineBuilder {
                 if i - 1 > start { out += classify(start, i - 1) }
                 let covered = imu.range(from: fixes[i - 1].time, to: fixes[i].time).count
                 if Double(covered) * IMUWindowBuilder.windowSeconds >= 0.5 * dt {
-                    out += imuOnly(from: fixes[i - 1].time, to: fixes[i].time)
+                    out += imuTimeline.entries(from: fixes[i - 1].time, to: fixes[i].time)
                 } else {
                     out.append(TimelineEntry(type: .gap, start: fixes[i - 1].time, end: fixes[i].time))
                 }
@@ -317,77 +302,6 @@ struct TimelineBuilder {
                 if let j = joined.last, same(j, r) { joined[joined.count - 1].hi = r.hi } else { joined.append(r) }
             }
             runs = joined
-        }
-    }
-
-    /// The timeline of `[from, to)` from the accelerometer alone.
-    func imuOnly(from: Double, to: Double) -> [TimelineEntry] {
-        let windows = imu.range(from: from, to: to)
-        guard to > from else { return [] }
-        guard !windows.isEmpty else { return [TimelineEntry(type: .gap, start: from, end: to)] }
-        enum Kind: Equatable { case still, walking, cycling, vehicle, active, missing }
-        func kind(_ w: IMUWindow) -> Kind {
-            if w.looksStill { return .still }
-            if w.looksLikeSteps { return .walking }
-            guard w.resolvesVibration else { return .active }   // cycling or riding: it cannot tell
-            if w.vibrationRMS >= ModeClassifier.cyclingVibration { return .cycling }
-            if w.motionRMS < 0.05 { return .vehicle }
-            return .active
-        }
-        struct Span { var start: Double; var end: Double; var kind: Kind }
-        var spans: [Span] = []
-        var cursor = from
-        for w in windows {
-            let s = max(from, w.start), e = min(to, w.start + IMUWindowBuilder.windowSeconds)
-            if s - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: s, kind: .missing)) }
-            let k = kind(w)
-            if let l = spans.last, l.kind == k, s - l.end <= options.gapSeconds { spans[spans.count - 1].end = e }
-            else { spans.append(Span(start: spans.last.map { $0.kind == .missing ? s : $0.end } ?? from, end: e, kind: k)) }
-            cursor = e
-        }
-        if to - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: to, kind: .missing)) }
-        else if let l = spans.last { spans[spans.count - 1].end = max(l.end, to) }
-        // Smooth: spans under a minute take the kind of the longer neighbour (never of a gap).
-        var changed = true
-        while changed && spans.count > 1 {
-            changed = false
-            let candidates = spans.indices.filter { spans[$0].kind != .missing && spans[$0].end - spans[$0].start < ModeClassifier.minRunSeconds }
-            guard let k = candidates.min(by: { spans[$0].end - spans[$0].start < spans[$1].end - spans[$1].start }) else { break }
-            let left = k > 0 && spans[k - 1].kind != .missing ? k - 1 : nil
-            let right = k + 1 < spans.count && spans[k + 1].kind != .missing ? k + 1 : nil
-            let target: Int?
-            switch (left, right) {
-            case let (l?, r?): target = spans[l].end - spans[l].start >= spans[r].end - spans[r].start ? l : r
-            case let (l?, nil): target = l
-            case let (nil, r?): target = r
-            default: target = nil
-            }
-            guard let t = target else { break }
-            spans[t].start = min(spans[t].start, spans[k].start); spans[t].end = max(spans[t].end, spans[k].end)
-            spans.remove(at: k)
-            var joined: [Span] = []
-            for s in spans {
-                if let j = joined.last, j.kind == s.kind { joined[joined.count - 1].end = s.end } else { joined.append(s) }
-            }
-            spans = joined
-            changed = true
-        }
-        return spans.map { s in
-            switch s.kind {
-            case .missing: return TimelineEntry(type: .gap, start: s.start, end: s.end)
-            case .still where s.end - s.start >= options.stopMinSeconds:
-                return TimelineEntry(type: .stop, start: s.start, end: s.end)
-            default:
-                var e = TimelineEntry(type: .move, start: s.start, end: s.end)
-                switch s.kind {
-                case .walking: e.activity = .walking
-                case .cycling: e.activity = .cycling
-                case .vehicle: e.activity = .vehicle
-                default: e.activity = .unknown
-                }
-                e.basis = "imu"
-                return e
-            }
         }
     }
 }

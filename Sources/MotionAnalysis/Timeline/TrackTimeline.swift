@@ -24,10 +24,9 @@ struct TrackTimeline {
     /// Every fix in `all`, for the exports that draw the track.
     let keepAll: Bool
     private(set) var all: [Fix] = []
-    /// Called with every fix, in order (a second pass of `export --format timeline`); with
-    /// `handOnOnly` nothing else is done with them.
+    /// Called with every fix, in order, instead of analysing them (the second reading of
+    /// `export --format timeline`, `RecordingAnalyzer.forEachFix`).
     var eachFix: ((Fix) -> Void)?
-    var handOnOnly = false
     /// Fixes held: `buffer[k - base]` is fix `k` of the track.
     private var buffer: [Fix] = []
     private var base = 0
@@ -84,8 +83,7 @@ struct TrackTimeline {
             buffer = []; all = []; stays = []; cuts = []; entries = []
             return
         }
-        eachFix?(f)
-        if handOnOnly { return }
+        if let eachFix { eachFix(f); return }
         if keepAll { all.append(f) }
         if firstTime == nil { firstTime = f.time }
         let box = bbox ?? .init(minLat: f.lat, minLon: f.lon, maxLat: f.lat, maxLon: f.lon)
@@ -135,8 +133,7 @@ struct TrackTimeline {
         let whole = count < 2
         analysePiece(to: count - 1, imu: imu, rows: rows, breaks: breaks, leading: whole, trailing: true)
         if !whole, let firstTime {
-            entries = builder([], [], [], [], [], TrackStats([], stays: [], speeds: [], heldSpeeds: [], options: options),
-                              imu: imu, rows: rows, breaks: breaks).imuBefore(firstTime) + entries
+            entries = IMUTimeline(imu: IMUIndex(windows: imu), options: options, rows: rows).before(firstTime) + entries
         }
         return TimelineBuilder.finish(entries)
     }

@@ -28,8 +28,9 @@ extension ExportCommand {
                 try withoutActuallyEscaping(emit) { emit in
                     let writer: any FixStreamWriter = format == .timeline
                         ? StorylineWriter(summary, sink: emit) : TimelineGeoJSONWriter(summary, sink: emit)
-                    do { try RecordingAnalyzer.forEachFix(inputs, writer.add) } catch { throw CommandFailure("\(error)", code: 2) }
-                    try writer.finish()
+                    do { try writer.write(fixesOf: inputs) } catch let failure as CommandFailure { throw failure } catch {
+                        throw CommandFailure("\(error)", code: 2)
+                    }
                 }
             }
             return true

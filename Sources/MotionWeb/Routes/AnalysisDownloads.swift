@@ -48,9 +48,7 @@ extension WebApp {
             defer { guarded.stall.end() }
             var out: any ResponseBodyWriter = guarded
             try await ProducedStream.run(to: &out, name: "motionlog-web-timeline") { emit in
-                let storyline = StorylineWriter(summary, sink: emit)
-                try RecordingAnalyzer.forEachFix(paths, storyline.add)
-                try storyline.finish()
+                try StorylineWriter(summary, sink: emit).write(fixesOf: paths)
             }
             try await out.finish(nil)
         })

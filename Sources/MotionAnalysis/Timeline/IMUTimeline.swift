@@ -1,0 +1,98 @@
+/// The timeline from the accelerometer alone (no fixes, or before, after or between them):
+/// each window still, walking, cycling, vehicle or unknown; spans under a minute take the
+/// kind of the longer neighbour; still spans of a stop's length are stops.
+struct IMUTimeline {
+    let imu: IMUIndex
+    let options: AnalysisOptions
+    /// First and last row of the recording (`TimelineBuilder.rows`).
+    let rows: ClosedRange<Double>
+
+    /// The span the IMU windows cover, within the rows.
+    var span: (start: Double, end: Double)? {
+        guard let first = imu.windows.first, let last = imu.windows.last else { return nil }
+        return (max(first.start, rows.lowerBound), min(last.start + IMUWindowBuilder.windowSeconds, rows.upperBound))
+    }
+
+    /// Before the first fix (at `time`): what the IMU saw, if anything worth a minute.
+    func before(_ time: Double) -> [TimelineEntry] {
+        guard let span, time - span.start >= ModeClassifier.minRunSeconds else { return [] }
+        return entries(from: span.start, to: time)
+    }
+
+    /// After the last fix (at `time`): what the IMU saw, if anything worth a minute.
+    func after(_ time: Double) -> [TimelineEntry] {
+        guard let span, span.end - time >= ModeClassifier.minRunSeconds else { return [] }
+        return entries(from: time, to: span.end)
+    }
+
+    /// The timeline of `[from, to)` from the accelerometer alone.
+    func entries(from: Double, to: Double) -> [TimelineEntry] {
+        let windows = imu.range(from: from, to: to)
+        guard to > from else { return [] }
+        guard !windows.isEmpty else { return [TimelineEntry(type: .gap, start: from, end: to)] }
+        enum Kind: Equatable { case still, walking, cycling, vehicle, active, missing }
+        func kind(_ w: IMUWindow) -> Kind {
+            if w.looksStill { return .still }
+            if w.looksLikeSteps { return .walking }
+            guard w.resolvesVibration else { return .active }   // cycling or riding: it cannot tell
+            if w.vibrationRMS >= ModeClassifier.cyclingVibration { return .cycling }
+            if w.motionRMS < 0.05 { return .vehicle }
+            return .active
+        }
+        struct Span { var start: Double; var end: Double; var kind: Kind }
+        var spans: [Span] = []
+        var cursor = from
+        for w in windows {
+            let s = max(from, w.start), e = min(to, w.start + IMUWindowBuilder.windowSeconds)
+            if s - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: s, kind: .missing)) }
+            let k = kind(w)
+            if let l = spans.last, l.kind == k, s - l.end <= options.gapSeconds { spans[spans.count - 1].end = e }
+            else { spans.append(Span(start: spans.last.map { $0.kind == .missing ? s : $0.end } ?? from, end: e, kind: k)) }
+            cursor = e
+        }
+        if to - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: to, kind: .missing)) }
+        else if let l = spans.last { spans[spans.count - 1].end = max(l.end, to) }
+        // Smooth: spans under a minute take the kind of the longer neighbour (never of a gap).
+        var changed = true
+        while changed && spans.count > 1 {
+            changed = false
+            let candidates = spans.indices.filter { spans[$0].kind != .missing && spans[$0].end - spans[$0].start < ModeClassifier.minRunSeconds }
+            guard let k = candidates.min(by: { spans[$0].end - spans[$0].start < spans[$1].end - spans[$1].start }) else { break }
+            let left = k > 0 && spans[k - 1].kind != .missing ? k - 1 : nil
+            let right = k + 1 < spans.count && spans[k + 1].kind != .missing ? k + 1 : nil
+            let target: Int?
+            switch (left, right) {
+            case let (l?, r?): target = spans[l].end - spans[l].start >= spans[r].end - spans[r].start ? l : r
+            case let (l?, nil): target = l
+            case let (nil, r?): target = r
+            default: target = nil
+            }
+            guard let t = target else { break }
+            spans[t].start = min(spans[t].start, spans[k].start); spans[t].end = max(spans[t].end, spans[k].end)
+            spans.remove(at: k)
+            var joined: [Span] = []
+            for s in spans {
+                if let j = joined.last, j.kind == s.kind { joined[joined.count - 1].end = s.end } else { joined.append(s) }
+            }
+            spans = joined
+            changed = true
+        }
+        return spans.map { s in
+            switch s.kind {
+            case .missing: return TimelineEntry(type: .gap, start: s.start, end: s.end)
+            case .still where s.end - s.start >= options.stopMinSeconds:
+                return TimelineEntry(type: .stop, start: s.start, end: s.end)
+            default:
+                var e = TimelineEntry(type: .move, start: s.start, end: s.end)
+                switch s.kind {
+                case .walking: e.activity = .walking
+                case .cycling: e.activity = .cycling
+                case .vehicle: e.activity = .vehicle
+                default: e.activity = .unknown
+                }
+                e.basis = "imu"
+                return e
+            }
+        }
+    }
+}
