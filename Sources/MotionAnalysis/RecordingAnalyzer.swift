@@ -102,6 +102,7 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     private mutating func location(_ when: Double, _ v: UnsafeBufferPointer<Double>) {
+        if let bin = windows.settle(at: when) { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
         if let longerThan = nextRecording {
             recordingBreaks.append(RecordingBreak(time: when, longerThan: longerThan))
             nextRecording = nil

@@ -131,6 +131,39 @@ import Testing
         #expect(try json(cut) == json(one))
     }
 
+    /// An accelerometer that stops after two minutes (unplugged) while the GPS goes on for
+    /// days: its last window is completed once the fixes are a minute past it, so the
+    /// pieces after it are analysed as they come rather than all held to the end.
+    @Test func anAccelerometerThatStopsHoldsNoPieceBack() throws {
+        let dir = ScratchFolder.make("piecewise")
+        let gps = days(6, seed: 5).split(separator: "\n").dropFirst()
+        var imu: [String] = []
+        for k in 0..<6000 {
+            let when = t0 + Double(k) / 50
+            imu.append("A,W,\(when),\(0.01 * sin(when * 11)),\(0.01 * cos(when * 7)),-1.0")
+        }
+        // Merged in time order (the fixes of the first minutes come between the samples).
+        var merged: [Substring] = []
+        var a = imu[...].makeIterator(), next = a.next()
+        for line in gps {
+            let when = Double(line.split(separator: ",")[2]) ?? 0
+            while let sample = next, Double(sample.split(separator: ",")[2]) ?? 0 <= when {
+                merged.append(Substring(sample)); next = a.next()
+            }
+            merged.append(line)
+        }
+        let path = dir + "/imu-stops.csv"
+        try (CSVFormat.headerLine + "\n" + merged.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let free = try RecordingAnalyzer.summarize([path])
+        #expect(free.fixesUsed > 20_000 && free.rows["A"] == 6000, "\(free.fixesUsed) fixes, \(free.rows)")
+        // Every piece fits in 6000 fixes; the whole track does not.
+        let bounded = try RecordingAnalyzer.summarize([path], heldFixLimit: 6000)
+        #expect(try json(bounded) == json(free))
+        let (cut, one, pieces) = try both([path])
+        #expect(pieces > 20, "\(pieces) pieces")
+        #expect(try json(cut) == json(one))
+    }
+
     @Test func theExportsStillGetEveryFix() throws {
         let dir = ScratchFolder.make("piecewise")
         let path = dir + "/days.csv"
