@@ -2,8 +2,8 @@
 /// when it would need more.
 ///
 /// The analysis streams the rows and holds the GPS fixes of one stretch of the track
-/// between stops and long losses at a time (`TrackTimeline`; a track without a stop is
-/// held whole). The row count cannot say where the stops are, so a summary is given a limit
+/// between stops and long losses at a time, of at most `AnalysisOptions.longestPieceFixes`
+/// (`TrackTimeline`). As a guard for a logger short of memory, a summary is given a limit
 /// of fixes to hold (`heldFixLimit`) and gives up past it (`TooLong`). The exports do not
 /// grow with the track (GPX and GeoJSON read it again rather than hold it, the timeline
 /// writes a day at a time from a second reading), so only the summary is weighed. On a Pi

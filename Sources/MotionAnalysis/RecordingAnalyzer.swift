@@ -22,7 +22,7 @@ public struct AnalysisResult: Sendable {
 /// number per movement interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 15
+    public static let version = 16
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     static let relativeLooking = 1e9
 

@@ -164,6 +164,44 @@ import Testing
         #expect(try json(cut) == json(one))
     }
 
+    /// A track that never stops (a day's ride, a passage at sea) is cut anyway every
+    /// `longestPieceFixes` fixes, where no stay point can span the cut: no more is held,
+    /// and the distance, moving time, speeds and moves are the whole track's (a move joined
+    /// across a cut adds its rounded parts: within 0.1 m a cut).
+    @Test func aTrackThatNeverStopsIsCutAnyway() throws {
+        let dir = ScratchFolder.make("piecewise")
+        var random = SplitMix(state: 21)
+        var text = CSVFormat.headerLine + "\n"
+        var east = 0.0
+        for s in 0..<6000 {
+            // A ride at 5 m/s with a 30 s red light every 10 minutes, GPS jitter of ±3 m, eph 18 m
+            // (a step counts once it leaves 18 m: every fourth fix or so, not at every cut).
+            east += s % 600 < 30 ? 0 : 5 + Double.random(in: -0.5...0.5, using: &random)
+            let lat = 48.1 + Double.random(in: -3...3, using: &random) / 111_195
+            let lon = 11.5 + (east + Double.random(in: -3...3, using: &random)) / (111_195 * cos(48.1 * .pi / 180))
+            text += "L,W,\(t0 + Double(s)),\(lat),\(lon),500,nan,nan,nan,18,nan,3\n"
+        }
+        let path = dir + "/never-stops.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var options = AnalysisOptions()
+        options.longestPieceFixes = 1000
+        let (cut, one, pieces) = try both([path], options: options)
+        #expect(pieces >= 6, "\(pieces) pieces")
+        #expect(cut.distanceM == one.distanceM && cut.movingS == one.movingS && cut.maxSpeedMps == one.maxSpeedMps)
+        #expect(one.distanceM > 25_000 && one.activitySeconds == ["cycling": 5999], "\(one.distanceM) m, \(one.activitySeconds)")
+        #expect(cut.activitySeconds == one.activitySeconds)
+        #expect(cut.timeline.count == one.timeline.count)
+        for (a, b) in zip(cut.timeline, one.timeline) {
+            #expect(a.type == b.type && a.start == b.start && a.end == b.end && a.activity == b.activity)
+            #expect(abs((a.distanceM ?? 0) - (b.distanceM ?? 0)) <= 0.1 * Double(pieces) + 1e-9)
+        }
+        // Held: a piece and the minute around it, not the track.
+        #expect(try RecordingAnalyzer.summarize([path], options: options, heldFixLimit: 1200).distanceM == one.distanceM)
+        #expect(throws: AnalysisMemory.TooLong.self) {
+            try RecordingAnalyzer.summarize([path], options: AnalysisOptions(), heldFixLimit: 1200)
+        }
+    }
+
     @Test func theExportsStillGetEveryFix() throws {
         let dir = ScratchFolder.make("piecewise")
         let path = dir + "/days.csv"

@@ -7,6 +7,10 @@
 /// - at a loss of fixes that no move bridges and that no speed, stop or move is computed
 ///   across (longer than the gap limit, the stop's longest gap and the 5 minutes over which
 ///   sparse fixes are still joined for a speed).
+/// A stretch of more than `AnalysisOptions.longestPieceFixes` fixes without either is cut
+/// as well, at a fix where the stay-point window restarts: its move is classified in parts
+/// (joined again where they agree), the one place where the result is not the whole
+/// track's.
 /// Each piece is analysed by `TrackStats` and `TimelineBuilder` as the whole track was, on
 /// its own fixes, with their speeds computed from the fixes around them: a minute and three
 /// fixes on each side, more than any speed window reaches (±15 s, 20 s held, one
@@ -15,10 +19,11 @@
 /// time are added up over the pieces fix by fix, in track order, as over the whole track;
 /// the entries of all pieces are finished together (`TimelineBuilder.finish`). The result
 /// is the same, bit for bit, as analysing the whole track at once (`piecewise` off), for
-/// rows in time order.
+/// rows in time order and no stretch longer than that.
 ///
 /// What is held: the fixes of the piece being collected (from the stay point or gap before
-/// it to the next), the stay points and cuts not yet analysed, and the timeline's entries.
+/// it to the next, at most `longestPieceFixes` and a minute), the stay points and cuts not
+/// yet analysed, and the timeline's entries.
 struct TrackTimeline {
     let options: AnalysisOptions
     /// Every fix in `all`, for the exports that draw the track.
@@ -39,6 +44,10 @@ struct TrackTimeline {
     /// piece starts at `pieceStart` (a cut fix belongs to the pieces on both sides).
     private var cuts: [Int] = []
     private var pieceStart = 0
+    /// The cuts inside a move (`AnalysisOptions.longestPieceFixes`), and, when the next
+    /// piece starts at one, the point the distance was last counted from before it.
+    private var moveCuts: Set<Int> = []
+    private var counted: Fix?
     /// The entries of the pieces analysed so far.
     private var entries: [TimelineEntry] = []
     private var firstTime: Double?
@@ -100,6 +109,12 @@ struct TrackTimeline {
             if options.piecewise { cuts.append(current) }
         } else if options.piecewise && isCut(previous, f, breaks: breaks) {
             cuts.append(current)
+        } else if options.piecewise && stayPoints.anchor == current
+                    && current - (cuts.last ?? pieceStart) >= options.longestPieceFixes {
+            // A long stretch without a stop (a day's drive, a passage at sea): cut where the
+            // stay-point window has just restarted, so no stay point spans the cut.
+            cuts.append(current)
+            moveCuts.insert(current)
         }
         while let end = cuts.first, isReady(end, imuPending: imuPending) {
             cuts.removeFirst()
@@ -158,7 +173,8 @@ struct TrackTimeline {
             }
             stays.removeAll { $0.endIndex <= end }
             let track = TrackStats(fixes, stays: local, speeds: speeds, heldSpeeds: held,
-                                   distanceBefore: distance, movingBefore: moving, options: options)
+                                   distanceBefore: distance, movingBefore: moving, counted: counted, options: options)
+            counted = moveCuts.remove(end) != nil ? track.lastCounted : nil
             distance = track.distance
             moving = track.moving
             if let top = held.max() { topHeld = max(topHeld ?? top, top) }

@@ -16,6 +16,9 @@ struct TrackStats {
     var heldSpeeds: [Double] = []
     /// Per fix, the track's distance up to it (see `credit`).
     var cumulative: [Double] = []
+    /// The last point the distance was counted from at the piece's last fix (`credit`), for
+    /// a piece that goes on in the same move.
+    var lastCounted: Fix?
 
     /// Half-width of the speed smoothing window, seconds.
     static let halfWindow = 5.0
@@ -29,9 +32,11 @@ struct TrackStats {
     /// round a café, position jitter while standing) is neither distance nor moving time, so
     /// the track's distance is the sum of the moves'. `speeds` and `heldSpeeds` are the
     /// fixes' (computed with the fixes around the piece); `distanceBefore` and
-    /// `movingBefore` are the track's up to the piece's first fix.
+    /// `movingBefore` are the track's up to the piece's first fix; `counted`, when the piece
+    /// goes on with the move the piece before ended in, the point that piece's distance was
+    /// last counted from (its `lastCounted`).
     init(_ fixes: [Fix], stays: [StayPoint], speeds: [Double], heldSpeeds: [Double],
-         distanceBefore: Double = 0, movingBefore: Double = 0, options: AnalysisOptions) {
+         distanceBefore: Double = 0, movingBefore: Double = 0, counted: Fix? = nil, options: AnalysisOptions) {
         self.speeds = speeds
         self.heldSpeeds = heldSpeeds
         distance = distanceBefore
@@ -39,7 +44,8 @@ struct TrackStats {
         guard !fixes.isEmpty else { return }
         var credited = [Double](repeating: 0, count: fixes.count)
         for range in Self.outside(stays, count: fixes.count) {
-            Self.credit(fixes, range, gapSeconds: options.gapSeconds, into: &credited)
+            lastCounted = Self.credit(fixes, range, from: range.lowerBound == 0 ? counted : nil,
+                                      gapSeconds: options.gapSeconds, into: &credited)
             for i in range.dropFirst() where !fixes[i].jumped {
                 let dt = fixes[i].time - fixes[i - 1].time
                 if dt <= Self.joinSeconds {
@@ -85,8 +91,12 @@ struct TrackStats {
     /// fix that ends it; `cumulative` sums them, and a move's distance is the difference of
     /// its ends' sums, so the moves add up to the track exactly (measured apart, each move
     /// restarted from its first fix: a commute's moves added up to 6136.2 m of 6128.4).
-    static func credit(_ fixes: [Fix], _ range: ClosedRange<Int>, gapSeconds: Double, into credited: inout [Double]) {
-        var anchor = fixes[range.lowerBound]
+    /// `counted`: the point counted from before the range (else its first fix). Returns the
+    /// last point counted from.
+    @discardableResult
+    static func credit(_ fixes: [Fix], _ range: ClosedRange<Int>, from counted: Fix? = nil, gapSeconds: Double,
+                       into credited: inout [Double]) -> Fix {
+        var anchor = counted ?? fixes[range.lowerBound]
         for i in range.dropFirst() {
             let f = fixes[i]
             if breaksTrack(fixes, at: i, gapSeconds: gapSeconds) { anchor = f; continue }
@@ -94,6 +104,7 @@ struct TrackStats {
             let noise = max(5, min(20, f.eph.isFinite ? f.eph : 5))
             if d >= noise { credited[i] += d; anchor = f }
         }
+        return anchor
     }
 
     /// Whether the way to fix `i` is unknown (a jump, or a loss of data longer than the
