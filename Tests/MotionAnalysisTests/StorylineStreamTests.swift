@@ -69,6 +69,33 @@ import Testing
         #expect(String(decoding: out, as: UTF8.self).components(separatedBy: "\"LineString\"").count - 1 == lines)
     }
 
+    /// A move of more fixes than a batch of coordinates (written a batch at a time, not
+    /// held), and moves that touch (the fix that ends one starts the next): a walk, a ride
+    /// of 9000 fixes at 1 Hz and a walk, without a stop.
+    @Test func aLongLineIsWrittenInBatchesWithTheSameBytes() throws {
+        let t0 = 1_763_700_000.0
+        var text = CSVFormat.headerLine + "\n"
+        var east = 0.0
+        for k in 0..<10_200 {
+            east += k < 600 || k >= 9600 ? 1.4 : 5.5
+            let lon = 11.5 + east / (111_195 * cos(48.1 * .pi / 180))
+            text += "L,W,\(t0 + Double(k)),48.1,\(lon),500.0,nan,nan,nan,5.0,nan,3\n"
+        }
+        let path = try ScenarioRecording.tempDir() + "/ride.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try RecordingAnalyzer.analyze([path])
+        let moves = r.summary.timeline.filter { $0.type == .move }
+        #expect(moves.map(\.activity) == [.walking, .cycling, .walking], "\(r.summary.timeline)")
+        #expect(zip(moves, moves.dropFirst()).allSatisfy { $0.end == $1.start })
+        let whole = Array(try TimelineExport.geoJSONEncoder.encode(TimelineExport.FeatureCollection(
+            features: r.summary.timeline.map { TimelineExport.feature($0, fixes: r.fixes) }))) + [0x0A]
+        var out: [UInt8] = []
+        let writer = TimelineGeoJSONWriter(r.summary) { out += $0 }
+        try RecordingAnalyzer.forEachFix([path], writer.add)
+        try writer.finish()
+        #expect(out == whole && whole.count > 200_000, "\(out.count) of \(whole.count) bytes")
+    }
+
     /// A sink that fails: the writer stops and `finish` throws its error.
     @Test func aFailingSinkIsReported() throws {
         struct Full: Error {}

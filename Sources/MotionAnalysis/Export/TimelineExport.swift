@@ -193,6 +193,14 @@ public enum TimelineExport {
         }
     }
 
+    /// The properties of entry `e`'s feature.
+    static func properties(_ e: TimelineEntry) -> Properties {
+        Properties(kind: e.type.rawValue, start: e.start, end: e.end,
+                   startTime: TimeTextBridge.isoUTC(e.start), endTime: TimeTextBridge.isoUTC(e.end),
+                   durationS: e.duration.rounded(), activity: e.activity?.rawValue, distanceM: e.distanceM,
+                   meanSpeedMps: e.meanSpeedMps, radiusM: e.radiusM)
+    }
+
     /// Stops as Points, moves as LineStrings (a Point when a move has a single fix) with
     /// their activity, gaps as features without geometry (`TimelineGeoJSONWriter`).
     public static func geoJSON(_ result: AnalysisResult) throws -> [UInt8] {
@@ -203,19 +211,18 @@ public enum TimelineExport {
         return out
     }
 
+    static let geoJSONFormatting: JSONEncoder.OutputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+
     static var geoJSONEncoder: JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = geoJSONFormatting
         return encoder
     }
 
     /// The feature of entry `e`, a move's line drawn through `fixes` (time order, holding
     /// at least the move's).
     static func feature(_ e: TimelineEntry, fixes: [Fix]) -> Feature {
-        let props = Properties(kind: e.type.rawValue, start: e.start, end: e.end,
-                               startTime: TimeTextBridge.isoUTC(e.start), endTime: TimeTextBridge.isoUTC(e.end),
-                               durationS: e.duration.rounded(), activity: e.activity?.rawValue, distanceM: e.distanceM,
-                               meanSpeedMps: e.meanSpeedMps, radiusM: e.radiusM)
+        let props = properties(e)
         switch e.type {
         case .stop:
             guard let lat = e.lat, let lon = e.lon else { return Feature(geometry: nil, properties: props) }

@@ -1,22 +1,32 @@
-/// Writes `export --format timeline-geojson` (`TimelineExport`) a feature at a time while
-/// the summary's filtered fixes go past in time order (`add`), holding only the fixes of
-/// the move being drawn. The bytes are those of the whole FeatureCollection encoded at once
-/// (compact, sorted keys: `{"features":[…],"type":"FeatureCollection"}`), each feature
-/// encoded alone.
+import MotionCore
+
+/// Writes `export --format timeline-geojson` (`TimelineExport`) while the summary's
+/// filtered fixes go past in time order (`add`): a move's line is written as its fixes
+/// arrive, a few thousand coordinates at a time (`JSONArrayPieces`), so what is held does
+/// not grow with the move (a 14-day move held whole took 622 MB). The bytes are those of
+/// the whole FeatureCollection encoded at once (compact, sorted keys:
+/// `{"features":[…],"type":"FeatureCollection"}`; in a feature `geometry` comes first and
+/// in it `coordinates`, so a line can be written before the move's properties).
 public final class TimelineGeoJSONWriter: FixStreamWriter {
-    private let sink: ([UInt8]) throws -> Void
+    private let out: JSONPieces
     private let entries: [TimelineEntry]
-    private let encoder = TimelineExport.geoJSONEncoder
-    /// The next entry to write, and the fixes from the start of the move it is (or the
-    /// next move) on.
+    /// The next entry to write.
     private var index = 0
-    private var fixes: [Fix] = []
+    /// The move's fixes while there are fewer than two (a Point, or no geometry), then its
+    /// line being written.
+    private var first: [Fix] = []
+    private var line: JSONArrayPieces<[Double]>?
+    /// The move's latest fixes of one time, and, once it is written, those at its end: a
+    /// fix at the end of a move also belongs to a move that starts then.
+    private var latest: [Fix] = []
+    private var carried: [Fix] = []
     private var failure: Error?
 
     public init(_ summary: AnalysisSummary, sink: @escaping ([UInt8]) throws -> Void) {
-        self.sink = sink
+        out = JSONPieces(sink, outputFormatting: TimelineExport.geoJSONFormatting)
         entries = summary.timeline
-        write(Array(#"{"features":["#.utf8))
+        attempt { try out.text(#"{"features":["#) }
+        takeCarried()
     }
 
     /// The next fix (after the one before in time).
@@ -24,31 +34,69 @@ public final class TimelineGeoJSONWriter: FixStreamWriter {
         while failure == nil && index < entries.count && (entries[index].type != .move || fix.time > entries[index].end) {
             writeEntry()
         }
-        if index < entries.count && fix.time >= entries[index].start { fixes.append(fix) }
+        guard index < entries.count, fix.time >= entries[index].start else { return }
+        point(fix)
     }
 
-    /// Writes the entries left and the end; throws what `sink` or the encoder threw.
+    /// Writes the entries left and the end; throws what the sink or the encoder threw.
     public func finish() throws {
         while failure == nil && index < entries.count { writeEntry() }
-        write(Array(#"],"type":"FeatureCollection"}"#.utf8) + [0x0A])
+        attempt {
+            try out.text(#"],"type":"FeatureCollection"}"# + "\n")
+            try out.flush()
+        }
         if let failure { throw failure }
+    }
+
+    /// A fix of the move at `index`.
+    private func point(_ fix: Fix) {
+        if let last = latest.last, last.time != fix.time { latest.removeAll() }
+        latest.append(fix)
+        attempt {
+            if let line { try line.append([fix.lon, fix.lat]); return }
+            first.append(fix)
+            guard first.count == 2 else { return }
+            // Two fixes: a LineString, whose coordinates come first in the feature.
+            try out.text((index > 0 ? "," : "") + #"{"geometry":{"coordinates":"#)
+            let started = try JSONArrayPieces<[Double]>(out)
+            for f in first { try started.append([f.lon, f.lat]) }
+            first.removeAll()
+            line = started
+        }
     }
 
     private func writeEntry() {
         let e = entries[index]
-        do {
-            let bytes = try encoder.encode(TimelineExport.feature(e, fixes: fixes))
-            write((index > 0 ? [0x2C] : []) + Array(bytes))
-        } catch {
-            failure = error
+        attempt {
+            if let line {
+                try line.close()
+                try out.text(#","type":"LineString"},"properties":"#)
+                try out.value(TimelineExport.properties(e))
+                try out.text(#","type":"Feature"}"#)
+            } else {
+                if index > 0 { try out.text(",") }
+                try out.value(TimelineExport.feature(e, fixes: first))
+            }
+        }
+        line = nil
+        first.removeAll()
+        if e.type == .move {
+            carried = latest.filter { $0.time >= e.end }
+            latest.removeAll()
         }
         index += 1
-        // A fix at the end of this move may also start the next one.
-        if e.type == .move { fixes.removeAll { $0.time < e.end } }
+        takeCarried()
     }
 
-    private func write(_ bytes: [UInt8]) {
+    /// The fixes carried from the move before that lie in the move at `index`, if it is one.
+    private func takeCarried() {
+        guard index < entries.count, entries[index].type == .move else { return }
+        let e = entries[index]
+        for f in carried where f.time >= e.start && f.time <= e.end { point(f) }
+    }
+
+    private func attempt(_ body: () throws -> Void) {
         guard failure == nil else { return }
-        do { try sink(bytes) } catch { failure = error }
+        do { try body() } catch { failure = error }
     }
 }

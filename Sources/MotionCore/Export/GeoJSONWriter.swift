@@ -148,29 +148,30 @@ public enum GeoJSONWriter {
     }
 }
 
-/// Bytes for a sink, passed on in pieces of about 64 KiB; values encoded as `JSONEncoder`
-/// with sorted keys encodes them.
-final class JSONPieces {
+/// Bytes for a sink, passed on in pieces of about 64 KiB; values encoded as `encoder`
+/// (by default `JSONEncoder` with sorted keys) encodes them.
+public final class JSONPieces {
     private let sink: ([UInt8]) throws -> Void
     private var buffer: [UInt8] = []
     let encoder: JSONEncoder
 
-    init(_ sink: @escaping ([UInt8]) throws -> Void) {
+    public init(_ sink: @escaping ([UInt8]) throws -> Void, outputFormatting: JSONEncoder.OutputFormatting = [.sortedKeys]) {
         self.sink = sink
         encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = outputFormatting
     }
 
-    func text(_ text: String) throws { try bytes(text.utf8) }
+    public func text(_ text: String) throws { try bytes(text.utf8) }
 
-    func value<T: Encodable>(_ value: T) throws { try bytes(try encoder.encode(value)) }
+    public func value<T: Encodable>(_ value: T) throws { try bytes(try encoder.encode(value)) }
 
-    func bytes(_ bytes: some Collection<UInt8>) throws {
+    public func bytes(_ bytes: some Collection<UInt8>) throws {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    func flush() throws {
+    /// Hands what is buffered to the sink.
+    public func flush() throws {
         guard !buffer.isEmpty else { return }
         try sink(buffer)
         buffer.removeAll(keepingCapacity: true)
@@ -180,23 +181,23 @@ final class JSONPieces {
 /// A JSON array written a few thousand elements at a time: each batch encoded as an array,
 /// its brackets dropped, batches joined by commas; the bytes are those of the whole array
 /// encoded at once.
-final class JSONArrayPieces<Element: Encodable> {
+public final class JSONArrayPieces<Element: Encodable> {
     static var batch: Int { 4096 }
     private let out: JSONPieces
     private var pending: [Element] = []
     private var wroteAny = false
 
-    init(_ out: JSONPieces) throws {
+    public init(_ out: JSONPieces) throws {
         self.out = out
         try out.text("[")
     }
 
-    func append(_ element: Element) throws {
+    public func append(_ element: Element) throws {
         pending.append(element)
         if pending.count >= Self.batch { try encodePending() }
     }
 
-    func close() throws {
+    public func close() throws {
         try encodePending()
         try out.text("]")
     }
