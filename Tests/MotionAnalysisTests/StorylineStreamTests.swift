@@ -96,6 +96,35 @@ import Testing
         #expect(out == whole && whole.count > 200_000, "\(out.count) of \(whole.count) bytes")
     }
 
+    /// The storyline of a walk, a ride of 9000 fixes at 1 Hz across local midnight (a fix
+    /// at midnight ends the first day's piece and starts the second's) and a walk, touching
+    /// moves without a stop: the points are written 4096 at a time as the fixes arrive, and
+    /// the bytes are those of the whole array encoded at once.
+    @Test func aLongMoveAcrossMidnightIsWrittenInBatchesWithTheSameBytes() throws {
+        let midnight = try #require(LocalDay.bounds(LocalDay.date(1_763_700_000))).end
+        let t0 = midnight - 3000
+        var text = CSVFormat.headerLine + "\n"
+        var east = 0.0
+        for k in 0..<10_200 {
+            east += k < 600 || k >= 9600 ? 1.4 : 5.5
+            let lon = 11.5 + east / (111_195 * cos(48.1 * .pi / 180))
+            text += "L,W,\(t0 + Double(k)),48.1,\(lon),500.0,nan,nan,nan,5.0,nan,3\n"
+        }
+        let path = try ScenarioRecording.tempDir() + "/midnight.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try RecordingAnalyzer.analyze([path])
+        let (order, entries) = TimelineExport.storylineDays(r.summary)
+        #expect(order.count == 2 && entries.values.allSatisfy { $0.contains { $0.activity == .cycling } }, "\(entries)")
+        let whole = Array(try TimelineExport.storylineEncoder.encode(order.map {
+            TimelineExport.day($0, entries[$0] ?? [], fixes: r.fixes, lastUpdate: r.summary.end ?? 0)
+        })) + [0x0A]
+        var out: [UInt8] = []
+        let writer = StorylineWriter(r.summary) { out += $0 }
+        try RecordingAnalyzer.forEachFix([path], writer.add)
+        try writer.finish()
+        #expect(out == whole && whole.count > 1_000_000, "\(out.count) of \(whole.count) bytes")
+    }
+
     /// A sink that fails: the writer stops and `finish` throws its error.
     @Test func aFailingSinkIsReported() throws {
         struct Full: Error {}
@@ -116,11 +145,12 @@ import Testing
         let whole = Array(try TimelineExport.storylineEncoder.encode(order.map {
             TimelineExport.day($0, entries[$0] ?? [], fixes: r.fixes, lastUpdate: r.summary.end ?? 0)
         })) + [0x0A]
-        var pieces = 0
+        var pieces = 0, largest = 0
         var streamed: [UInt8] = []
-        try TimelineExport.storyline(r) { streamed += $0; pieces += 1 }
+        try TimelineExport.storyline(r) { streamed += $0; pieces += 1; largest = max(largest, $0.count) }
         #expect(streamed == whole, "\(String(decoding: streamed.prefix(300), as: UTF8.self))")
-        #expect(pieces == order.count + 1)
+        // Handed on in pieces of about 64 KiB, not a day at a time.
+        #expect(pieces > 2 * order.count && largest < 1 << 17, "\(pieces) pieces, the largest \(largest) bytes")
         let parsed = try JSONSerialization.jsonObject(with: Data(streamed)) as? [[String: Any]]
         #expect(parsed?.count == order.count)
     }

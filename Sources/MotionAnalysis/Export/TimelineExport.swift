@@ -104,7 +104,17 @@ public enum TimelineExport {
     /// The storyline's `Day` of `entries` (one local day's), with the track points of each
     /// move from `fixes` (time order, holding at least those of the day's moves).
     static func day(_ day: String, _ entries: [TimelineEntry], fixes: [Fix], lastUpdate: Double) -> Day {
+        self.day(day, entries, lastUpdate: lastUpdate) { _, e in points(fixes, from: e.start, to: e.end).map(trackPoint) }
+    }
+
+    /// A move's track point: position and Moves' local time.
+    static func trackPoint(_ fix: Fix) -> TrackPoint { TrackPoint(lat: fix.lat, lon: fix.lon, time: movesTime(fix.time)) }
+
+    /// The `Day` of `entries`, the track points of the day's k-th move given by `track`.
+    static func day(_ day: String, _ entries: [TimelineEntry], lastUpdate: Double,
+                    track: (Int, TimelineEntry) -> [TrackPoint]) -> Day {
         var totals: [String: (Double, Double)] = [:]
+        var moveIndex = 0
         let segments = entries.map { e -> Segment in
             switch e.type {
             case .stop:
@@ -118,10 +128,10 @@ public enum TimelineExport {
                 var total = totals[name] ?? (0, 0)
                 total.0 += e.duration; total.1 += distance
                 totals[name] = total
-                let track = points(fixes, from: e.start, to: e.end)
-                    .map { TrackPoint(lat: $0.lat, lon: $0.lon, time: movesTime($0.time)) }
+                let points = track(moveIndex, e)
+                moveIndex += 1
                 let activity = MoveActivity(activity: name, group: name, startTime: movesTime(e.start), endTime: movesTime(e.end),
-                                            duration: e.duration.rounded(), distance: e.distanceM, trackPoints: track)
+                                            duration: e.duration.rounded(), distance: e.distanceM, trackPoints: points)
                 return Segment(type: "move", startTime: movesTime(e.start), endTime: movesTime(e.end), place: nil, activities: [activity])
             }
         }
