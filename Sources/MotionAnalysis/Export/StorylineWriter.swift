@@ -84,7 +84,7 @@ public final class StorylineWriter: FixStreamWriter {
         do {
             let encoded = try encoder.encode(pending)   // "[\n  {…},\n  {…}\n]", elements at depth 2
             var bytes: [UInt8] = wrote ? Array(",\n".utf8) : []
-            let pad = [UInt8](repeating: 0x20, count: indent - 2)
+            let pad = [UInt8](repeating: 0x20, count: max(0, indent - 2))
             bytes.reserveCapacity(encoded.count + encoded.count / 8)
             var lineStart = true
             for b in encoded.dropFirst(2).dropLast(2) {
@@ -126,11 +126,11 @@ public final class StorylineWriter: FixStreamWriter {
         move = 0
         wrote = false
         do {
-            let text = try dayText(date, day)
-            (between, indent) = Self.split(text, moves: moves.count)
+            guard let parts = Self.split(try dayText(date, day), moves: moves.count) else { throw PlaceholderMissing() }
+            (between, indent) = parts
         } catch {
             failure = error
-            between = []
+            moves = []
             return
         }
         write((index == 0 ? Array("[\n".utf8) : []) + between[0])
@@ -169,14 +169,15 @@ public final class StorylineWriter: FixStreamWriter {
 
     /// The day's text cut around each move's placeholder point (from the indentation of its
     /// `{` to its `}`), and the indentation of those points.
-    static func split(_ text: [UInt8], moves: Int) -> (between: [[UInt8]], indent: Int) {
+    /// (Nil if a placeholder is not where the encoder is expected to put it.)
+    static func split(_ text: [UInt8], moves: Int) -> (between: [[UInt8]], indent: Int)? {
         var parts: [[UInt8]] = []
         var from = 0, indent = 0
         for k in 0..<moves {
             let marker = Array(placeholder(k).utf8)
             guard let at = firstIndex(of: marker, in: text, from: from),
                   let open = text[from..<at].lastIndex(of: 0x7B),
-                  let close = text[at...].firstIndex(of: 0x7D) else { break }
+                  let close = text[at...].firstIndex(of: 0x7D) else { return nil }
             var lineStart = open
             while lineStart > from && text[lineStart - 1] == 0x20 { lineStart -= 1 }
             indent = open - lineStart
@@ -195,6 +196,12 @@ public final class StorylineWriter: FixStreamWriter {
             i += 1
         }
         return nil
+    }
+
+    /// The encoder did not write a placeholder point as expected (never seen: a program
+    /// error, reported rather than writing a wrong file).
+    struct PlaceholderMissing: Error, CustomStringConvertible {
+        var description: String { "the storyline could not be written (a move's place in the day's text was not found)" }
     }
 
     private func write(_ bytes: [UInt8]) {
