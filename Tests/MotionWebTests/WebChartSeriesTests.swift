@@ -74,6 +74,33 @@ import Testing
         #expect(lastBefore < start + lossStart && firstAfter >= start + lossStart + loss)
     }
 
+    /// A track without gpsd's speed (converted from GPX): the speed chart is the speed from
+    /// positions (it said "no GPS speed"), about the ride's 18 km/h despite ±3 m of jitter,
+    /// broken at a 2-minute loss, and without the jump of one wrong fix 2 km off.
+    @Test func aTrackWithoutGPSSpeedChartsTheSpeedFromPositions() throws {
+        let fixture = try WebFixture()
+        var csv = CSVFormat.headerLine + "\n"
+        var random = SystemRandomNumberGenerator()
+        var north = 0.0
+        for k in 0..<1200 {
+            north += 5
+            if (600..<720).contains(k) { continue }   // a 2-minute loss
+            let jitter = Double.random(in: -3...3, using: &random)
+            let offset = k == 300 ? 2000.0 : 0   // one wrong fix
+            csv += "L,W,\(start + Double(k)),\(48.1 + (north + jitter + offset) / 111_195),11.5,500.0,nan,nan,nan,5.0,nan,3\n"
+        }
+        try csv.write(toFile: fixture.folder + "/imported.csv", atomically: false, encoding: .utf8)
+        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
+        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
+        let series = try RecordingSeries.read(inputs, duration: nil)
+        #expect(series.speedIsFromPositions && series.speedFromGPSD == 0)
+        #expect(series.speed.count == 2, "\(series.speed.count) pieces")
+        let speeds = series.speed.joined().map(\.v)
+        #expect(speeds.count > 1000, "\(speeds.count) points")
+        // Never the 2 km in a second of the wrong fix, nor a second's jitter after it.
+        #expect(speeds.allSatisfy { abs($0 - 18) <= 5 }, "\(speeds.min() ?? 0)–\(speeds.max() ?? 0) km/h")
+    }
+
     /// The row at the very end (t == duration) fell into a 601st bin of its own, a spike
     /// (min = mean = max) at the right edge of every acceleration chart.
     @Test func theLastRowIsInTheLastBin() throws {

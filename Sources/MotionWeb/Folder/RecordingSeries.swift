@@ -13,8 +13,14 @@ struct RecordingSeries: Sendable {
 
     /// Track segments (a new one after a gap: `GapThinner`).
     var track: [[TrackPoint]] = []
-    /// km/h against seconds since the first row, in pieces between gaps.
+    /// km/h against seconds since the first row, in pieces between gaps: gpsd's speed, or
+    /// where it gave none, the speed from positions (`PositionSpeed`; `speedFromPositions`).
     var speed: [[Point]] = []
+    /// Fixes whose speed was taken from positions, and from gpsd (before thinning).
+    var speedFromPositions = 0
+    var speedFromGPSD = 0
+    /// Whether most of the speed chart comes from positions.
+    var speedIsFromPositions: Bool { speedFromPositions > speedFromGPSD }
     /// Metres above sea level against seconds since the first row, in pieces between gaps.
     var elevation: [[Point]] = []
     /// Acceleration magnitude in g per bin, in pieces between gaps in the rows
@@ -57,6 +63,7 @@ struct RecordingSeries: Sendable {
         var track = GapThinner<TrackPoint>(limit: maxPoints * 2) { $0.time }
         var speed = GapThinner<Point>(limit: maxPoints) { $0.t }, elevation = GapThinner<Point>(limit: maxPoints) { $0.t }
         var bins = AccelerationBins(duration: duration, count: Self.bins)
+        var positionSpeed = PositionSpeed()
         var first: Double?
         for input in inputs {
             let step = input.step, epochOffset = input.epochOffset
@@ -72,7 +79,14 @@ struct RecordingSeries: Sendable {
                     case .location:
                         guard let p = TrackPoint(row: row, epochOffset: epochOffset) else { return }
                         track.add(p)
-                        if p.speed.isFinite { speed.add(Point(t: t, v: p.speed * 3.6)) }
+                        let fromPositions = positionSpeed.add(time: when, lat: p.latitude, lon: p.longitude)
+                        if p.speed.isFinite {
+                            speed.add(Point(t: t, v: p.speed * 3.6))
+                            s.speedFromGPSD += 1
+                        } else if let v = fromPositions {
+                            speed.add(Point(t: t, v: v * 3.6))
+                            s.speedFromPositions += 1
+                        }
                         if p.altitudeMSL.isFinite { elevation.add(Point(t: t, v: p.altitudeMSL)) }
                     case .accelerometer:
                         let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()

@@ -47,7 +47,9 @@ enum RecordingPage {
         body += "<h2>Charts</h2><div class=\"grid2\">"
         // At least 5 km/h and 10 m of axis: a standing GPS's speed jitter and its altitude
         // noise (metres) are not drawn as full-height motion or relief.
-        body += chart("Speed", unit: "km/h", points: series?.speed, minimumSpan: 5, css: "speed", missing: "no GPS speed")
+        // Where gpsd gave no speed (a converted GPX), the speed from positions; the title says so.
+        let speedTitle = series?.speedIsFromPositions == true ? "Speed (from positions)" : "Speed"
+        body += chart(speedTitle, unit: "km/h", points: series?.speed, minimumSpan: 5, css: "speed", missing: "no GPS speed")
         body += chart("Elevation", unit: "m", points: series?.elevation, minimumSpan: 10, css: "elevation", missing: "no GPS altitude")
         body += acceleration(series)
         body += movementChart(summary, writing: writing, declined: summaryNote != nil)
