@@ -69,11 +69,13 @@ import Testing
         #expect(String(decoding: out, as: UTF8.self).components(separatedBy: "\"LineString\"").count - 1 == lines)
     }
 
-    /// A move of more fixes than a batch of coordinates (written a batch at a time, not
-    /// held), and moves that touch (the fix that ends one starts the next): a walk, a ride
-    /// of 9000 fixes at 1 Hz and a walk, without a stop.
-    @Test func aLongLineIsWrittenInBatchesWithTheSameBytes() throws {
-        let t0 = 1_763_700_000.0
+    /// A walk, a ride of 9000 fixes at 1 Hz across local midnight (a fix at midnight ends
+    /// the first day's piece of it and starts the second's) and a walk, without a stop: the
+    /// moves touch (the fix that ends one starts the next), and the ride has more fixes
+    /// than a batch of points (written a batch at a time, not held).
+    func walkRideWalk() throws -> (path: String, result: AnalysisResult) {
+        let midnight = try #require(LocalDay.bounds(LocalDay.date(1_763_700_000))).end
+        let t0 = midnight - 3000
         var text = CSVFormat.headerLine + "\n"
         var east = 0.0
         for k in 0..<10_200 {
@@ -87,6 +89,11 @@ import Testing
         let moves = r.summary.timeline.filter { $0.type == .move }
         #expect(moves.map(\.activity) == [.walking, .cycling, .walking], "\(r.summary.timeline)")
         #expect(zip(moves, moves.dropFirst()).allSatisfy { $0.end == $1.start })
+        return (path, r)
+    }
+
+    @Test func aLongLineIsWrittenInBatchesWithTheSameBytes() throws {
+        let (path, r) = try walkRideWalk()
         let whole = Array(try TimelineExport.geoJSONEncoder.encode(TimelineExport.FeatureCollection(
             features: r.summary.timeline.map { TimelineExport.feature($0, fixes: r.fixes) }))) + [0x0A]
         var out: [UInt8] = []
@@ -96,23 +103,8 @@ import Testing
         #expect(out == whole && whole.count > 200_000, "\(out.count) of \(whole.count) bytes")
     }
 
-    /// The storyline of a walk, a ride of 9000 fixes at 1 Hz across local midnight (a fix
-    /// at midnight ends the first day's piece and starts the second's) and a walk, touching
-    /// moves without a stop: the points are written 4096 at a time as the fixes arrive, and
-    /// the bytes are those of the whole array encoded at once.
     @Test func aLongMoveAcrossMidnightIsWrittenInBatchesWithTheSameBytes() throws {
-        let midnight = try #require(LocalDay.bounds(LocalDay.date(1_763_700_000))).end
-        let t0 = midnight - 3000
-        var text = CSVFormat.headerLine + "\n"
-        var east = 0.0
-        for k in 0..<10_200 {
-            east += k < 600 || k >= 9600 ? 1.4 : 5.5
-            let lon = 11.5 + east / (111_195 * cos(48.1 * .pi / 180))
-            text += "L,W,\(t0 + Double(k)),48.1,\(lon),500.0,nan,nan,nan,5.0,nan,3\n"
-        }
-        let path = try ScenarioRecording.tempDir() + "/midnight.csv"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try RecordingAnalyzer.analyze([path])
+        let (path, r) = try walkRideWalk()
         let (order, entries) = TimelineExport.storylineDays(r.summary)
         #expect(order.count == 2 && entries.values.allSatisfy { $0.contains { $0.activity == .cycling } }, "\(entries)")
         let whole = Array(try TimelineExport.storylineEncoder.encode(order.map {
