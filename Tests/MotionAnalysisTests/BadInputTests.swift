@@ -27,6 +27,35 @@ import Testing
         #expect(h.start == nil)
     }
 
+    /// A source silent at the start or the end while others recorded: no gap between its
+    /// rows shows it (an accelerometer that stopped answering after 10 minutes of 3 days
+    /// read "nothing needs your attention").
+    @Test func aSourceSilentAtTheStartOrTheEndIsAFinding() throws {
+        var text = Self.header
+        for k in 0..<6000 {   // 10 minutes at 10 Hz of A; G for the first minute only
+            let t = t0 + Double(k) / 10
+            text += "A,W,\(t),0.01,0.02,-1.0\n"
+            if k < 600 { text += "G,W,\(t),0.001,0.002,0.003\n" }
+            if k % 10 == 0 && (2000..<4000).contains(k) { text += fix(t, 52.52 + Double(k) * 1e-7, 13.405) }
+        }
+        let s = try summarize(text)
+        let clock = { (t: Double) in LocalDay.clock(t) }
+        #expect(s.messages.contains("GPS had no fix for 3 min 20 s from \(clock(t0)), the start of the recording."), "\(s.messages)")
+        #expect(s.messages.contains("GPS had no fix for 3 min 21 s from \(clock(t0 + 399)) to the end of the recording."),
+                "\(s.messages)")
+        #expect(s.messages.contains("Gyroscope rows stopped at \(clock(t0 + 59.9)), 9 min before the recording ended "
+            + "(the sensor stopped answering, or was disconnected)."), "\(s.messages)")
+        #expect(!s.messages.contains { $0.hasPrefix("Accelerometer") }, "\(s.messages)")
+        // A first fix within two minutes of the start (a cold start) is no news.
+        var cold = Self.header
+        for k in 0..<3000 {
+            let t = t0 + Double(k) / 10
+            cold += "A,W,\(t),0.01,0.02,-1.0\n"
+            if k % 10 == 0 && k >= 900 { cold += fix(t, 52.52, 13.405) }
+        }
+        #expect(!(try summarize(cold)).messages.contains { $0.contains("GPS") }, "cold start")
+    }
+
     @Test func absurdTimesAreDefectiveLinesNotATrap() throws {
         var text = Self.header
         for k in 0..<100 { text += "A,W,\(t0 + Double(k) / 50),0.01,0.02,-1.0\n" }

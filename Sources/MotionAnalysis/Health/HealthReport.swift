@@ -8,6 +8,13 @@ enum HealthReport {
                                           .location: "GPS"]
 
     /// "Accelerometer", "Accelerometer and gyroscope", "Accelerometer, gyroscope and GPS".
+    /// A receiver switched on cold takes up to about a minute to its first fix; longer at
+    /// the start of a recording is worth a sentence (a poor view of the sky, an antenna).
+    static let gpsFirstFixSeconds = 120.0
+    /// IMU rows may start or stop a little apart from the other sources' (the first fix,
+    /// the last tick): only more than this is worth a sentence.
+    static let imuEdgeSeconds = 2.0
+
     static func list(_ names: [String]) -> String {
         let words = names.enumerated().map { k, n in k == 0 || n == "GPS" ? n : n.lowercased() }
         guard words.count > 1 else { return words.first ?? "" }
@@ -68,6 +75,27 @@ enum HealthReport {
             for g in big.prefix(3) {
                 let gap = "for \(Text.duration(g.durationS)) from \(at(g.start))."
                 if src == .location { gpsGaps.append("GPS had no fix " + gap) } else { say(name, "rows were missing " + gap) }
+            }
+            // Silent at the start or the end while other sources recorded: the gaps between
+            // rows cannot show it (an accelerometer that stopped answering after 10
+            // minutes of 3 days read "nothing needs your attention").
+            if let first = st.first, let last = st.last, let start = firsts.min(), let end = lasts.max() {
+                let (late, early) = (first - start, end - last)
+                if src == .location {
+                    if late > Self.gpsFirstFixSeconds {
+                        gpsGaps.append("GPS had no fix for \(Text.duration(late)) from \(at(start)), the start of the recording.")
+                    }
+                    if early > threshold {
+                        gpsGaps.append("GPS had no fix for \(Text.duration(early)) from \(at(last)) to the end of the recording.")
+                    }
+                } else {
+                    let slack = max(threshold, Self.imuEdgeSeconds)
+                    if late > slack { say(name, "rows began at \(at(first)), \(Text.duration(late)) after the recording began.") }
+                    if early > slack {
+                        say(name, "rows stopped at \(at(last)), \(Text.duration(early)) before the recording ended "
+                            + "(the sensor stopped answering, or was disconnected).")
+                    }
+                }
             }
             if st.backwards > 0 {
                 say(name, "time went backwards or repeated \(st.backwards) time\(st.backwards == 1 ? "" : "s") (clock step or files out of order).")
