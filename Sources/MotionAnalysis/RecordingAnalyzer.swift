@@ -136,10 +136,17 @@ public struct RecordingAnalyzer: RowSink {
     /// `heldFixLimit`: the most GPS fixes to hold at once (the web page inside the daemon,
     /// `AnalysisMemory.heldFixLimit`); a longer stretch without a stop throws
     /// `AnalysisMemory.TooLong`.
+    /// `progress`: told each file's path, the bytes of the files before it and the bytes of
+    /// it read so far (on the caller's thread: a progress meter).
     public static func summarize(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
-                                 heldFixLimit: Int? = nil) throws -> AnalysisSummary {
-        try analyze(csvPaths, options: options, keepFixes: false, heldFixLimit: heldFixLimit).summary
+                                 heldFixLimit: Int? = nil, progress: FilesProgress? = nil) throws -> AnalysisSummary {
+        try analyze(csvPaths, options: options, keepFixes: false, heldFixLimit: heldFixLimit, eachFix: nil,
+                    progress: progress).summary
     }
+
+    /// Told the path of the file being read, the bytes of the files read before it and the
+    /// bytes of it read so far.
+    public typealias FilesProgress = (_ path: String, _ bytesBefore: Int64, _ bytes: Int64) -> Void
 
     /// The sentence for a file read although it breaks the format (CRLF line ends, no header
     /// line, a header spelled otherwise, a header line inside it), from the scan counts
@@ -162,19 +169,19 @@ public struct RecordingAnalyzer: RowSink {
     /// it; `keepFixes` false: no fixes, and only a piece of the track held at a time).
     public static func analyze(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
                                keepFixes: Bool = true, heldFixLimit: Int? = nil) throws -> AnalysisResult {
-        try analyze(csvPaths, options: options, keepFixes: keepFixes, heldFixLimit: heldFixLimit, eachFix: nil)
+        try analyze(csvPaths, options: options, keepFixes: keepFixes, heldFixLimit: heldFixLimit, eachFix: nil, progress: nil)
     }
 
     /// Reads the recordings again for their filtered fixes alone, handing each to `body` in
     /// time order (the same fixes `analyze` uses; `export --format timeline` writes the
     /// moves' track points from them without holding them all).
     public static func forEachFix(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
-                                  _ body: @escaping (Fix) -> Void) throws {
-        _ = try analyze(csvPaths, options: options, keepFixes: false, heldFixLimit: nil, eachFix: body)
+                                  progress: FilesProgress? = nil, _ body: @escaping (Fix) -> Void) throws {
+        _ = try analyze(csvPaths, options: options, keepFixes: false, heldFixLimit: nil, eachFix: body, progress: progress)
     }
 
     private static func analyze(_ csvPaths: [String], options: AnalysisOptions, keepFixes: Bool, heldFixLimit: Int?,
-                                eachFix: ((Fix) -> Void)?) throws -> AnalysisResult {
+                                eachFix: ((Fix) -> Void)?, progress: FilesProgress?) throws -> AnalysisResult {
         let stamps = try RecordingInputs.stamps(csvPaths)
         var analyzer = RecordingAnalyzer(options: options, keepFixes: keepFixes, heldFixLimit: heldFixLimit)
         analyzer.track.eachFix = eachFix
@@ -203,7 +210,8 @@ public struct RecordingAnalyzer: RowSink {
             }
             let offset = meta?.recording.whenMode == .relative ? meta?.recording.startEpoch ?? 0 : 0
             let bytesBefore = counts.bytes, rowsBefore = analyzer.stats.map(\.count), before = counts
-            try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts)
+            try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts,
+                                progress: progress.map { told in { told(path, bytesBefore, $0) } })
             let name = String(path.split(separator: "/").last ?? Substring(path))
             // Shorter than when it was closed (an interrupted copy): the bytes the scan read
             // are the file's size, the rows it counted per source are the file's rows.

@@ -144,4 +144,27 @@ import MotionTestSupport
             #expect(ac == bc && a.rows == b.rows)
         }
     }
+
+    /// The progress told while reading (a meter for `summary` and the timeline exports):
+    /// rising, on both scanners, to the size of the file (less a torn last line), and for
+    /// several files with the bytes of those before.
+    @Test func progressRisesToTheFileSize() throws {
+        var text = ""
+        while text.utf8.count < 3_000_000 { text += Self.kinds[0] + "\n" + Self.kinds[4] + "\n" }
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/rows.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let size = Int64(text.utf8.count)
+        for parallel in [false, true] {
+            var told: [Int64] = []
+            var sink = Collector(), counts = ScanCounts()
+            try RowScanner.scan(path: path, whenOffset: 0, into: &sink, counts: &counts, parallel: parallel) { told.append($0) }
+            #expect(told.count >= 3 && zip(told, told.dropFirst()).allSatisfy { $0 <= $1 } && told.last == size,
+                    "\(parallel): \(told)")
+        }
+        var calls: [(String, Int64, Int64)] = []
+        _ = try RecordingAnalyzer.summarize([path, path]) { calls.append(($0, $1, $2)) }
+        #expect(calls.first?.1 == 0 && calls.last?.1 == size && calls.last?.2 == size, "\(calls.suffix(2))")
+    }
 }

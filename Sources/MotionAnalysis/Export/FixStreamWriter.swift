@@ -10,9 +10,10 @@ public protocol FixStreamWriter: AnyObject {
 
 extension FixStreamWriter {
     /// Reads the recordings at `csvPaths` again for their filtered fixes (those their
-    /// summary was computed from) and writes the export from them.
-    public func write(fixesOf csvPaths: [String]) throws {
-        try RecordingAnalyzer.forEachFix(csvPaths, add)
+    /// summary was computed from) and writes the export from them; `progress` as for
+    /// `RecordingAnalyzer.summarize`.
+    public func write(fixesOf csvPaths: [String], progress: RecordingAnalyzer.FilesProgress? = nil) throws {
+        try RecordingAnalyzer.forEachFix(csvPaths, progress: progress, add)
         try finish()
     }
 }

@@ -20,7 +20,7 @@ enum ParallelRowScanner {
     static let blockBytes = 1 << 19
 
     static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S,
-                                 counts: inout ScanCounts) throws(ScanError) {
+                                 counts: inout ScanCounts, progress: ScanProgress? = nil) throws(ScanError) {
         let stream = try BlockStream(path: path, blockBytes: blockBytes)
         let masks = Source.allCases.map { sink.valuesRead($0) }
         // No more slots than the file has blocks, and one to find its end: a small file (a
@@ -34,6 +34,7 @@ enum ParallelRowScanner {
             guard failure == nil else { return false }
             do throws(ScanError) {
                 ring[k].block = try stream.next(into: ring[k].buffer, counts: &reading)
+                progress?(reading.bytes)
             } catch {
                 failure = error
                 return false

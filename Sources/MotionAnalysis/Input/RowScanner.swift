@@ -25,6 +25,9 @@ public struct ScanError: Error, CustomStringConvertible {
     public var description: String { RecordingReadError(path: path, errno: errno).description }
 }
 
+/// Told the bytes of the file read so far, on the scanning caller's thread (a progress meter).
+public typealias ScanProgress = (Int64) -> Void
+
 /// What a scan saw besides rows.
 public struct ScanCounts: Sendable, Equatable {
     public var rows = 0
@@ -60,10 +63,12 @@ public enum RowScanner {
     /// written with relative When, else 0).
     /// Several processors parse blocks at once (`ParallelRowScanner`) unless `parallel` is
     /// false or there is one processor; the sink gets the same rows in the same order.
+    /// `progress` is called on the caller's thread with the bytes of the file read so far.
     public static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S,
-                                        counts: inout ScanCounts, parallel: Bool = true) throws(ScanError) {
+                                        counts: inout ScanCounts, parallel: Bool = true,
+                                        progress: ScanProgress? = nil) throws(ScanError) {
         if parallel && ParallelWork.processors > 1 {
-            try ParallelRowScanner.scan(path: path, whenOffset: whenOffset, into: &sink, counts: &counts)
+            try ParallelRowScanner.scan(path: path, whenOffset: whenOffset, into: &sink, counts: &counts, progress: progress)
             return
         }
         var parser = RowParser(whenOffset: whenOffset)
@@ -72,8 +77,11 @@ public enum RowScanner {
         defer {
             counts.bytes += reading.bytes; counts.badLines += reading.badLines; counts.tornLines += reading.tornLines
         }
+        var done: Int64 = 0
         try BlockReader.forEachBlock(path: path, counts: &reading) { p, start, end in
             parser.parseBlock(p, start, end, sink: &sink, counts: &counts)
+            done += Int64(end - start)
+            progress?(done)
         }
     }
 }

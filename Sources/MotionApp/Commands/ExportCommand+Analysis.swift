@@ -15,7 +15,9 @@ extension ExportCommand {
             let inputs: [String], summary: AnalysisSummary
             do {
                 inputs = try RecordingInputs.resolveSome(files)
-                summary = try RecordingAnalyzer.summarize(inputs)
+                let meter = ProgressMeter(verb: "analysing", paths: inputs)
+                defer { meter.finish() }
+                summary = try RecordingAnalyzer.summarize(inputs, progress: meter.told)
             } catch {
                 throw CommandFailure("\(error)", code: 2)
             }
@@ -28,7 +30,9 @@ extension ExportCommand {
                 try withoutActuallyEscaping(emit) { emit in
                     let writer: any FixStreamWriter = format == .timeline
                         ? StorylineWriter(summary, sink: emit) : TimelineGeoJSONWriter(summary, sink: emit)
-                    do { try writer.write(fixesOf: inputs) } catch let failure as CommandFailure { throw failure } catch {
+                    let meter = ProgressMeter(verb: "writing", paths: inputs)
+                    defer { meter.finish() }
+                    do { try writer.write(fixesOf: inputs, progress: meter.told) } catch let failure as CommandFailure { throw failure } catch {
                         throw CommandFailure("\(error)", code: 2)
                     }
                 }

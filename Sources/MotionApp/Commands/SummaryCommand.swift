@@ -71,9 +71,12 @@ struct SummaryCommand: ParsableCommand {
             throw CommandFailure("no recordings (.csv) in \(paths.joined(separator: ", ")) on \(day) (local time): nothing to summarise (without --day the summary shows the days they cover)", code: 1)
         }
         let summary: AnalysisSummary
-        do { summary = try RecordingAnalyzer.summarize(files, options: options) } catch {
+        let meter = ProgressMeter(verb: "reading", paths: files)
+        defer { meter.finish() }
+        do { summary = try RecordingAnalyzer.summarize(files, options: options, progress: meter.told) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
+        meter.finish()
         // Nothing to summarise: only the error, no report of nothing ("no data rows") beside it.
         if summary.start == nil, let day {
             throw CommandFailure("no data rows on \(day) (local time) in \(files.joined(separator: ", ")): nothing to summarise (without --day the summary shows the days they cover)", code: 1)

@@ -54,6 +54,13 @@ final class ProgressMeter {
         output("\r\u{1B}[K\(verb) \(name): \(percent) % (\(Self.megabytes(done)) of \(Self.megabytes(totalBytes)) MB)")
     }
 
+    /// For readers that tell the file, the bytes before it and the bytes of it read so far
+    /// (`RecordingAnalyzer.FilesProgress`).
+    func told(_ path: String, _ bytesBefore: Int64, _ bytes: Int64) {
+        begin(path, bytesBefore: bytesBefore)
+        update(bytes)
+    }
+
     /// Erases the line if it was drawn.
     func finish() {
         guard lastDrawn != nil else { return }
