@@ -37,6 +37,8 @@ public struct RecordingAnalyzer: RowSink {
     /// follow to count as one (0 with metadata); set on the first L row after `nextRecording`.
     var recordingBreaks: [RecordingBreak] = []
     var nextRecording: Double?
+    /// Whether the files read are more than one recording (the logger was off between them).
+    var severalRecordings = false
     /// Fixes whose Doppler speed was above `maxSpeedMps` (not used; positions give the speed).
     var impossibleSpeeds = 0
     var threeD = 0
@@ -202,6 +204,7 @@ public struct RecordingAnalyzer: RowSink {
                 let longerThan = meta != nil && metas[k - 1] != nil ? 0 : options.gapSeconds
                 for i in analyzer.stats.indices { analyzer.stats[i].startRecording(longerThan: longerThan) }
                 analyzer.nextRecording = longerThan
+                analyzer.severalRecordings = true
             }
             if let meta {
                 metadata.append((path, meta))

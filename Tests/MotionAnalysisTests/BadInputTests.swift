@@ -54,6 +54,20 @@ import Testing
             if k % 10 == 0 && k >= 900 { cold += fix(t, 52.52, 13.405) }
         }
         #expect(!(try summarize(cold)).messages.contains { $0.contains("GPS") }, "cold start")
+        // Two recordings, GPS in the first only: the second was recorded without it, and
+        // the logger was off between them; no sentence says GPS was lost.
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var withGPS = Self.header, without = Self.header
+        for k in 0..<600 {
+            let t = t0 + Double(k) / 10
+            withGPS += "A,W,\(t),0.01,0.02,-1.0\n" + (k % 10 == 0 ? fix(t, 52.52, 13.405) : "")
+            without += "A,W,\(t + 7200),0.01,0.02,-1.0\n"
+        }
+        try withGPS.write(toFile: dir + "/" + TimeTextName.of(t0), atomically: true, encoding: .utf8)
+        try without.write(toFile: dir + "/" + TimeTextName.of(t0 + 7200), atomically: true, encoding: .utf8)
+        let two = try RecordingAnalyzer.summarize(try RecordingInputs.resolve([dir]))
+        #expect(two.rows["A"] == 1200 && !two.messages.contains { $0.contains("GPS had no fix") }, "\(two.messages)")
     }
 
     @Test func absurdTimesAreDefectiveLinesNotATrap() throws {

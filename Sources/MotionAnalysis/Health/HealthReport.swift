@@ -78,8 +78,9 @@ enum HealthReport {
             }
             // Silent at the start or the end while other sources recorded: the gaps between
             // rows cannot show it (an accelerometer that stopped answering after 10
-            // minutes of 3 days read "nothing needs your attention").
-            if let first = st.first, let last = st.last, let start = firsts.min(), let end = lasts.max() {
+            // minutes of 3 days read "nothing needs your attention"). Within one recording:
+            // across several, a source may simply not have been recorded in some.
+            if !a.severalRecordings, let first = st.first, let last = st.last, let start = firsts.min(), let end = lasts.max() {
                 let (late, early) = (first - start, end - last)
                 if src == .location {
                     if late > Self.gpsFirstFixSeconds {
