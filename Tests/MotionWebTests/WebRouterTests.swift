@@ -180,6 +180,7 @@ import ZIPFoundation
             #expect(html.contains("<svg class=\"track\""))
             #expect(html.contains("class=\"move\"") && html.contains(" d=\"M"))
             #expect(html.contains("chart speed") && html.contains("chart elevation") && html.contains("chart accel"))
+            #expect(html.contains("<figcaption>Speed</figcaption>"))   // gpsd's speed
             #expect(html.contains("/recordings/20260101080000.gpx"))
             let summary = try await client.execute(uri: "/api/recordings/20260101080000/summary", method: .get)
             let json = try JSONSerialization.jsonObject(with: Data(buffer: summary.body)) as? [String: Any]
@@ -201,6 +202,21 @@ import ZIPFoundation
             #expect(html.contains("/recordings/20260101080000.gpx") && html.contains("/recordings/20260101080000.geojson"))
             let gpx = try await client.execute(uri: "/recordings/20260101080000.gpx", method: .get)
             #expect(gpx.status == .ok && String(buffer: gpx.body).components(separatedBy: "<trkpt").count - 1 == 20)
+        }
+    }
+
+    /// A converted GPX has no gpsd speed: its speed chart is the speed from positions, and
+    /// says so (it said "no GPS speed").
+    @Test func aTrackWithoutGPSSpeedChartsItFromPositions() async throws {
+        let f = try WebFixture()
+        var csv = CSVFormat.headerLine + "\n"
+        for k in 0..<120 { csv += "L,W,\(1_790_000_000 + Double(k)),\(48.1 + Double(k) * 4.5e-5),11.5,500.0,nan,nan,nan,5.0,nan,3\n" }
+        try csv.write(toFile: f.folder + "/20260101080000.csv", atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
+                                              ofItemAtPath: f.folder + "/20260101080000.csv")
+        try await f.app().test(.router) { client in
+            let html = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(html.contains("<figcaption>Speed (from positions)</figcaption>") && !html.contains("no GPS speed"), "\(html)")
         }
     }
 
