@@ -166,5 +166,11 @@ import MotionTestSupport
         var calls: [(String, Int64, Int64)] = []
         _ = try RecordingAnalyzer.summarize([path, path]) { calls.append(($0, $1, $2)) }
         #expect(calls.first?.1 == 0 && calls.last?.1 == size && calls.last?.2 == size, "\(calls.suffix(2))")
+        // The wide CSV's reading line by line, likewise.
+        var wide: [(String, Int64, Int64)] = []
+        var export = WideCSVExport { _ in }
+        try export.convert([path, path]) { wide.append(($0, $1, $2)) }
+        #expect(wide.count > 4 && wide.last?.1 == size && wide.last?.2 == size, "\(wide.suffix(2))")
+        #expect(zip(wide, wide.dropFirst()).allSatisfy { $0.1 + $0.2 <= $1.1 + $1.2 })
     }
 }

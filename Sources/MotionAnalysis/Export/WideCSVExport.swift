@@ -43,21 +43,25 @@ public struct WideCSVExport {
         out = Array((Self.columns.joined(separator: ",") + "\n").utf8)
     }
 
-    /// Converts `paths` in order.
-    public mutating func convert(_ paths: [String]) throws {
+    /// Converts `paths` in order; `progress` as for `RecordingAnalyzer.summarize`.
+    public mutating func convert(_ paths: [String], progress: RecordingAnalyzer.FilesProgress? = nil) throws {
         let metas = paths.map { RecordingFiles.readMetadata(besides: $0) }
         let steps = ClockStep.assign(metas)
+        var bytesBefore: Int64 = 0
         for (k, path) in paths.enumerated() {
             let step = steps.perFile[k].map { steps.steps[$0] }
             // Relative When becomes epoch time with the metadata's start: two relative
             // recordings exported together were interleaved as if they ran at once.
             let offset = metas[k].map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
             var failure: Error?
-            try RowScanner.scanLines(path: path) { line in
+            var read: Int64 = 0
+            let told = progress.map { told in { (bytes: Int64) in read = bytes; told(path, bytesBefore, bytes) } }
+            try RowScanner.scanLines(path: path, progress: told) { line in
                 guard failure == nil else { return }
                 do { try self.add(line, step: step, offset: offset) } catch { failure = error }
             }
             if let failure { throw failure }
+            bytesBefore += read
         }
         try finish()
     }
@@ -132,12 +136,18 @@ public struct WideCSVExport {
 extension RowScanner {
     /// Calls `handle` with every complete line of `path` (without its LF, CR removed); a
     /// torn last line and lines longer than `BlockReader.maxLineBytes` are left out.
-    public static func scanLines(path: String, _ handle: (UnsafeBufferPointer<UInt8>) -> Void) throws(ScanError) {
+    /// `progress` is told the bytes read so far, about every MiB and at the end.
+    public static func scanLines(path: String, progress: ScanProgress? = nil,
+                                 _ handle: (UnsafeBufferPointer<UInt8>) -> Void) throws(ScanError) {
         var counts = ScanCounts()
+        var done: Int64 = 0, told: Int64 = 0
         try BlockReader.forEachLine(path: path, counts: &counts) { p, count in
             var end = count
             if end > 0 && p[end - 1] == 0x0D { end -= 1 }
             handle(UnsafeBufferPointer(start: p, count: end))
+            done += Int64(count) + 1
+            if let progress, done - told >= 1 << 20 { told = done; progress(done) }
         }
+        if done != told { progress?(done) }
     }
 }

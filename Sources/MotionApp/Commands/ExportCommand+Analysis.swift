@@ -44,7 +44,9 @@ extension ExportCommand {
             try writeAnalysisOutput { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     var export = WideCSVExport(emit: emit)
-                    try export.convert(inputs)
+                    let meter = ProgressMeter(verb: "writing", paths: inputs)
+                    defer { meter.finish() }
+                    try export.convert(inputs, progress: meter.told)
                     if export.skipped > 0 {
                         Console.error("\(export.skipped) defective line\(export.skipped == 1 ? "" : "s") skipped (see `motionlog check`)")
                     }
