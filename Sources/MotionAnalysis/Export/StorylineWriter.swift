@@ -32,11 +32,7 @@ public final class StorylineWriter: FixStreamWriter {
     private var pending: [TimelineExport.TrackPoint] = []
     private var wrote = false
     private var indent = 0
-    /// The latest fixes of one time in the current move, and, once it is written, those at
-    /// its end: a fix at the end of a move (or at midnight) also belongs to a move that
-    /// starts then.
-    private var latest: [Fix] = []
-    private var carried: [Fix] = []
+    private var ends = MoveEndFixes()
     /// The first error the sink or the encoder threw: nothing more is written, `finish`
     /// throws it.
     private var failure: Error?
@@ -71,8 +67,7 @@ public final class StorylineWriter: FixStreamWriter {
 
     /// A fix of the current move.
     private func point(_ fix: Fix) {
-        if let last = latest.last, last.time != fix.time { latest.removeAll() }
-        latest.append(fix)
+        ends.note(fix)
         pending.append(TimelineExport.trackPoint(fix))
         if pending.count >= Self.batch { writePending() }
     }
@@ -83,16 +78,7 @@ public final class StorylineWriter: FixStreamWriter {
         guard failure == nil, !pending.isEmpty else { pending.removeAll(); return }
         do {
             let encoded = try encoder.encode(pending)   // "[\n  {…},\n  {…}\n]", elements at depth 2
-            var bytes: [UInt8] = wrote ? Array(",\n".utf8) : []
-            let pad = [UInt8](repeating: 0x20, count: max(0, indent - 2))
-            bytes.reserveCapacity(encoded.count + encoded.count / 8)
-            var lineStart = true
-            for b in encoded.dropFirst(2).dropLast(2) {
-                if lineStart { bytes += pad }
-                lineStart = b == 0x0A
-                bytes.append(b)
-            }
-            write(bytes)
+            write((wrote ? Array(",\n".utf8) : []) + Self.indented(encoded.dropFirst(2).dropLast(2), by: indent - 2))
             wrote = true
         } catch {
             failure = error
@@ -107,14 +93,13 @@ public final class StorylineWriter: FixStreamWriter {
         move += 1
         write(between[move])
         wrote = false
-        carried = latest
-        latest.removeAll()
+        ends.endMove(at: moves[move - 1].end)
         takeCarried()
     }
 
     private func takeCarried() {
         guard move < moves.count else { return }
-        for f in carried where f.time >= moves[move].start && f.time <= moves[move].end { point(f) }
+        for f in ends.carried(into: moves[move]) { point(f) }
     }
 
     private func startDay() {
@@ -151,13 +136,19 @@ public final class StorylineWriter: FixStreamWriter {
     /// indented one level as in the whole array, but not on an empty line (the inside of an
     /// empty array, `[\n\n  ]`: a day without a move has an empty summary).
     private func dayText(_ date: String, _ day: [TimelineEntry]) throws -> [UInt8] {
-        let encoded = try encoder.encode(TimelineExport.day(date, day, lastUpdate: lastUpdate) { k, _ in
+        Self.indented(try encoder.encode(TimelineExport.day(date, day, lastUpdate: lastUpdate) { k, _ in
             [TimelineExport.TrackPoint(lat: 0, lon: 0, time: Self.placeholder(k))]
-        })
-        var bytes: [UInt8] = [0x20, 0x20]
-        var lineStart = false
-        for b in encoded {
-            if lineStart && b != 0x0A { bytes += [0x20, 0x20] }
+        }), by: 2)
+    }
+
+    /// `text` with `spaces` spaces before every line but empty ones.
+    static func indented(_ text: some Collection<UInt8>, by spaces: Int) -> [UInt8] {
+        let pad = [UInt8](repeating: 0x20, count: max(0, spaces))
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.count + text.count / 8)
+        var lineStart = true
+        for b in text {
+            if lineStart && b != 0x0A { bytes += pad }
             lineStart = b == 0x0A
             bytes.append(b)
         }
@@ -175,7 +166,7 @@ public final class StorylineWriter: FixStreamWriter {
         var from = 0, indent = 0
         for k in 0..<moves {
             let marker = Array(placeholder(k).utf8)
-            guard let at = firstIndex(of: marker, in: text, from: from),
+            guard let at = text[from...].firstRange(of: marker)?.lowerBound,
                   let open = text[from..<at].lastIndex(of: 0x7B),
                   let close = text[at...].firstIndex(of: 0x7D) else { return nil }
             var lineStart = open
@@ -186,16 +177,6 @@ public final class StorylineWriter: FixStreamWriter {
         }
         parts.append(Array(text[from...]))
         return (parts, indent)
-    }
-
-    private static func firstIndex(of marker: [UInt8], in text: [UInt8], from: Int) -> Int? {
-        guard let first = marker.first, text.count >= marker.count else { return nil }
-        var i = from
-        while i + marker.count <= text.count {
-            if text[i] == first && text[i..<(i + marker.count)].elementsEqual(marker) { return i }
-            i += 1
-        }
-        return nil
     }
 
     /// The encoder did not write a placeholder point as expected (never seen: a program

@@ -16,10 +16,7 @@ public final class TimelineGeoJSONWriter: FixStreamWriter {
     /// line being written.
     private var first: [Fix] = []
     private var line: JSONArrayPieces<[Double]>?
-    /// The move's latest fixes of one time, and, once it is written, those at its end: a
-    /// fix at the end of a move also belongs to a move that starts then.
-    private var latest: [Fix] = []
-    private var carried: [Fix] = []
+    private var ends = MoveEndFixes()
     private var failure: Error?
 
     public init(_ summary: AnalysisSummary, sink: @escaping ([UInt8]) throws -> Void) {
@@ -50,8 +47,7 @@ public final class TimelineGeoJSONWriter: FixStreamWriter {
 
     /// A fix of the move at `index`.
     private func point(_ fix: Fix) {
-        if let last = latest.last, last.time != fix.time { latest.removeAll() }
-        latest.append(fix)
+        ends.note(fix)
         attempt {
             if let line { try line.append([fix.lon, fix.lat]); return }
             first.append(fix)
@@ -80,10 +76,7 @@ public final class TimelineGeoJSONWriter: FixStreamWriter {
         }
         line = nil
         first.removeAll()
-        if e.type == .move {
-            carried = latest.filter { $0.time >= e.end }
-            latest.removeAll()
-        }
+        if e.type == .move { ends.endMove(at: e.end) }
         index += 1
         takeCarried()
     }
@@ -91,8 +84,7 @@ public final class TimelineGeoJSONWriter: FixStreamWriter {
     /// The fixes carried from the move before that lie in the move at `index`, if it is one.
     private func takeCarried() {
         guard index < entries.count, entries[index].type == .move else { return }
-        let e = entries[index]
-        for f in carried where f.time >= e.start && f.time <= e.end { point(f) }
+        for f in ends.carried(into: entries[index]) { point(f) }
     }
 
     private func attempt(_ body: () throws -> Void) {

@@ -79,11 +79,10 @@ struct RecordingSeries: Sendable {
                     case .location:
                         guard let p = TrackPoint(row: row, epochOffset: epochOffset) else { return }
                         track.add(p)
-                        let fromPositions = positionSpeed.add(time: when, lat: p.latitude, lon: p.longitude)
                         if p.speed.isFinite {
                             speed.add(Point(t: t, v: p.speed * 3.6))
                             s.speedFromGPSD += 1
-                        } else if let v = fromPositions {
+                        } else if let v = positionSpeed.add(time: when, lat: p.latitude, lon: p.longitude) {
                             speed.add(Point(t: t, v: v * 3.6))
                             s.speedFromPositions += 1
                         }
