@@ -61,9 +61,7 @@ import Testing
             features: r.summary.timeline.map { TimelineExport.feature($0, fixes: r.fixes) }))) + [0x0A]
         #expect(try TimelineExport.geoJSON(r) == whole)
         var out: [UInt8] = []
-        let writer = TimelineGeoJSONWriter(r.summary) { out += $0 }
-        try RecordingAnalyzer.forEachFix([path], writer.add)
-        try writer.finish()
+        try TimelineGeoJSONWriter(r.summary) { out += $0 }.write(fixesOf: [path])
         #expect(out == whole && whole.count > 50_000, "\(out.count) of \(whole.count) bytes")
         let lines = r.summary.timeline.filter { $0.type == .move }.count
         #expect(String(decoding: out, as: UTF8.self).components(separatedBy: "\"LineString\"").count - 1 == lines)
@@ -97,9 +95,7 @@ import Testing
         let whole = Array(try TimelineExport.geoJSONEncoder.encode(TimelineExport.FeatureCollection(
             features: r.summary.timeline.map { TimelineExport.feature($0, fixes: r.fixes) }))) + [0x0A]
         var out: [UInt8] = []
-        let writer = TimelineGeoJSONWriter(r.summary) { out += $0 }
-        try RecordingAnalyzer.forEachFix([path], writer.add)
-        try writer.finish()
+        try TimelineGeoJSONWriter(r.summary) { out += $0 }.write(fixesOf: [path])
         #expect(out == whole && whole.count > 200_000, "\(out.count) of \(whole.count) bytes")
     }
 
@@ -111,9 +107,7 @@ import Testing
             TimelineExport.day($0, entries[$0] ?? [], fixes: r.fixes, lastUpdate: r.summary.end ?? 0)
         })) + [0x0A]
         var out: [UInt8] = []
-        let writer = StorylineWriter(r.summary) { out += $0 }
-        try RecordingAnalyzer.forEachFix([path], writer.add)
-        try writer.finish()
+        try StorylineWriter(r.summary) { out += $0 }.write(fixesOf: [path])
         #expect(out == whole && whole.count > 1_000_000, "\(out.count) of \(whole.count) bytes")
     }
 

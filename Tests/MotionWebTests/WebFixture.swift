@@ -77,6 +77,18 @@ final class WebFixture: Sendable {
 
     func exists(_ file: String) -> Bool { FileManager.default.fileExists(atPath: folder + "/" + file) }
 
+    /// `NAME.csv` as a file copied in (a converted GPX, a CSV without metadata): written an
+    /// hour ago, so the page does not take it for one still being written.
+    func addCopiedCSV(_ name: String, _ csv: String) throws {
+        try csv.write(toFile: folder + "/" + name + ".csv", atomically: false, encoding: .utf8)
+        try age(name + ".csv")
+    }
+
+    /// Dates `file`'s last change an hour back.
+    func age(_ file: String) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: folder + "/" + file)
+    }
+
     /// A 30-minute ride rotated every 10 minutes into three files (`names`, part order):
     /// 6 minutes of riding north, a stop of 8 minutes from 6:00 to 14:00 (across the end
     /// of the first part, so each part alone holds only 4 minutes of it), then on north.

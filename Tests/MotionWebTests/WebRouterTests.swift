@@ -194,8 +194,7 @@ import ZIPFoundation
         let f = try WebFixture()
         try f.addRecording("20260101080000")
         try FileManager.default.removeItem(atPath: f.folder + "/20260101080000.json")
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
-                                              ofItemAtPath: f.folder + "/20260101080000.csv")
+        try f.age("20260101080000.csv")
         try await f.app().test(.router) { client in
             let html = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
             #expect(html.contains("no metadata") && html.contains("<svg class=\"track\""), "\(html)")
@@ -211,9 +210,7 @@ import ZIPFoundation
         let f = try WebFixture()
         var csv = CSVFormat.headerLine + "\n"
         for k in 0..<120 { csv += "L,W,\(1_790_000_000 + Double(k)),\(48.1 + Double(k) * 4.5e-5),11.5,500.0,nan,nan,nan,5.0,nan,3\n" }
-        try csv.write(toFile: f.folder + "/20260101080000.csv", atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
-                                              ofItemAtPath: f.folder + "/20260101080000.csv")
+        try f.addCopiedCSV("20260101080000", csv)
         try await f.app().test(.router) { client in
             let html = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
             #expect(html.contains("<figcaption>Speed (from positions)</figcaption>") && !html.contains("no GPS speed"), "\(html)")
@@ -226,9 +223,7 @@ import ZIPFoundation
         let f = try WebFixture()
         var csv = CSVFormat.headerLine + "\n"
         for k in 0..<100 { csv += "A,W,\(1_790_000_000 + Double(k) / 10),0.0,0.0,1.0\n" }
-        try csv.write(toFile: f.folder + "/copied.csv", atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)],
-                                              ofItemAtPath: f.folder + "/copied.csv")
+        try f.addCopiedCSV("copied", csv)
         try await f.app().test(.router) { client in
             let html = String(buffer: try await client.execute(uri: "/recordings/copied", method: .get).body)
             #expect(html.contains("No GPS positions in this file.") && !html.contains("GPS was not recorded"), "\(html)")
