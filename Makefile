@@ -13,7 +13,7 @@ BENCH_APT_PACKAGES := valgrind python3 gcc binutils python3-pandas nginx
 BENCH_ARGS ?=
 DEMO_OUT := ./recordings
 
-.PHONY: all deps commit-info build demo test test-browser bench install install-poweroff-rule uninstall clean
+.PHONY: all deps commit-info build demo test test-browser bench fuzz install install-poweroff-rule uninstall clean
 
 all: build
 
@@ -73,6 +73,29 @@ bench: deps
 	fi
 	$(SWIFT) build -c release
 	./.build/release/motionlog-bench $(BENCH_ARGS)
+
+# Fuzzes every reader of a recording (check, summary, both timeline exports) with libFuzzer
+# and AddressSanitizer for FUZZ_SECONDS (default 600) on each processor; new inputs go to
+# .build-fuzz/corpus, a crash to .build-fuzz/crash-* (replay: .build/debug/motionlog-fuzz
+# FILE). Seeds: the simulator's recordings. Never part of make test (docs/ANALYSIS.md, "Bad input").
+FUZZ_SECONDS ?= 600
+fuzz: build
+	$(SWIFT) build -c release --scratch-path .build-fuzz --product motionlog-fuzz \
+	  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+	@mkdir -p .build-fuzz/corpus .build-fuzz/seeds
+	@if [ -z "$$(ls -A .build-fuzz/corpus)" ]; then \
+	  echo "Seeding the corpus with simulator recordings..."; \
+	  rm -rf .build-fuzz/seeds/*; m=./.build/release/motionlog; \
+	  $$m record --board simulator --scenario commute --fast --duration 12m --sources L --out .build-fuzz/seeds/l --quiet >/dev/null && \
+	  $$m record --board simulator --scenario commute --fast --duration 60 --rate 20 --sources AL --out .build-fuzz/seeds/al --quiet >/dev/null && \
+	  $$m record --board simulator --fast --duration 3 --rate 50 --out .build-fuzz/seeds/all --quiet >/dev/null && \
+	  $$m record --board simulator --fast --duration 3 --rate 50 --when relative --out .build-fuzz/seeds/rel --quiet >/dev/null && \
+	  $$m record --board simulator --scenario night --fast --duration 2m --rate 20 --sources AD --out .build-fuzz/seeds/night --quiet >/dev/null && \
+	  for c in .build-fuzz/seeds/*/*.csv; do n=$$(basename $$(dirname $$c)); cp $$c .build-fuzz/corpus/$$n; \
+	    { cat $$c; printf '\n@@metadata@@\n'; cat $${c%.csv}.json; } > .build-fuzz/corpus/$$n-with-metadata; done; \
+	fi
+	cd .build-fuzz && ./release/motionlog-fuzz corpus -max_len=131072 -timeout=20 -rss_limit_mb=3000 \
+	  -max_total_time=$(FUZZ_SECONDS) -jobs=$$(nproc) -workers=$$(nproc) -print_final_stats=1
 
 # Install locations (PREFIX and DESTDIR as usual; system paths below are where systemd,
 # udev, sysusers and polkit look for administrator-installed files).

@@ -100,6 +100,9 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
 
+        // Every reader of a recording under libFuzzer (make fuzz); without it, replays saved inputs.
+        .executableTarget(name: "motionlog-fuzz", dependencies: ["MotionCore", "MotionAnalysis", "MotionSystem"], swiftSettings: strict),
+
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionTestSupport", "MotionCore", "MotionMath", "MotionSystem"], swiftSettings: strict),
         .testTarget(name: "MotionConfigTests", dependencies: ["MotionConfig"], swiftSettings: strict),
         .testTarget(name: "MotionFusionTests", dependencies: ["MotionTestSupport", "MotionFusion", "MotionMath", "MotionCore", "MotionSimulator", "IMUDrivers"], swiftSettings: strict),

@@ -22,7 +22,7 @@ public struct AnalysisResult: Sendable {
 /// number per movement interval and epoch.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 16
+    public static let version = 17
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     static let relativeLooking = 1e9
 
@@ -280,7 +280,7 @@ public struct RecordingAnalyzer: RowSink {
         s.averageSpeedMps = track.moving > 0 ? Text.round(track.distance / track.moving, 2) : nil
         s.elevationGainM = track.gain.rounded(); s.elevationLossM = track.loss.rounded()
         s.bbox = track.bbox
-        s.fixesUsed = track.count; s.fixesRejected = filter.rejected + filter.outOfOrder
+        s.fixesUsed = track.count; s.fixesRejected = filter.rejected + filter.outOfOrder + filter.aheadOfTime
         s.activitySeconds = Self.activitySeconds(s.timeline)
         s.movement = movement.result()
         s.health = HealthReport.make(self, counts: counts, metadata: metadata, fixes: track.count, fileFindings: fileFindings)

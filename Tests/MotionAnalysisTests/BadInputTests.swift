@@ -210,6 +210,42 @@ import Testing
         #expect(s.maxSpeedMps ?? 0 < 5)
     }
 
+    /// One row whose When is a year ahead (a damaged row, a receiver's glitch) in a ride:
+    /// found by `make fuzz`. Every fix after it was dropped as out of order (620 of 720), and
+    /// the recording read as a year long with a year's gap.
+    @Test func oneRowAYearAheadLosesNothingElse() throws {
+        let year = 365 * 86400.0
+        func ride(spoiled: Bool) -> String {
+            var text = Self.header
+            for k in 0..<720 {   // 12 minutes at 1 Hz, 5 m/s north; A at 10 Hz
+                let t = t0 + Double(k)
+                for j in 0..<10 {
+                    let ahead = spoiled && k == 200 && j == 3 ? year : 0
+                    text += "A,W,\(t + Double(j) / 10 + ahead),0.01,0.02,-1.0\n"
+                }
+                text += fix(spoiled && k == 100 ? t + year : t, 52.52 + Double(k) * 4.5e-5, 13.405)
+            }
+            return text
+        }
+        let clean = try summarize(ride(spoiled: false))
+        let s = try summarize(ride(spoiled: true))
+        #expect(s.fixesUsed == 719 && s.fixesRejected == 1, "\(s.fixesUsed) used, \(s.fixesRejected) rejected")
+        #expect(abs(s.distanceM - clean.distanceM) < 1, "\(s.distanceM) against \(clean.distanceM)")
+        #expect(s.durationS == clean.durationS, "\(s.durationS)")
+        #expect(s.timeline.map(\.type) == clean.timeline.map(\.type))
+        for source in s.health.sources {
+            #expect((source.longestGaps.first?.durationS ?? 0) <= 2, "\(source.source): \(source.longestGaps.prefix(2))")
+        }
+        #expect(s.messages.contains("1 GPS fix was not used: its time was ahead of the fixes after it, which went on from the fix before (a damaged row, or a receiver's glitch)."), "\(s.messages)")
+        #expect(s.messages.contains { $0.contains("time went backwards or repeated 1 time") }, "\(s.messages)")
+        // Fixes that really go back in time (files out of order) are still dropped as before.
+        var back = Self.header
+        for k in 0..<60 { back += fix(t0 + Double(k), 52.52 + Double(k) * 4.5e-5, 13.405) }
+        for k in 0..<30 { back += fix(t0 + 10 + Double(k), 52.53, 13.405) }
+        let b = try summarize(back)
+        #expect(b.fixesUsed == 60 && b.fixesRejected == 30, "\(b.fixesUsed) used, \(b.fixesRejected) rejected")
+    }
+
     @Test func tornLastLineAndDefectiveLines() throws {
         var text = Self.header
         for k in 0..<10 { text += fix(t0 + Double(k), 52.52, 13.405) }

@@ -21,6 +21,11 @@ struct SourceStats {
     private var longestThreshold = -Double.infinity
     /// When went backwards (or stood still) between consecutive rows.
     var backwards = 0
+    /// The row before `last` when the interval between them was counted (nil after time
+    /// went backwards, and at a recording's first row), and whether that interval went into
+    /// `longest`: a row ahead of both its neighbours is taken back (`add`).
+    private var beforeLast: Double?
+    private var lastInLongest = false
     /// The earliest and latest When where they are not `first` and `last` (kept only when
     /// time went backwards, so the per-row work stays one comparison).
     private var earliest = Double.infinity, latest = -Double.infinity
@@ -51,24 +56,46 @@ struct SourceStats {
     @inline(__always)
     mutating func add(_ when: Double) {
         count += 1
-        guard let previous = last else { first = when; last = when; return }
-        let d = when - previous
+        guard var previous = last else { first = when; last = when; return }
+        var d = when - previous
         if let limit = between {
             between = nil
-            if d > limit { betweenSeconds += d; betweenCount += 1; last = when; return }
+            if d > limit { betweenSeconds += d; betweenCount += 1; beforeLast = nil; last = when; return }
         }
         if d <= 0 {
             backwards += 1
-            if d < 0 { latest = max(latest, previous); earliest = min(earliest, when); last = when }
-            return
+            guard d < 0 else { return }
+            if let b = beforeLast, when > b {
+                // The row before was ahead of both its neighbours (a damaged When): its
+                // interval is taken back and this row goes on from the one before it.
+                takeBackLastInterval(from: b, previous - b)
+                previous = b
+                d = when - b
+            } else {
+                latest = max(latest, previous); earliest = min(earliest, when); last = when
+                beforeLast = nil
+                return
+            }
         }
+        beforeLast = previous
         last = when
         if d > runLower && d <= runUpper {
             runCount += 1
         } else {
             newRun(d)
         }
-        if d > longestThreshold { insertLongest(previous, d) }
+        lastInLongest = d > longestThreshold
+        if lastInLongest { insertLongest(previous, d) }
+    }
+
+    /// Undoes the last interval `d`, from `start` (in the current run, perhaps in `longest`).
+    private mutating func takeBackLastInterval(from start: Double, _ d: Double) {
+        runCount -= 1
+        if lastInLongest, let i = longest.firstIndex(where: { $0.start == start && $0.durationS == d }) {
+            longest.remove(at: i)
+            longestThreshold = longest.count == Self.keepLongest ? longest[longest.count - 1].durationS : -.infinity
+        }
+        lastInLongest = false
     }
 
     /// The interval `d` falls outside the current run's bin: count the run, start another.

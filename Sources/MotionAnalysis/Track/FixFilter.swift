@@ -3,7 +3,10 @@
 /// track really moved (a new recording far away, a ferry, a flight) and continues from
 /// there, marked `jumped`, without adding the jump to the distance; otherwise it is dropped.
 /// A single fix that flies out and back (a multipath spike: far from both neighbours, which
-/// agree with each other) is dropped too, although each step alone is possible.
+/// agree with each other) is dropped too, although each step alone is possible. So is a
+/// single fix whose time is far ahead of the fixes after it (a damaged When, a receiver's
+/// glitch): three later fixes that go on from the fix before it outvote it, where before
+/// every fix after it was dropped as out of order.
 ///
 /// Streaming: a fix is final once two later fixes were accepted (only the middle one of
 /// the last three can still be dropped); final fixes are put in `ready`, in time order, for
@@ -17,7 +20,14 @@ struct FixFilter {
     private(set) var rejected = 0
     /// Fixes not after the last accepted one in time (files out of order, a clock set back).
     private(set) var outOfOrder = 0
+    /// Fixes dropped because the fixes after them went on from an earlier time.
+    private(set) var aheadOfTime = 0
     private var pending: [Fix] = []
+    /// Fixes before the last accepted one in time but after the one before it, in time
+    /// order: evidence that the last accepted fix's time is wrong.
+    private var behindLast: [Fix] = []
+    /// How many fixes outvote a fix in time, as three in a row confirm a jump in space.
+    static let confirmingFixes = 3
 
     init(maxSpeed: Double) { self.maxSpeed = maxSpeed }
 
@@ -66,7 +76,13 @@ struct FixFilter {
 
     private mutating func accept(_ fix: Fix) {
         guard let last = accepted.last else { accepted.append(fix); return }
-        if fix.time <= last.time { outOfOrder += 1; return }
+        if fix.time <= last.time {
+            if !holdBehindLast(fix) { outOfOrder += 1 }
+            return
+        }
+        // The last fix was followed in time after all: what was held behind it is dropped.
+        outOfOrder += behindLast.count
+        behindLast = []
         if pending.isEmpty {
             if plausible(last, fix) { accepted.append(fix); dropSpike() } else { pending = [fix] }
             return
@@ -88,12 +104,31 @@ struct FixFilter {
         }
     }
 
+    /// Holds `fix`, before the last accepted fix in time, when it goes on from the fix before
+    /// that one; with `confirmingFixes` of them the last accepted fix was the one out of
+    /// time: it is dropped and they are taken. False (nothing held) for any other fix.
+    private mutating func holdBehindLast(_ fix: Fix) -> Bool {
+        let n = accepted.count
+        let before = n >= 2 ? accepted[n - 2].time : -Double.infinity
+        guard pending.isEmpty, fix.time > before, fix.time > behindLast.last?.time ?? before else { return false }
+        behindLast.append(fix)
+        guard behindLast.count >= Self.confirmingFixes else { return true }
+        accepted.removeLast()
+        aheadOfTime += 1
+        let held = behindLast
+        behindLast = []
+        for f in held { accept(f) }
+        return true
+    }
+
     /// Counts a fix refused before filtering (bad eph).
     mutating func reject() { rejected += 1 }
 
     mutating func finish() {
         rejected += pending.count
         pending = []
+        outOfOrder += behindLast.count
+        behindLast = []
         ready += accepted
         accepted = []
     }
