@@ -4,8 +4,9 @@ import MotionCore
 import MotionSystem
 
 /// Feeds one arbitrary input to everything that reads a recording: `check`, `summary`
-/// (the analysis, its report and its JSON) and both timeline exports. The input is the CSV;
-/// after a line `@@metadata@@`, the rest is the metadata JSON written beside it.
+/// (the analysis, its report and its JSON), the timeline exports and the wide CSV. The
+/// input is the CSV; after a line `@@metadata@@`, the rest is the metadata JSON written
+/// beside it. The same bytes are read as a GPX track too (`import`).
 ///
 /// Built two ways (`make fuzz`, docs/TESTING.md): with `-DFUZZING` and
 /// `-sanitize=fuzzer,address` it is a libFuzzer target, which reports any crash, trap
@@ -36,6 +37,9 @@ enum FuzzRecording {
             try? FileManager.default.removeItem(atPath: metadata)
         }
         _ = try? RecordingCheck.check(path: csv)
+        _ = try? GPXReader.read(path: csv) { _ in }
+        var wide = WideCSVExport { _ in }
+        try? wide.convert([csv])
         guard let result = try? RecordingAnalyzer.analyze([csv]) else { return }
         _ = SummaryReport.text(result.summary, title: csv)
         _ = SummaryJSON.encode(result.summary, pretty: true)
