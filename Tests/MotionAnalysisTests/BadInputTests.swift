@@ -238,6 +238,19 @@ import Testing
         }
         #expect(s.messages.contains("1 GPS fix was not used: its time was ahead of the fixes after it, which went on from the fix before (a damaged row, or a receiver's glitch)."), "\(s.messages)")
         #expect(s.messages.contains { $0.contains("time went backwards or repeated 1 time") }, "\(s.messages)")
+        // A row behind both its neighbours (a GPS week rollover: 1024 weeks back; an A row
+        // a year back): the same span, gaps and movement intervals as without it.
+        let rollover = 1024 * 7 * 86400.0
+        let behind = try summarize(ride(spoiled: false).split(separator: "\n", omittingEmptySubsequences: false).enumerated().map { k, line in
+            guard k == 1001 || k == 1003, let when = line.split(separator: ",").dropFirst(2).first, let t = Double(when) else { return String(line) }
+            return line.replacingOccurrences(of: ",\(when),", with: ",\(t - (line.hasPrefix("L") ? rollover : year)),")
+        }.joined(separator: "\n"))
+        #expect(behind.durationS == clean.durationS, "\(behind.durationS)")
+        #expect(behind.movement.starts == clean.movement.starts, "\(behind.movement.starts)")
+        #expect(behind.fixesUsed == 719, "\(behind.fixesUsed)")
+        for source in behind.health.sources {
+            #expect((source.longestGaps.first?.durationS ?? 0) <= 2, "\(source.source): \(source.longestGaps.prefix(2))")
+        }
         // Fixes that really go back in time (files out of order) are still dropped as before.
         var back = Self.header
         for k in 0..<60 { back += fix(t0 + Double(k), 52.52 + Double(k) * 4.5e-5, 13.405) }

@@ -23,9 +23,13 @@ struct SourceStats {
     var backwards = 0
     /// The row before `last` when the interval between them was counted (nil after time
     /// went backwards, and at a recording's first row), and whether that interval went into
-    /// `longest`: a row ahead of both its neighbours is taken back (`add`).
+    /// `longest`: a row ahead of both its neighbours is taken back (`add`), as is one behind
+    /// both (`beforeBackwards`).
     private var beforeLast: Double?
     private var lastInLongest = false
+    /// After time went backwards: the row before and the span as they were, so a row behind
+    /// both its neighbours can be taken back when the next row goes on from the one before.
+    private var beforeBackwards: (previous: Double, earliest: Double, latest: Double)?
     /// The earliest and latest When where they are not `first` and `last` (kept only when
     /// time went backwards, so the per-row work stays one comparison).
     private var earliest = Double.infinity, latest = -Double.infinity
@@ -60,7 +64,7 @@ struct SourceStats {
         var d = when - previous
         if let limit = between {
             between = nil
-            if d > limit { betweenSeconds += d; betweenCount += 1; beforeLast = nil; last = when; return }
+            if d > limit { betweenSeconds += d; betweenCount += 1; beforeLast = nil; beforeBackwards = nil; last = when; return }
         }
         if d <= 0 {
             backwards += 1
@@ -72,9 +76,20 @@ struct SourceStats {
                 previous = b
                 d = when - b
             } else {
+                beforeBackwards = (previous, earliest, latest)
                 latest = max(latest, previous); earliest = min(earliest, when); last = when
                 beforeLast = nil
                 return
+            }
+        } else if let (b, e, l) = beforeBackwards {
+            beforeBackwards = nil
+            if when > b {
+                // The row before was behind both its neighbours (a GPS week rollover puts a
+                // fix 19.6 years back): it is left out of the span, and this row goes on
+                // from the one before it.
+                earliest = e; latest = l
+                previous = b
+                d = when - b
             }
         }
         beforeLast = previous

@@ -67,11 +67,14 @@ struct IMUWindowBuilder {
         }
     }
 
-    /// Adds one A sample; returns the bin it completed, if any.
+    /// Adds one A sample; returns the bin it completed, if any. A sample before the bin
+    /// being filled (time went backwards: a damaged When, files out of order) is left out:
+    /// windows are in time order, and one row a year back made a movement interval there.
     @inline(__always)
     mutating func add(when: Double, x: Double, y: Double, z: Double) -> Bin? {
         guard x.isFinite, y.isFinite, z.isFinite else { return nil }
         let index = floorToInt64(when * Self.binRate)
+        guard index >= binIndex else { return nil }
         var completed: Bin?
         if index != binIndex {
             let missing = binIndex == .min ? 0 : index - binIndex - 1

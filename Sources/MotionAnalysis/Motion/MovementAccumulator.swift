@@ -27,6 +27,8 @@ struct MovementAccumulator {
 
     mutating func addD(when: Double, ux: Double, uy: Double, uz: Double) {
         guard ux.isFinite, uy.isFinite, uz.isFinite else { lastD = nil; return }
+        // A row before the one before (time went backwards) is left out, as A samples are.
+        if let last = lastD, when < last { return }
         let m = (ux * ux + uy * uy + uz * uz).squareRoot()
         var dt = 0.0
         if let last = lastD {
