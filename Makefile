@@ -74,10 +74,11 @@ bench: deps
 	$(SWIFT) build -c release
 	./.build/release/motionlog-bench $(BENCH_ARGS)
 
-# Fuzzes every reader of a recording (check, summary, the timeline exports, the wide CSV,
-# GPX import) with libFuzzer and AddressSanitizer for FUZZ_SECONDS (default 600); new inputs go to
+# Fuzzes every reader of a file the world hands motionlog (check, summary, the timeline
+# exports, the wide CSV, GPX import, the config and board files) with libFuzzer and
+# AddressSanitizer for FUZZ_SECONDS (default 600); new inputs go to
 # .build-fuzz/corpus, a crash to .build-fuzz/crash-* (replay: .build/debug/motionlog-fuzz
-# FILE). Seeds: the simulator's recordings and the GPX fixtures. Leaks are not reported:
+# FILE). Seeds: the simulator's recordings, the GPX fixtures, config/ and boards/. Leaks are not reported:
 # Foundation's XMLParser leaks 72 bytes per parse error (FoundationXML, not this code). Never
 # part of make test (docs/ANALYSIS.md, "Bad input").
 FUZZ_SECONDS ?= 600
@@ -95,7 +96,7 @@ fuzz: build
 	  $$m record --board simulator --scenario night --fast --duration 2m --rate 20 --sources AD --out .build-fuzz/seeds/night --quiet >/dev/null && \
 	  for c in .build-fuzz/seeds/*/*.csv; do n=$$(basename $$(dirname $$c)); cp $$c .build-fuzz/corpus/$$n; \
 	    { cat $$c; printf '\n@@metadata@@\n'; cat $${c%.csv}.json; } > .build-fuzz/corpus/$$n-with-metadata; done; \
-	  cp Tests/Fixtures/gpx/*.gpx .build-fuzz/corpus/; \
+	  cp Tests/Fixtures/gpx/*.gpx config/config.yaml boards/*.yaml .build-fuzz/corpus/; \
 	fi
 	cd .build-fuzz && ./release/motionlog-fuzz corpus -max_len=131072 -timeout=20 -rss_limit_mb=3000 \
 	  -detect_leaks=0 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1

@@ -100,8 +100,9 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
 
-        // Every reader of a recording under libFuzzer (make fuzz); without it, replays saved inputs.
-        .executableTarget(name: "motionlog-fuzz", dependencies: ["MotionCore", "MotionAnalysis", "MotionSystem"], swiftSettings: strict),
+        // Every reader of a file the world hands motionlog under libFuzzer (make fuzz); without
+        // -DFUZZING it replays saved inputs.
+        .executableTarget(name: "motionlog-fuzz", dependencies: ["MotionCore", "MotionAnalysis", "MotionConfig", "MotionSystem"], swiftSettings: strict),
 
         .testTarget(name: "MotionCoreTests", dependencies: ["MotionTestSupport", "MotionCore", "MotionMath", "MotionSystem"], swiftSettings: strict),
         .testTarget(name: "MotionConfigTests", dependencies: ["MotionConfig"], swiftSettings: strict),

@@ -1,19 +1,21 @@
 import Foundation
 import MotionAnalysis
+import MotionConfig
 import MotionCore
 import MotionSystem
 
 /// Feeds one arbitrary input to everything that reads a recording: `check`, `summary`
 /// (the analysis, its report and its JSON), the timeline exports and the wide CSV. The
 /// input is the CSV; after a line `@@metadata@@`, the rest is the metadata JSON written
-/// beside it. The same bytes are read as a GPX track too (`import`).
+/// beside it. The same bytes are read as a GPX track too (`import`), and as the config file
+/// and a board file.
 ///
 /// Built two ways (`make fuzz`, docs/TESTING.md): with `-DFUZZING` and
 /// `-sanitize=fuzzer,address` it is a libFuzzer target, which reports any crash, trap
 /// (overflow, index out of range, force unwrap) or memory error, and any input taking more
 /// than its time limit (a hang); without, `motionlog-fuzz FILE...` runs the same on saved
 /// inputs (a crash the fuzzer found, or its corpus).
-enum FuzzRecording {
+enum FuzzInput {
     static let separator = Array("\n@@metadata@@\n".utf8)
 
     /// The file names this process uses (one folder per process: fuzzers may run in parallel).
@@ -38,6 +40,9 @@ enum FuzzRecording {
         }
         _ = try? RecordingCheck.check(path: csv)
         _ = try? GPXReader.read(path: csv) { _ in }
+        let text = String(decoding: csvBytes, as: UTF8.self)
+        _ = try? RecorderSettings.parse(text: text, file: csv)
+        _ = try? BoardDefinition.parse(text: text, file: csv)
         var wide = WideCSVExport { _ in }
         try? wide.convert([csv])
         guard let result = try? RecordingAnalyzer.analyze([csv]) else { return }
@@ -57,7 +62,7 @@ struct FuzzMain {
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
         CurrentProcess.exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            FuzzRecording.run(UnsafeBufferPointer(start: data, count: size))
+            FuzzInput.run(UnsafeBufferPointer(start: data, count: size))
             return 0
         })
         #else
@@ -70,7 +75,7 @@ struct FuzzMain {
             guard let data = FileManager.default.contents(atPath: path) else {
                 print("\(path): cannot read it"); CurrentProcess.exit(2)
             }
-            data.withUnsafeBytes { FuzzRecording.run($0.bindMemory(to: UInt8.self)) }
+            data.withUnsafeBytes { FuzzInput.run($0.bindMemory(to: UInt8.self)) }
             print("\(path): read without a crash")
         }
         #endif
