@@ -10,7 +10,7 @@ import MotionSystem
 /// beside it. The same bytes are read as a GPX track too (`import`), and as the config file
 /// and a board file.
 ///
-/// Built two ways (`make fuzz`, docs/TESTING.md): with `-DFUZZING` and
+/// Built two ways (`make fuzz`; docs/ANALYSIS.md, "Bad input"): with `-DFUZZING` and
 /// `-sanitize=fuzzer,address` it is a libFuzzer target, which reports any crash, trap
 /// (overflow, index out of range, force unwrap) or memory error, and any input taking more
 /// than its time limit (a hang); without, `motionlog-fuzz FILE...` runs the same on saved
