@@ -18,8 +18,9 @@ public struct AnalysisResult: Sendable {
 /// track at a time (`TrackTimeline`: cut at stops and long losses), so of the fixes only
 /// the longest piece's are held (64 bytes each, and about as much again in per-fix numbers
 /// while it is analysed; docs/ANALYSIS.md has measurements). What grows with the recorded
-/// time is small: one IMU window per 5 s (≈ 50 bytes), the timeline's entries and one
-/// number per movement interval and epoch.
+/// time is small: the timeline's entries, one number per movement interval and epoch, and
+/// of the IMU windows (5 s each) one run per change of kind (`IMUKindRun`), except those
+/// the pieces still to analyse look at.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
     public static let version = 17
@@ -129,9 +130,11 @@ public struct RecordingAnalyzer: RowSink {
     private mutating func takeFixes() {
         guard !filter.ready.isEmpty else { return }
         for f in filter.ready {
-            track.add(f, imu: windows.windows, imuPending: windows.pendingStart, breaks: recordingBreaks)
+            track.add(f, imu: windows.index, imuPending: windows.pendingStart, breaks: recordingBreaks)
         }
         filter.ready.removeAll(keepingCapacity: true)
+        // The pieces still to analyse look at the windows from their first fix on.
+        windows.wholeFrom = track.heldFrom.map { $0 - TrackTimeline.marginSeconds } ?? .infinity
     }
 
     /// Analyses `csvPaths` (in time order) in one pass.
@@ -273,7 +276,7 @@ public struct RecordingAnalyzer: RowSink {
         if let a = s.start, let b = s.end { s.durationS = Text.round(b - a, 3) }   // to the ms: 2591.98, not 2591.9800000190735
         for src in Source.canonicalOrder where stats[src.order].count > 0 { s.rows[String(src.letter)] = stats[src.order].count }
         // Track and timeline.
-        s.timeline = track.finish(imu: windows.windows, rows: s.recordedSpan ?? 0...0, breaks: recordingBreaks)
+        s.timeline = track.finish(imu: windows.index, rows: s.recordedSpan ?? 0...0, breaks: recordingBreaks)
         s.distanceM = Text.round(track.distance, 1)
         s.movingS = track.moving.rounded()
         s.maxSpeedMps = track.maxSpeed.map { Text.round($0, 2) }

@@ -40,7 +40,15 @@ struct IMUWindowBuilder {
     static let windowSeconds = 5.0
     static let frequencies: [Double] = stride(from: 0.8, through: 3.0, by: 0.1).map { $0 }
 
-    private(set) var windows: [IMUWindow] = []
+    /// The windows so far: the older ones as runs of their kind (`compact`), the rest whole.
+    private(set) var index = IMUIndex()
+    /// Windows starting before this may be kept as runs of their kind only: no piece of the
+    /// track will look at them whole (`RecordingAnalyzer` sets it from what the track
+    /// holds; +∞ while it holds no fix). The last `recentSeconds` are always kept whole.
+    var wholeFrom = Double.infinity
+    static let recentSeconds = 600.0
+    /// Whole windows past which `compact` runs (it then keeps those from `wholeFrom` on).
+    static let compactAt = 4096
     // Current 20 ms bin.
     private var binIndex: Int64 = .min
     private var binSum = (0.0, 0.0, 0.0)
@@ -56,7 +64,7 @@ struct IMUWindowBuilder {
     /// held over them (up to 0.2 s), so the series stays at 50 Hz.
     struct Bin { var time: Double; var x: Double; var y: Double; var z: Double; var repeats: Int }
 
-    /// Where the earliest window not yet in `windows` starts (its samples still being
+    /// Where the earliest window not yet in `index` starts (its samples still being
     /// added), nil when none is.
     var pendingStart: Double? {
         let bin: Double? = binCount > 0 ? Double(floorToInt64(Double(binIndex) / Self.binRate / Self.windowSeconds)) * Self.windowSeconds : nil
@@ -176,6 +184,17 @@ struct IMUWindowBuilder {
                                peakHz: peakHz,
                                rateHz: Double(rawSamples) / (n / fs))
         _ = low
-        windows.append(window)
+        index.windows.append(window)
+        if index.windows.count >= Self.compactAt { compact() }
+    }
+
+    /// Keeps the windows before `wholeFrom` (and before the last `recentSeconds`) as runs of
+    /// their kind only, in batches: a recording's windows grew by about 1.7 MB a day, held
+    /// to its end.
+    private mutating func compact() {
+        let keepFrom = min(wholeFrom, index.windows[index.windows.count - 1].start - Self.recentSeconds)
+        let n = index.windows.firstIndex { $0.start + Self.windowSeconds > keepFrom } ?? index.windows.count
+        guard n >= Self.compactAt / 4 else { return }   // (removing from the front moves the rest)
+        index.compact(before: keepFrom)
     }
 }

@@ -9,8 +9,8 @@ struct IMUTimeline {
 
     /// The span the IMU windows cover, within the rows.
     var span: (start: Double, end: Double)? {
-        guard let first = imu.windows.first, let last = imu.windows.last else { return nil }
-        return (max(first.start, rows.lowerBound), min(last.start + IMUWindowBuilder.windowSeconds, rows.upperBound))
+        guard let span = imu.span else { return nil }
+        return (max(span.start, rows.lowerBound), min(span.end, rows.upperBound))
     }
 
     /// Before the first fix (at `time`): what the IMU saw, if anything worth a minute.
@@ -27,29 +27,20 @@ struct IMUTimeline {
 
     /// The timeline of `[from, to)` from the accelerometer alone.
     func entries(from: Double, to: Double) -> [TimelineEntry] {
-        let windows = imu.range(from: from, to: to)
         guard to > from else { return [] }
-        guard !windows.isEmpty else { return [TimelineEntry(type: .gap, start: from, end: to)] }
-        enum Kind: Equatable { case still, walking, cycling, vehicle, active, missing }
-        func kind(_ w: IMUWindow) -> Kind {
-            if w.looksStill { return .still }
-            if w.looksLikeSteps { return .walking }
-            guard w.resolvesVibration else { return .active }   // cycling or riding: it cannot tell
-            if w.vibrationRMS >= ModeClassifier.cyclingVibration { return .cycling }
-            if w.motionRMS < 0.05 { return .vehicle }
-            return .active
-        }
+        enum Kind: Equatable { case window(IMUWindowKind), missing }
         struct Span { var start: Double; var end: Double; var kind: Kind }
         var spans: [Span] = []
         var cursor = from
-        for w in windows {
-            let s = max(from, w.start), e = min(to, w.start + IMUWindowBuilder.windowSeconds)
+        imu.forEachKind(from: from, to: to) { start, windowKind in
+            let s = max(from, start), e = min(to, start + IMUWindowBuilder.windowSeconds)
             if s - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: s, kind: .missing)) }
-            let k = kind(w)
+            let k = Kind.window(windowKind)
             if let l = spans.last, l.kind == k, s - l.end <= options.gapSeconds { spans[spans.count - 1].end = e }
             else { spans.append(Span(start: spans.last.map { $0.kind == .missing ? s : $0.end } ?? from, end: e, kind: k)) }
             cursor = e
         }
+        guard !spans.isEmpty else { return [TimelineEntry(type: .gap, start: from, end: to)] }
         if to - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: to, kind: .missing)) }
         else if let l = spans.last { spans[spans.count - 1].end = max(l.end, to) }
         // Smooth: spans under a minute take the kind of the longer neighbour (never of a gap).
@@ -80,15 +71,15 @@ struct IMUTimeline {
         return spans.map { s in
             switch s.kind {
             case .missing: return TimelineEntry(type: .gap, start: s.start, end: s.end)
-            case .still where s.end - s.start >= options.stopMinSeconds:
+            case .window(.still) where s.end - s.start >= options.stopMinSeconds:
                 return TimelineEntry(type: .stop, start: s.start, end: s.end)
-            default:
+            case .window(let kind):
                 var e = TimelineEntry(type: .move, start: s.start, end: s.end)
-                switch s.kind {
+                switch kind {
                 case .walking: e.activity = .walking
                 case .cycling: e.activity = .cycling
                 case .vehicle: e.activity = .vehicle
-                default: e.activity = .unknown
+                case .still, .active: e.activity = .unknown
                 }
                 e.basis = "imu"
                 return e

@@ -113,29 +113,3 @@ enum ModeClassifier {
         return (evidence >= 2 ? .vehicle : .cycling, "speed")
     }
 }
-
-/// The IMU windows in time order, for looking up a stretch's features.
-struct IMUIndex {
-    let windows: [IMUWindow]
-
-    func range(from: Double, to: Double) -> ArraySlice<IMUWindow> {
-        var lo = 0, hi = windows.count
-        while lo < hi { let m = (lo + hi) / 2; if windows[m].start + IMUWindowBuilder.windowSeconds <= from { lo = m + 1 } else { hi = m } }
-        var end = lo
-        while end < windows.count && windows[end].start < to { end += 1 }
-        return windows[lo..<end]
-    }
-
-    func describe(from: Double, to: Double, into f: inout ModeClassifier.Features) {
-        let w = range(from: from, to: to)
-        f.imuWindows = w.count
-        guard !w.isEmpty else { return }
-        f.stepShare = Double(w.filter(\.looksLikeSteps).count) / Double(w.count)
-        // Vibration only from windows fast enough to hold it (at 10 Hz there is nothing
-        // above 5 Hz: every bicycle looked like a car).
-        let resolved = w.filter(\.resolvesVibration)
-        f.vibrationKnown = resolved.count * 2 >= w.count
-        f.vibration = ModeClassifier.percentile(resolved.map(\.vibrationRMS).sorted(), 0.5)
-        f.motion = ModeClassifier.percentile(w.map(\.motionRMS).sorted(), 0.5)
-    }
-}

@@ -82,10 +82,14 @@ struct TrackTimeline {
 
     private func fix(_ k: Int) -> Fix { buffer[k - base] }
 
+    /// The time of the earliest fix held (the pieces still to analyse start there; nil
+    /// when none is): the IMU windows before it are needed for their kind only.
+    var heldFrom: Double? { buffer.first?.time }
+
     /// The next fix of the track (after the one before in time). `imu`: the accelerometer's
     /// windows so far, and where the one still being filled starts (nil: none is); `breaks`:
     /// where other recordings begin.
-    mutating func add(_ f: Fix, imu: [IMUWindow], imuPending: Double?, breaks: [RecordingBreak]) {
+    mutating func add(_ f: Fix, imu: IMUIndex, imuPending: Double?, breaks: [RecordingBreak]) {
         guard !exceeded else { return }
         if let heldLimit, buffer.count >= heldLimit {
             exceeded = true
@@ -139,7 +143,7 @@ struct TrackTimeline {
 
     /// The end of the track: the last pieces, with `rows` the recording's first and last
     /// row (any source), and the whole timeline.
-    mutating func finish(imu: [IMUWindow], rows: ClosedRange<Double>, breaks: [RecordingBreak]) -> [TimelineEntry] {
+    mutating func finish(imu: IMUIndex, rows: ClosedRange<Double>, breaks: [RecordingBreak]) -> [TimelineEntry] {
         elevation.finish()
         if count >= 2, let stay = stayPoints.final(count - 1, in: buffer, base: base) { stays.append(stay) }
         for end in cuts { analysePiece(to: end, imu: imu, rows: rows, breaks: breaks, leading: false, trailing: false) }
@@ -148,14 +152,14 @@ struct TrackTimeline {
         let whole = count < 2
         analysePiece(to: count - 1, imu: imu, rows: rows, breaks: breaks, leading: whole, trailing: true)
         if !whole, let firstTime {
-            entries = IMUTimeline(imu: IMUIndex(windows: imu), options: options, rows: rows).before(firstTime) + entries
+            entries = IMUTimeline(imu: imu, options: options, rows: rows).before(firstTime) + entries
         }
         return TimelineBuilder.finish(entries)
     }
 
     /// Analyses fixes `pieceStart...end` (none when `end` < `pieceStart`) and starts the
     /// next piece at `end`.
-    private mutating func analysePiece(to end: Int, imu: [IMUWindow], rows: ClosedRange<Double>?,
+    private mutating func analysePiece(to end: Int, imu: IMUIndex, rows: ClosedRange<Double>?,
                                        breaks: [RecordingBreak], leading: Bool, trailing: Bool) {
         let start = pieceStart
         do {   // (what the piece holds is released before the buffer is trimmed)
@@ -200,9 +204,9 @@ struct TrackTimeline {
     }
 
     private func builder(_ fixes: [Fix], _ stays: [StayPoint], _ speeds: [Double], _ steady: [Double], _ held: [Double],
-                         _ track: TrackStats, imu: [IMUWindow], rows: ClosedRange<Double>,
+                         _ track: TrackStats, imu: IMUIndex, rows: ClosedRange<Double>,
                          breaks: [RecordingBreak]) -> TimelineBuilder {
         TimelineBuilder(fixes: fixes, stays: stays, speeds: speeds, steadySpeeds: steady, heldSpeeds: held, track: track,
-                        imu: IMUIndex(windows: imu), options: options, rows: rows, recordingBreaks: breaks)
+                        imu: imu, options: options, rows: rows, recordingBreaks: breaks)
     }
 }
