@@ -55,6 +55,15 @@ public struct RecordingAnalyzer: RowSink {
     /// IMU rows with a value no sensor gives (`SensorValue.isImpossible`), left out.
     var impossibleRows = 0
     var outside = 0
+    /// The When the recorder wrote into the file being read, from its metadata (the file's
+    /// last row's, and for IMU rows its first row's, a minute wider; ±∞ without): a row
+    /// outside was changed after recording (a damaged When) and is left out but counted.
+    var writtenLow = -Double.infinity, writtenHigh = Double.infinity
+    /// Rows left out that way, per file name, and per source (still rows of the file for
+    /// `CutShortFile`).
+    var outsideRows = [Int](repeating: 0, count: 5)
+    var outsideWritten: [(file: String, rows: Int, first: Double, last: Double)] = []
+    static let writtenMarginSeconds = 60.0
     /// The clock steps of the recordings read (one per recording, in time order) with the
     /// rows each placed, and the index of the step of the file being read.
     var placedSteps: [(step: ClockStep, rows: Int)] = []
@@ -70,6 +79,11 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     public mutating func row(_ source: Source, when stamped: Double, values v: UnsafeBufferPointer<Double>) {
+        if stamped > writtenHigh || (stamped < writtenLow && source != .location) {
+            outsideWritten[outsideWritten.count - 1].rows += 1
+            outsideRows[source.order] += 1
+            return
+        }
         if fixesOnly && source != .location { return }
         var when = stamped
         if let k = currentStep, placedSteps[k].step.isBefore(source, when) {
@@ -95,6 +109,21 @@ public struct RecordingAnalyzer: RowSink {
         case .location:
             location(when, v)
         }
+    }
+
+    /// Rows read per source (`Source.order`), those left out for their When included.
+    var rowsRead: [Int] { zip(stats, outsideRows).map { $0.count + $1 } }
+
+    /// The When range the recorder wrote into the next file (`writtenLow`): only from the
+    /// metadata of a file closed cleanly (one still being written grows past it). L rows
+    /// carry GPS time, which may lie before the first tick's (a clock set ahead).
+    mutating func setWritten(_ meta: RecordingMetadata?, offset: Double, name: String) {
+        writtenLow = -.infinity; writtenHigh = .infinity
+        guard let meta, meta.endedCleanly, let first = meta.file.firstWhen, let last = meta.file.lastWhen,
+              first.isFinite, last.isFinite, first <= last else { return }
+        writtenLow = first + offset - Self.writtenMarginSeconds
+        writtenHigh = last + offset + Self.writtenMarginSeconds
+        outsideWritten.append((name, 0, first + offset, last + offset))
     }
 
     /// Of D rows only the user acceleration (values 3–5) is used; the scanner need not
@@ -215,7 +244,8 @@ public struct RecordingAnalyzer: RowSink {
                 if let d = meta.recording.sensor.gyroRangeDegPerSec, d > 0 { analyzer.gyroLimit = d * Double.pi / 180 * 0.999 }
             }
             let offset = meta?.recording.whenMode == .relative ? meta?.recording.startEpoch ?? 0 : 0
-            let bytesBefore = counts.bytes, rowsBefore = analyzer.stats.map(\.count), before = counts
+            analyzer.setWritten(meta, offset: offset, name: String(path.split(separator: "/").last ?? Substring(path)))
+            let bytesBefore = counts.bytes, rowsBefore = analyzer.rowsRead, before = counts
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts,
                                 progress: progress.map { told in { told(path, bytesBefore, $0) } })
             let name = String(path.split(separator: "/").last ?? Substring(path))
@@ -223,7 +253,8 @@ public struct RecordingAnalyzer: RowSink {
             // are the file's size, the rows it counted per source are the file's rows.
             if let meta {
                 var rows: [Source: Int] = [:]
-                for src in Source.canonicalOrder { rows[src] = analyzer.stats[src.order].count - rowsBefore[src.order] }
+                let rowsAfter = analyzer.rowsRead
+                for src in Source.canonicalOrder { rows[src] = rowsAfter[src.order] - rowsBefore[src.order] }
                 if let cut = CutShortFile(metadata: meta, fileBytes: counts.bytes - bytesBefore, fileRows: rows) {
                     fileFindings.append(cut.sentence(subject: name) + ".")
                 }

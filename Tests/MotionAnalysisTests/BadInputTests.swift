@@ -1,5 +1,6 @@
 import Foundation
 import MotionAnalysis
+import MotionCore
 import Testing
 
 /// Bad input: a clear result where nothing can be said, a partial summary where something
@@ -257,6 +258,50 @@ import Testing
         for k in 0..<30 { back += fix(t0 + 10 + Double(k), 52.53, 13.405) }
         let b = try summarize(back)
         #expect(b.fixesUsed == 60 && b.fixesRejected == 30, "\(b.fixesUsed) used, \(b.fixesRejected) rejected")
+    }
+
+    /// A row stamped outside the When range its metadata says the recorder wrote (the last
+    /// fix of a ride damaged to the year 9999, an A row a year back) is left out and named:
+    /// no other row can outvote the last one, which made the ride 7973 years long.
+    @Test func aRowOutsideWhatTheRecorderWroteIsLeftOut() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let name = "20251121044000", path = dir + "/" + name + ".csv"
+        func write(endedCleanly: Bool) throws {
+            var csv = CSVFormat.headerLine + "\n"
+            for k in 0..<600 {
+                let t = t0 + Double(k)
+                csv += "A,W,\(k == 300 ? t - 365 * 86400 : t),0.01,0.02,-1.0\n"
+                csv += fix(k == 599 ? 253_402_300_000 : t, 52.52 + Double(k) * 4.5e-5, 13.405)
+            }
+            try csv.write(toFile: path, atomically: false, encoding: .utf8)
+            let description = RecordingDescription(
+                id: "id", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: "simulated",
+                deviceMotion: nil, rateHz: 1, sources: "AL", label: "W", whenMode: .epoch, startEpoch: t0,
+                started: TimeText.isoUTC(epochSeconds: t0), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
+                fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
+            var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
+            file.rows = ["A": 600, "L": 600]
+            file.bytes = Int64(csv.utf8.count)
+            file.firstWhen = t0
+            file.lastWhen = t0 + 599
+            let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
+                                         counters: CounterSnapshot(), endedCleanly: endedCleanly,
+                                         endReason: endedCleanly ? "stopped" : "writing", ended: nil)
+            try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
+        }
+        try write(endedCleanly: true)
+        let r = try RecordingAnalyzer.analyze([path])
+        let s = r.summary
+        #expect(s.start == t0 && s.end == t0 + 599, "\(s.start ?? 0)–\(s.end ?? 0)")
+        #expect(s.rows["A"] == 599 && s.rows["L"] == 599, "\(s.rows)")
+        #expect(s.messages.contains { $0.hasPrefix("2 rows of \(name).csv are stamped outside the times the recorder wrote into it") }, "\(s.messages)")
+        #expect(!s.messages.contains { $0.contains("shorter than") }, "\(s.messages)")
+        #expect((try JSONSerialization.jsonObject(with: Data(TimelineExport.storyline(r))) as? [Any])?.count == 1)
+        // A file still being written grows past its metadata: nothing is left out for it.
+        try write(endedCleanly: false)
+        let writing = try RecordingAnalyzer.summarize([path])
+        #expect(writing.rows["L"] == 600 && writing.end == 253_402_300_000, "\(writing.rows)")
     }
 
     @Test func tornLastLineAndDefectiveLines() throws {

@@ -167,6 +167,10 @@ enum HealthReport {
             let rows = a.impossibleRows == 1 ? "1 IMU row had a value" : "\(a.impossibleRows) IMU rows had values"
             findings.append("\(rows) no sensor gives (infinite, or a million or more) and \(a.impossibleRows == 1 ? "was" : "were") left out of movement, activity and the magnetometer statistics.")
         }
+        for file in a.outsideWritten where file.rows > 0 {
+            let rows = file.rows == 1 ? "1 row" : "\(file.rows) rows"
+            findings.append("\(rows) of \(file.file) \(file.rows == 1 ? "is" : "are") stamped outside the times the recorder wrote into it (\(at(file.first)) to \(at(file.last)), its metadata says): changed after recording, \(file.rows == 1 ? "it was" : "they were") left out.")
+        }
         if a.accelClipped > 0 { findings.append("\(a.accelClipped) accelerometer samples hit the range limit (clipped): choose a larger range.") }
         if a.gyroClipped > 0 { findings.append("\(a.gyroClipped) gyroscope samples hit the range limit (clipped): choose a larger range.") }
         if let field = a.magnetic.field() {
