@@ -98,7 +98,7 @@ fuzz: build
 	    { cat $$c; printf '\n@@metadata@@\n'; cat $${c%.csv}.json; } > .build-fuzz/corpus/$$n-with-metadata; done; \
 	  cp Tests/Fixtures/gpx/*.gpx config/config.yaml boards/*.yaml .build-fuzz/corpus/; \
 	fi
-	cd .build-fuzz && ./release/motionlog-fuzz corpus -max_len=131072 -timeout=20 -rss_limit_mb=3000 \
+	cd .build-fuzz && ASAN_OPTIONS=detect_leaks=0 ./release/motionlog-fuzz corpus -max_len=131072 -timeout=20 -rss_limit_mb=3000 \
 	  -detect_leaks=0 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 
 # Install locations (PREFIX and DESTDIR as usual; system paths below are where systemd,
