@@ -26,6 +26,9 @@ enum FuzzInput {
         return path
     }()
 
+    /// Removes the process's folder (left behind after a crash, with the input in it).
+    static func removeFolder() { try? FileManager.default.removeItem(atPath: folder) }
+
     static func run(_ input: UnsafeBufferPointer<UInt8>) {
         let csv = folder + "/20261128120000.csv"
         let metadata = folder + "/20261128120000.json"
@@ -61,10 +64,12 @@ struct FuzzMain {
         #if FUZZING
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
-        CurrentProcess.exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+        let status = LLVMFuzzerRunDriver(&argc, &argv) { data, size in
             FuzzInput.run(UnsafeBufferPointer(start: data, count: size))
             return 0
-        })
+        }
+        FuzzInput.removeFolder()
+        CurrentProcess.exit(status)
         #else
         let paths = CommandLine.arguments.dropFirst()
         guard !paths.isEmpty else {
@@ -78,6 +83,7 @@ struct FuzzMain {
             data.withUnsafeBytes { FuzzInput.run($0.bindMemory(to: UInt8.self)) }
             print("\(path): read without a crash")
         }
+        FuzzInput.removeFolder()
         #endif
     }
 }
