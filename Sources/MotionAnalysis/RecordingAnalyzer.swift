@@ -55,15 +55,13 @@ public struct RecordingAnalyzer: RowSink {
     /// IMU rows with a value no sensor gives (`SensorValue.isImpossible`), left out.
     var impossibleRows = 0
     var outside = 0
-    /// The When the recorder wrote into the file being read, from its metadata (the file's
-    /// last row's, and for IMU rows its first row's, a minute wider; ±∞ without): a row
-    /// outside was changed after recording (a damaged When) and is left out but counted.
+    /// The When the recorder wrote into the file being read (`WrittenWhen`; ±∞ without):
+    /// a row outside was changed after recording and is left out but counted.
     var writtenLow = -Double.infinity, writtenHigh = Double.infinity
     /// Rows left out that way, per file name, and per source (still rows of the file for
     /// `CutShortFile`).
     var outsideRows = [Int](repeating: 0, count: 5)
     var outsideWritten: [(file: String, rows: Int, first: Double, last: Double)] = []
-    static let writtenMarginSeconds = 60.0
     /// The clock steps of the recordings read (one per recording, in time order) with the
     /// rows each placed, and the index of the step of the file being read.
     var placedSteps: [(step: ClockStep, rows: Int)] = []
@@ -79,7 +77,7 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     public mutating func row(_ source: Source, when stamped: Double, values v: UnsafeBufferPointer<Double>) {
-        if stamped > writtenHigh || (stamped < writtenLow && source != .location) {
+        if stamped > writtenHigh || (stamped < writtenLow && source != .location) {   // (`WrittenWhen.admits`)
             outsideWritten[outsideWritten.count - 1].rows += 1
             outsideRows[source.order] += 1
             return
@@ -114,16 +112,14 @@ public struct RecordingAnalyzer: RowSink {
     /// Rows read per source (`Source.order`), those left out for their When included.
     var rowsRead: [Int] { zip(stats, outsideRows).map { $0.count + $1 } }
 
-    /// The When range the recorder wrote into the next file (`writtenLow`): only from the
-    /// metadata of a file closed cleanly (one still being written grows past it). L rows
-    /// carry GPS time, which may lie before the first tick's (a clock set ahead).
+    /// The When range the recorder wrote into the next file (`WrittenWhen`), `offset` being
+    /// added to its When as it is read.
     mutating func setWritten(_ meta: RecordingMetadata?, offset: Double, name: String) {
         writtenLow = -.infinity; writtenHigh = .infinity
-        guard let meta, meta.endedCleanly, let first = meta.file.firstWhen, let last = meta.file.lastWhen,
-              first.isFinite, last.isFinite, first <= last else { return }
-        writtenLow = first + offset - Self.writtenMarginSeconds
-        writtenHigh = last + offset + Self.writtenMarginSeconds
-        outsideWritten.append((name, 0, first + offset, last + offset))
+        guard let written = WrittenWhen(meta) else { return }
+        writtenLow = written.low + offset
+        writtenHigh = written.high + offset
+        outsideWritten.append((name, 0, written.first + offset, written.last + offset))
     }
 
     /// Of D rows only the user acceleration (values 3–5) is used; the scanner need not

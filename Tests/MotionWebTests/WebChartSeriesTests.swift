@@ -23,6 +23,26 @@ import Testing
         #expect(!bins.isEmpty && bins.allSatisfy { $0.max < 10 }, "\(bins.map(\.max).max() ?? 0)")
     }
 
+    /// The charts leave out rows stamped outside what the recorder wrote (the metadata's
+    /// first and last When), as the summary does: a last fix damaged to the year 9999 put a
+    /// speed point 7973 years along, an A row a year back a bin before the recording.
+    @Test func theChartsLeaveOutRowsOutsideWhatTheRecorderWrote() throws {
+        let fixture = try WebFixture()
+        try fixture.addRecording("20260911120000", start: start, seconds: 20)
+        let path = fixture.folder + "/20260911120000.csv"
+        var csv = try String(contentsOfFile: path, encoding: .utf8)
+        csv += "A,W,\(start - 365 * 86400),0.01,-0.02,1.0\n"
+        csv += "L,W,253402300000.0,48.2,11.6,540.0,5.0,45.0,3.0,5.0,0.0,3\n"
+        try csv.write(toFile: path, atomically: false, encoding: .utf8)
+        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
+        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
+        let series = try RecordingSeries.read(inputs, duration: 21)
+        let speed = series.speed.joined(), bins = series.acceleration.joined()
+        #expect(!speed.isEmpty && speed.allSatisfy { $0.t >= 0 && $0.t < 21 }, "\(speed.map(\.t).max() ?? 0)")
+        #expect(!bins.isEmpty && bins.allSatisfy { $0.t >= 0 && $0.t < 21 }, "\(bins.map(\.t).min() ?? 0)")
+        #expect(series.track.joined().count == 20)
+    }
+
     /// A CSV without its metadata (copied in, converted) has no duration to size the bins:
     /// a 4.5 s file was one 6 s bin, and its page said "no accelerometer rows".
     @Test(arguments: [(4.5, 100.0), (7200.0, 1.0)])

@@ -39,6 +39,9 @@ struct RecordingSeries: Sendable {
         var csvPath: String
         var epochOffset: Double
         var step: ClockStep?
+        /// The When the recorder wrote into the file: a row outside was changed after
+        /// recording and is left out, as the summary leaves it out.
+        var written: WrittenWhen?
     }
 
     /// The files of `recording` in `folder`, in the order written; a clock step recorded by
@@ -49,7 +52,7 @@ struct RecordingSeries: Sendable {
         return recording.parts.enumerated().map { k, e in
             Input(csvPath: folder + "/" + e.name + ".csv",
                   epochOffset: e.metadata.map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0,
-                  step: steps.perFile[k].map { steps.steps[$0] })
+                  step: steps.perFile[k].map { steps.steps[$0] }, written: WrittenWhen(e.metadata))
         }
     }
 
@@ -66,11 +69,12 @@ struct RecordingSeries: Sendable {
         var positionSpeed = PositionSpeed()
         var first: Double?
         for input in inputs {
-            let step = input.step, epochOffset = input.epochOffset
+            let step = input.step, epochOffset = input.epochOffset, written = input.written
             try RecordingReader(path: input.csvPath).read { item in
                 switch item {
                 case .problem(let p): if p.severity == .error { s.defectiveLines += 1 }
                 case .row(_, let row):
+                    if let written, !written.admits(row.source, row.when) { return }
                     let when = step?.place(row.source, row.when) ?? row.when
                     if first == nil { first = when }
                     let t = when - (first ?? when)
