@@ -275,20 +275,9 @@ import Testing
                 csv += fix(k == 599 ? 253_402_300_000 : t, 52.52 + Double(k) * 4.5e-5, 13.405)
             }
             try csv.write(toFile: path, atomically: false, encoding: .utf8)
-            let description = RecordingDescription(
-                id: "id", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: "simulated",
-                deviceMotion: nil, rateHz: 1, sources: "AL", label: "W", whenMode: .epoch, startEpoch: t0,
-                started: TimeText.isoUTC(epochSeconds: t0), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
-                fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
-            var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
-            file.rows = ["A": 600, "L": 600]
-            file.bytes = Int64(csv.utf8.count)
-            file.firstWhen = t0
-            file.lastWhen = t0 + 599
-            let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
-                                         counters: CounterSnapshot(), endedCleanly: endedCleanly,
-                                         endReason: endedCleanly ? "stopped" : "writing", ended: nil)
-            try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
+            try ScenarioRecording.writeMetadata(for: path, id: "id", start: t0, rateHz: 1, sources: "AL", rows: ["A": 600, "L": 600],
+                                                bytes: Int64(csv.utf8.count), firstWhen: t0, lastWhen: t0 + 599,
+                                                endedCleanly: endedCleanly, endReason: endedCleanly ? "stopped" : "writing")
         }
         try write(endedCleanly: true)
         let r = try RecordingAnalyzer.analyze([path])

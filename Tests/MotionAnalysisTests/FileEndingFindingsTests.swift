@@ -22,16 +22,8 @@ import Testing
             counters.rowsLostToWriteErrors = lost
             counters.writeErrors = lost > 0 ? 3 : 0
             counters.droppedRows = dropped
-            let description = RecordingDescription(
-                id: "id-\(k)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: nil,
-                deviceMotion: nil, rateHz: 10, sources: "A", label: "W", whenMode: .epoch, startEpoch: t0,
-                started: TimeText.isoLocal(epochSeconds: t0), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
-                fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
-            var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
-            file.rows = ["A": 100]
-            let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
-                                         counters: counters, endedCleanly: endedCleanly, endReason: endReason, ended: nil)
-            try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
+            try ScenarioRecording.writeMetadata(for: dir + "/" + name + ".csv", id: "id-\(k)", start: t0, rateHz: 10, sources: "A",
+                                                rows: ["A": 100], counters: counters, endedCleanly: endedCleanly, endReason: endReason)
             paths.append(dir + "/" + name + ".csv")
         }
         return try RecordingAnalyzer.summarize(paths)
@@ -49,18 +41,8 @@ import Testing
             var csv = CSVFormat.headerLine + "\n"
             for i in 0..<600 { csv += "L,W,\(start + Double(i)),52.5,\(13.4 + Double(i) * 1.4 / 67_700),34.0,1.4,90.0,0.0,3.0,4.0,3\n" }
             try csv.write(toFile: dir + "/" + name + ".csv", atomically: false, encoding: .utf8)
-            let description = RecordingDescription(
-                id: "id-\(k)", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: "simulated",
-                deviceMotion: nil, rateHz: 1, sources: "L", label: "W", whenMode: .epoch, startEpoch: start,
-                started: TimeText.isoUTC(epochSeconds: start), clock: "simulated", rotateBytes: nil, rotateSeconds: nil,
-                fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
-            var file = RecordingMetadata.FileSection(name: name + ".csv", index: 1, previous: nil)
-            file.rows = ["L": 600]
-            file.firstWhen = start
-            file.lastWhen = start + 599
-            let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
-                                         counters: CounterSnapshot(), endedCleanly: true, endReason: "stopped", ended: nil)
-            try Data(meta.encoded()).write(to: URL(fileURLWithPath: dir + "/" + name + ".json"))
+            try ScenarioRecording.writeMetadata(for: dir + "/" + name + ".csv", id: "id-\(k)", start: start, rateHz: 1, sources: "L",
+                                                rows: ["L": 600], firstWhen: start, lastWhen: start + 599)
             paths.append(dir + "/" + name + ".csv")
         }
         #expect(try RecordingInputs.resolve([dir]) == paths)

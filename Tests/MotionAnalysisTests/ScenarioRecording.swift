@@ -20,6 +20,28 @@ enum ScenarioRecording {
         return try RecordingAnalyzer.summarize([path], options: options)
     }
 
+    /// Writes the metadata of `csv` (its full path) beside it: a recording of its own (`id`),
+    /// `sources` at `rateHz` from `start`, the file's rows, bytes and first and last When.
+    static func writeMetadata(for csv: String, id: String, start: Double, rateHz: Int, sources: String,
+                              rows: [String: Int], bytes: Int64 = 0, firstWhen: Double? = nil, lastWhen: Double? = nil,
+                              counters: CounterSnapshot = CounterSnapshot(), endedCleanly: Bool = true,
+                              endReason: String = "stopped") throws {
+        let name = String(csv.split(separator: "/").last ?? "")
+        let description = RecordingDescription(
+            id: id, board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"),
+            gps: sources.contains("L") ? "simulated" : nil, deviceMotion: nil, rateHz: rateHz, sources: sources, label: "W",
+            whenMode: .epoch, startEpoch: start, started: TimeText.isoUTC(epochSeconds: start), clock: "simulated",
+            rotateBytes: nil, rotateSeconds: nil, fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
+        var file = RecordingMetadata.FileSection(name: name, index: 1, previous: nil)
+        file.rows = rows
+        file.bytes = bytes
+        file.firstWhen = firstWhen
+        file.lastWhen = lastWhen
+        let meta = RecordingMetadata(software: .init(version: "test"), recording: description, file: file,
+                                     counters: counters, endedCleanly: endedCleanly, endReason: endReason, ended: nil)
+        try Data(meta.encoded()).write(to: URL(fileURLWithPath: RecordingFiles.metadataPath(for: csv)))
+    }
+
     /// Writes `seconds` of `scenario` to `path`; `imu: false` writes only L rows.
     static func write(_ scenario: SimulatorScenario, seconds: Double, rate: Int, imu: Bool = true, gps: Bool = true,
                       to path: String) throws {
