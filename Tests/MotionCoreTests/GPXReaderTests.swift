@@ -164,4 +164,39 @@ struct GPXReaderTests {
         let missing = folder + "/none.gpx"
         #expect(throws: GPXReader.ReadError.self) { _ = try GPXReader.read(path: missing) { _ in } }
     }
+
+    /// Debian's libxml2 crashed the process (a null pointer, signal 11) on GPX files declaring
+    /// EBCDIC or UTF-32, and on one declaring UTF-7 with damaged text after it (`make fuzz`
+    /// found it): such files are refused before the parser sees them, with what to do. The
+    /// encodings GPX files are written in are read as before.
+    @Test func encodingsTheParserCrashedOnAreRefused() throws {
+        let folder = temporaryDirectory()
+        let track = """
+            <gpx version="1.1" creator="x" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+            <trkpt lat="45.7" lon="14.3"><time>2026-11-21T13:30:05Z</time></trkpt>
+            <trkpt lat="45.71" lon="14.31"><time>2026-11-21T13:30:06Z</time></trkpt></trkseg></trk></gpx>
+            """
+        func read(_ name: String, _ bytes: [UInt8]) -> String {
+            let path = folder + "/" + name
+            do {
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                return "\(try GPXReader.read(path: path) { _ in }.fixes) fixes"
+            } catch { return "\(error)" }
+        }
+        for encoding in ["EBCDIC-US", "UTF-32", "UTF-7", "SHIFT_JIS", ""] {
+            let text = read("refused.gpx", Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?>\n\(track)".utf8))
+            #expect(text.contains("declares encoding=\"\(encoding)\", which is not read (GPX files are UTF-8)"), "\(encoding): \(text)")
+        }
+        // The fuzzer's input: UTF-7, then bytes that are not.
+        let damaged = Array("<?xml version=\"1.0\" encoding=\"UTF-7\"?>\n<gpx><wpt lat7\"".utf8) + [0xFF, 0xFA] + Array(".77\"/></gpx>".utf8)
+        #expect(read("fuzzed.gpx", damaged).contains("not read"))
+        #expect(read("utf32.gpx", [0, 0, 0xFE, 0xFF, 0, 0, 0, 0x3C]).contains("it is written in UTF-32"))
+        for encoding in ["UTF-8", "utf-8", "ISO-8859-1", "windows-1252", "US-ASCII"] {
+            #expect(read("read.gpx", Array("<?xml version=\"1.0\" encoding=\"\(encoding)\"?>\n\(track)".utf8)) == "2 fixes", "\(encoding)")
+        }
+        #expect(read("plain.gpx", Array(track.utf8)) == "2 fixes")
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n\(track)".utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        #expect(read("utf16.gpx", utf16) == "2 fixes")
+    }
 }

@@ -78,6 +78,14 @@ public final class GPXReader: NSObject, XMLParserDelegate {
             guard FileManager.default.isReadableFile(atPath: path), let stream = InputStream(fileAtPath: path) else {
                 throw ReadError(description: "\(path): cannot read it (permission denied?)")
             }
+            var prefix: [UInt8] = []
+            if let handle = FileHandle(forReadingAtPath: path) {
+                prefix = [UInt8]((try? handle.read(upToCount: 512)) ?? Data())
+                try? handle.close()
+            }
+            if let problem = XMLEncodingCheck.problem(prefix) {
+                throw ReadError(description: "\(path): \(problem), which is not read (GPX files are UTF-8): convert it first, e.g. with iconv, and declare encoding=\"UTF-8\"")
+            }
             let reader = GPXReader(each: each)
             let parser = XMLParser(stream: stream)
             parser.delegate = reader
