@@ -22,11 +22,9 @@ struct SourceStats {
     /// When went backwards (or stood still) between consecutive rows.
     var backwards = 0
     /// The row before `last` when the interval between them was counted (nil after time
-    /// went backwards, and at a recording's first row), and whether that interval went into
-    /// `longest`: a row ahead of both its neighbours is taken back (`add`), as is one behind
-    /// both (`beforeBackwards`).
+    /// went backwards, and at a recording's first row): a row ahead of both its neighbours
+    /// is taken back (`add`), as is one behind both (`beforeBackwards`).
     private var beforeLast: Double?
-    private var lastInLongest = false
     /// After time went backwards: the row before and the span as they were, so a row behind
     /// both its neighbours can be taken back when the next row goes on from the one before.
     private var beforeBackwards: (previous: Double, earliest: Double, latest: Double)?
@@ -99,18 +97,16 @@ struct SourceStats {
         } else {
             newRun(d)
         }
-        lastInLongest = d > longestThreshold
-        if lastInLongest { insertLongest(previous, d) }
+        if d > longestThreshold { insertLongest(previous, d) }
     }
 
     /// Undoes the last interval `d`, from `start` (in the current run, perhaps in `longest`).
     private mutating func takeBackLastInterval(from start: Double, _ d: Double) {
         runCount -= 1
-        if lastInLongest, let i = longest.firstIndex(where: { $0.start == start && $0.durationS == d }) {
+        if let i = longest.firstIndex(where: { $0.start == start && $0.durationS == d }) {
             longest.remove(at: i)
             longestThreshold = longest.count == Self.keepLongest ? longest[longest.count - 1].durationS : -.infinity
         }
-        lastInLongest = false
     }
 
     /// The interval `d` falls outside the current run's bin: count the run, start another.

@@ -56,9 +56,11 @@ struct IMUIndex {
         for w in range(from: from, to: to) { body(w.start, IMUWindowKind(w)) }
     }
 
-    /// Keeps the whole windows that end at or before `time` as runs of their kind only.
-    mutating func compact(before time: Double) {
+    /// Keeps the whole windows that end at or before `time` as runs of their kind only, when
+    /// there are at least `atLeast` of them.
+    mutating func compact(before time: Double, atLeast: Int = 1) {
         let n = windows.firstIndex { $0.start + IMUWindowBuilder.windowSeconds > time } ?? windows.count
+        guard n >= atLeast else { return }
         for w in windows[..<n] {
             let k = floorToInt64(w.start / IMUWindowBuilder.windowSeconds), kind = IMUWindowKind(w)
             if let last = runs.last, last.kind == kind, last.end == k {

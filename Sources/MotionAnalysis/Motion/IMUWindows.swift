@@ -193,8 +193,7 @@ struct IMUWindowBuilder {
     /// to its end.
     private mutating func compact() {
         let keepFrom = min(wholeFrom, index.windows[index.windows.count - 1].start - Self.recentSeconds)
-        let n = index.windows.firstIndex { $0.start + Self.windowSeconds > keepFrom } ?? index.windows.count
-        guard n >= Self.compactAt / 4 else { return }   // (removing from the front moves the rest)
-        index.compact(before: keepFrom)
+        // (At least a quarter at a time: removing from the front moves the rest.)
+        index.compact(before: keepFrom, atLeast: Self.compactAt / 4)
     }
 }
