@@ -134,6 +134,13 @@ import MotionTestSupport
         try ParallelRowScanner.scan(path: path, whenOffset: 0.5, into: &many, counts: &manyCounts)
         #expect(manyCounts == oneCounts, "\(manyCounts) vs \(oneCounts)")
         #expect(many.inner.rows == one.inner.rows)
+        // Read with read(2) instead of in place, on one processor and on several.
+        for parallel in [false, true] {
+            var read = MaskedCollector(), readCounts = ScanCounts()
+            try RowScanner.scan(path: path, whenOffset: 0.5, into: &read, counts: &readCounts, parallel: parallel, mapped: false)
+            #expect(readCounts == oneCounts, "\(parallel): \(readCounts) vs \(oneCounts)")
+            #expect(read.inner.rows == one.inner.rows)
+        }
         #expect(oneCounts.rows > 5_000 && oneCounts.tornLines == 1 && oneCounts.badLines > 5_000, "\(oneCounts)")
         // An empty file and a file of one line.
         for small in ["", Self.kinds[0] + "\n"] {
@@ -142,7 +149,40 @@ import MotionTestSupport
             try RowScanner.scan(path: path, whenOffset: 0, into: &a, counts: &ac, parallel: false)
             try ParallelRowScanner.scan(path: path, whenOffset: 0, into: &b, counts: &bc)
             #expect(ac == bc && a.rows == b.rows)
+            var c = Collector(), cc = ScanCounts()
+            try ParallelRowScanner.scan(path: path, whenOffset: 0, into: &c, counts: &cc, mapped: false)
+            #expect(ac == cc && a.rows == c.rows)
         }
+        // Lines longer than the reader keeps, last: torn, and over-long and torn.
+        for tail in ["A,W,1763735405.006,1,2", String(repeating: "7", count: 5000)] {
+            try (Self.kinds[0] + "\n" + tail).write(toFile: path, atomically: true, encoding: .utf8)
+            var a = Collector(), ac = ScanCounts(), b = Collector(), bc = ScanCounts()
+            try RowScanner.scan(path: path, whenOffset: 0, into: &a, counts: &ac, parallel: false, mapped: false)
+            try RowScanner.scan(path: path, whenOffset: 0, into: &b, counts: &bc)
+            #expect(ac == bc && a.rows == b.rows && ac.rows == 1 && ac.tornLines + ac.badLines == 1, "\(ac) vs \(bc)")
+        }
+    }
+
+    /// A file truncated while it is scanned (another program, or the recorder cutting back
+    /// a write on a full card, while the web page reads it) is an error that says so, on
+    /// one processor and on several, and not a SIGBUS that ends the process.
+    @Test(arguments: [false, true]) func aFileThatShrinksWhileItIsScannedIsAnError(parallel: Bool) throws {
+        var text = ""
+        while text.utf8.count < 3_000_000 { text += Self.kinds[0] + "\n" + Self.kinds[4] + "\n" }
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/rows.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        var sink = Collector(), counts = ScanCounts()
+        var truncated = false
+        #expect {
+            try RowScanner.scan(path: path, whenOffset: 0, into: &sink, counts: &counts, parallel: parallel) { _ in
+                if !truncated { truncated = truncate(path, 100) == 0 }
+            }
+        } throws: { error in
+            (error as? ScanError).map { $0.changedWhileRead && "\($0)".contains("shrank while it was being read") } ?? false
+        }
+        #expect(truncated)
     }
 
     /// The progress told while reading (a meter for `summary` and the timeline exports):

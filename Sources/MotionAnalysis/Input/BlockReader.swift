@@ -2,7 +2,8 @@ import MotionSystem
 import SystemPackage
 
 /// Reads a file 1 MiB at a time and hands out its complete lines, a block at a time, in
-/// bounded memory (one buffer, whatever the file size), through a `BlockStream`.
+/// bounded memory (one buffer, whatever the file size), through a `BlockStream`; or, where
+/// the file can be mapped, where the blocks lie in the mapping (`MappedBlocks`).
 ///
 /// A block is a run of whole lines, each ending with its LF, in the buffer. The buffer has
 /// `padding` readable bytes after the last byte read, so a parser may load 8 bytes at any
@@ -17,12 +18,21 @@ enum BlockReader {
     static let padding = 16
 
     /// Calls `body(base, start, end)` for each block `[start, end)` of complete lines
-    /// (`base[end - 1]` is an LF), all in one buffer. Counts bytes, over-long lines and a
-    /// torn last line.
+    /// (`base[end - 1]` is an LF), all in one buffer or in the mapped file (unless `mapped`
+    /// is false). Counts bytes, over-long lines and a torn last line.
     @inline(__always)
-    static func forEachBlock(path: String, counts: inout ScanCounts,
+    static func forEachBlock(path: String, mapped: Bool = true, counts: inout ScanCounts,
                              _ body: (UnsafePointer<UInt8>, Int, Int) -> Void) throws(ScanError) {
         let stream = try BlockStream(path: path)
+        if mapped, let file = stream.mapped() {
+            var blocks = MappedBlocks(file: file, blockBytes: chunkBytes)
+            while let block = blocks.next(counts: &counts) {
+                body(file.base, block.lowerBound, block.upperBound)
+                file.release(before: block.upperBound)
+            }
+            if file.changedWhileRead { throw ScanError.changed(path) }
+            return
+        }
         let base = stream.allocateBuffer()
         defer { base.deallocate() }
         while let block = try stream.next(into: base, counts: &counts) {

@@ -36,6 +36,10 @@ final class BlockStream {
     /// The file's size when asked (0 if unknown): how many blocks it will make, about.
     var size: Int64 { (try? fd.status().size) ?? 0 }
 
+    /// The file mapped into memory, to read its blocks in place (`MappedBlocks`) instead of
+    /// with `next`; nil where it cannot be mapped.
+    func mapped() -> MappedFile? { MappedFile(fd) }
+
     /// Allocates a buffer for `next`: `blockBytes` plus `padding` readable bytes (zeroed, so
     /// a parser's 8-byte loads past a block's end read defined memory).
     func allocateBuffer() -> UnsafeMutablePointer<UInt8> {

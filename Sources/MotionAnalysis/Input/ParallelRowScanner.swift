@@ -1,17 +1,18 @@
 import MotionCore
 import MotionSystem
 
-/// `RowScanner` on several processors: the file is read as blocks of complete lines
-/// (`BlockStream`), the blocks are parsed at the same time into `RowBatch`es on worker
-/// threads, and the batches go to the sink in file order on the caller's thread — so the
+/// `RowScanner` on several processors: the file is cut into blocks of complete lines
+/// (where it lies when it can be mapped, `MappedBlocks`; else read, `BlockStream`), the
+/// blocks are parsed at the same time into `RowBatch`es on worker threads, and the
+/// batches go to the sink in file order on the caller's thread — so the
 /// sink sees exactly the rows, in exactly the order, that the one-thread scan gives it, and
 /// needs no locks.
 ///
 /// The blocks flow through a ring of slots (`OrderedPipeline`): as soon as the oldest block
 /// is parsed, its rows go to the sink and its slot is filled with the next block, while the
-/// workers parse the blocks behind it. Memory is the ring's 512 KiB blocks and their
-/// batches (about 7 MB with two processors, 14 MB with four or more), whatever the file
-/// size.
+/// workers parse the blocks behind it. Memory is the ring's 512 KiB blocks (the mapped
+/// pages of a block are let go once its rows are handed on) and their batches (about 7 MB
+/// with two processors, 14 MB with four or more), whatever the file size.
 enum ParallelRowScanner {
     /// Blocks in flight: four per worker (at most sixteen), so that the workers always have
     /// a block to parse while the caller hands rows to the sink and reads.
@@ -19,32 +20,45 @@ enum ParallelRowScanner {
     /// Bytes per block (half the one-thread reader's: the ring holds many).
     static let blockBytes = 1 << 19
 
-    static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S,
-                                 counts: inout ScanCounts, progress: ScanProgress? = nil) throws(ScanError) {
+    static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S, counts: inout ScanCounts,
+                                 mapped inPlace: Bool = true, progress: ScanProgress? = nil) throws(ScanError) {
         let stream = try BlockStream(path: path, blockBytes: blockBytes)
         let masks = Source.allCases.map { sink.valuesRead($0) }
+        // Blocks where they lie in the mapped file; else read into the slots' buffers.
+        let file = inPlace ? stream.mapped() : nil
+        var mapped = file.map { MappedBlocks(file: $0, blockBytes: blockBytes) }
         // No more slots than the file has blocks, and one to find its end: a small file (a
         // folder of hundreds) does not allocate and clear the whole ring each time.
         let blocks = Int(min(Int64(slots), stream.size / Int64(blockBytes) + 1))
-        let ring = (0..<min(slots, blocks + 1)).map { _ in Slot(stream: stream, whenOffset: whenOffset, masks: masks) }
+        let ring = (0..<min(slots, blocks + 1)).map { _ in
+            Slot(buffer: file == nil ? stream.allocateBuffer() : nil, whenOffset: whenOffset, masks: masks)
+        }
         defer { for slot in ring { slot.deallocate() } }
         var reading = ScanCounts()
         var failure: ScanError?
         OrderedPipeline.run(slots: ring.count, workers: ParallelWork.processors, fill: { k in
             guard failure == nil else { return false }
-            do throws(ScanError) {
-                ring[k].block = try stream.next(into: ring[k].buffer, counts: &reading)
-                progress?(reading.bytes)
-            } catch {
-                failure = error
-                return false
+            if let file {
+                ring[k].base = file.base
+                ring[k].block = mapped?.next(counts: &reading)
+            } else if let buffer = ring[k].buffer {
+                do throws(ScanError) {
+                    ring[k].base = UnsafePointer(buffer)
+                    ring[k].block = try stream.next(into: buffer, counts: &reading)
+                } catch {
+                    failure = error
+                    return false
+                }
             }
+            progress?(reading.bytes)
             return ring[k].block != nil
         }, process: { k in
             ring[k].parse()
         }, drain: { k in
             ring[k].batch.replay(into: &sink)
+            if let file, let block = ring[k].block { file.release(before: block.upperBound) }
         })
+        if file?.changedWhileRead == true { failure = .changed(path) }
         for slot in ring {
             counts.rows += slot.counts.rows; counts.headers += slot.counts.headers; counts.badLines += slot.counts.badLines
             counts.crlfLines += slot.counts.crlfLines; counts.otherHeaders += slot.counts.otherHeaders
@@ -53,29 +67,32 @@ enum ParallelRowScanner {
         if let failure { throw failure }
     }
 
-    /// One block in flight: its buffer, where the block lies, and the rows parsed from it.
+    /// One block in flight: where it lies (in the mapped file, or in the slot's buffer when
+    /// the file is read), and the rows parsed from it.
     final class Slot {
-        let buffer: UnsafeMutablePointer<UInt8>
+        /// The slot's own buffer, where the file is read rather than mapped.
+        let buffer: UnsafeMutablePointer<UInt8>?
+        var base: UnsafePointer<UInt8>?
         var block: Range<Int>?
         let batch: RowBatch
         var parser: RowParser
         /// Rows, headers and bad lines of all the blocks this slot parsed.
         var counts = ScanCounts()
 
-        init(stream: BlockStream, whenOffset: Double, masks: [UInt32]) {
-            buffer = stream.allocateBuffer()
+        init(buffer: UnsafeMutablePointer<UInt8>?, whenOffset: Double, masks: [UInt32]) {
+            self.buffer = buffer
             parser = RowParser(whenOffset: whenOffset)
             batch = RowBatch(masks: masks)
         }
 
-        func deallocate() { buffer.deallocate(); parser.deallocate(); batch.deallocate() }
+        func deallocate() { buffer?.deallocate(); parser.deallocate(); batch.deallocate() }
 
         /// Parses the block (if any) into the batch, as `RowScanner` parses a block.
         func parse() {
             batch.removeAll()
-            guard let block else { return }
+            guard let block, let base else { return }
             var sink = BatchSink(batch: batch)
-            parser.parseBlock(UnsafePointer(buffer), block.lowerBound, block.upperBound, sink: &sink, counts: &counts)
+            parser.parseBlock(base, block.lowerBound, block.upperBound, sink: &sink, counts: &counts)
         }
     }
 }

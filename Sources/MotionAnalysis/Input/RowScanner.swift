@@ -22,7 +22,25 @@ extension RowSink {
 public struct ScanError: Error, CustomStringConvertible {
     public var path: String
     public var errno: Errno
-    public var description: String { RecordingReadError(path: path, errno: errno).description }
+    /// The file shrank while it was read (`MappedFile.changedWhileRead`).
+    public var changedWhileRead = false
+
+    init(path: String, errno: Errno) { self.path = path; self.errno = errno }
+
+    /// The file lost part of its bytes while it was read: nothing read from it stands.
+    static func changed(_ path: String) -> ScanError {
+        var error = ScanError(path: path, errno: .ioError)
+        error.changedWhileRead = true
+        return error
+    }
+
+    public var description: String {
+        guard !changedWhileRead else {
+            return "cannot read \(path): it shrank while it was being read (another program truncated it, "
+                + "or its disk went away) — read it again once nothing writes to it"
+        }
+        return RecordingReadError(path: path, errno: errno).description
+    }
 }
 
 /// Told the bytes of the file read so far, on the scanning caller's thread (a progress meter).
@@ -64,11 +82,14 @@ public enum RowScanner {
     /// Several processors parse blocks at once (`ParallelRowScanner`) unless `parallel` is
     /// false or there is one processor; the sink gets the same rows in the same order.
     /// `progress` is called on the caller's thread with the bytes of the file read so far.
+    /// The file is parsed where it lies in memory (`MappedFile`) unless `mapped` is false or
+    /// it cannot be mapped; then it is read with read(2). The rows are the same.
     public static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S,
-                                        counts: inout ScanCounts, parallel: Bool = true,
+                                        counts: inout ScanCounts, parallel: Bool = true, mapped: Bool = true,
                                         progress: ScanProgress? = nil) throws(ScanError) {
         if parallel && ParallelWork.processors > 1 {
-            try ParallelRowScanner.scan(path: path, whenOffset: whenOffset, into: &sink, counts: &counts, progress: progress)
+            try ParallelRowScanner.scan(path: path, whenOffset: whenOffset, into: &sink, counts: &counts,
+                                        mapped: mapped, progress: progress)
             return
         }
         var parser = RowParser(whenOffset: whenOffset)
@@ -78,7 +99,7 @@ public enum RowScanner {
             counts.bytes += reading.bytes; counts.badLines += reading.badLines; counts.tornLines += reading.tornLines
         }
         var done: Int64 = 0
-        try BlockReader.forEachBlock(path: path, counts: &reading) { p, start, end in
+        try BlockReader.forEachBlock(path: path, mapped: mapped, counts: &reading) { p, start, end in
             parser.parseBlock(p, start, end, sink: &sink, counts: &counts)
             done += Int64(end - start)
             progress?(done)

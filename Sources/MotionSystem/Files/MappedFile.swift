@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemPackage
+
+/// A regular file mapped read-only into memory (`mmap(2)`), so a reader parses its bytes
+/// where the page cache holds them instead of copying them out with read(2) first.
+///
+/// * `base[0 ..< size]` are the file's bytes as long as it keeps at least that size;
+///   zero bytes follow, at least `padding` of them, so a parser may load a few bytes past
+///   the end.
+/// * Memory: the pages read stay mapped, and count in the process's resident size, until
+///   `release(before:)` lets them go (they stay in the page cache): a reader releases what
+///   it is done with, so a 2 GB file does not make a 2 GB process.
+/// * A file that shrinks while mapped does not kill the process (`MappedFileGuard`): the
+///   pages it lost read as zeros and `changedWhileRead` turns true, so the reader says
+///   the file changed instead of reporting what it read.
+public final class MappedFile {
+    /// The first byte of the file.
+    public let base: UnsafePointer<UInt8>
+    /// The file's size when it was mapped.
+    public let size: Int
+    /// Zero bytes readable after `size`.
+    public static let padding = 64
+    private let length: Int
+    private let registration: Int
+    private var released = 0
+    private static let pageBytes = Int(sysconf(Int32(_SC_PAGESIZE)))
+
+    /// Maps the open file `fd`; nil where it cannot be (an empty file, not a regular file,
+    /// a file system without mmap, a 32-bit address space, too many files mapped at once):
+    /// read it with read(2) then.
+    public init?(_ fd: FileDescriptor) {
+        #if arch(arm) || arch(i386)
+        return nil   // a large file would take much of a 32-bit address space
+        #else
+        guard let status = try? fd.status(), status.kind == .regular, status.size > 0 else { return nil }
+        let size = Int(status.size), page = Self.pageBytes
+        let fileBytes = (size + page - 1) / page * page
+        let length = fileBytes + page   // one page of zeros after the file's last page
+        // The whole range as zeros first, then the file over all but the last page: the
+        // zeros after `size` in the file's last page come from the kernel.
+        let reserved = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let reserved, reserved != MAP_FAILED else { return nil }
+        guard mmap(reserved, fileBytes, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd.rawValue, 0) != MAP_FAILED,
+              let registration = MappedFileGuard.register(start: Int(bitPattern: reserved),
+                                                          end: Int(bitPattern: reserved) + fileBytes) else {
+            munmap(reserved, length)
+            return nil
+        }
+        madvise(reserved, fileBytes, MADV_SEQUENTIAL)
+        self.base = UnsafePointer(reserved.assumingMemoryBound(to: UInt8.self))
+        self.size = size
+        self.length = length
+        self.registration = registration
+        #endif
+    }
+
+    deinit {
+        MappedFileGuard.unregister(registration)
+        munmap(UnsafeMutableRawPointer(mutating: base), length)
+    }
+
+    /// Whether part of the file was gone when it was read (it shrank while mapped): the
+    /// bytes read there were zeros, not the file's.
+    public var changedWhileRead: Bool { MappedFileGuard.wasHit(registration) }
+
+    /// Lets the pages wholly before byte `offset` go from this process's memory (they stay
+    /// in the page cache); reading them again reads the file again. Offsets only grow.
+    public func release(before offset: Int) {
+        let end = min(offset, size) / Self.pageBytes * Self.pageBytes
+        guard end > released else { return }
+        madvise(UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
+        released = end
+    }
+}
