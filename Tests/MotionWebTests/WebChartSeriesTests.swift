@@ -43,6 +43,31 @@ import Testing
         #expect(series.track.joined().count == 20)
     }
 
+    /// The charts read the rows the summary reads (its fast scanner, `RowScanner`), less
+    /// those `motionlog check` refuses as out of range: an L row with a negative speed, a
+    /// latitude past 90 or a mode other than 2 or 3, an A row with an infinite value. A
+    /// defective line between them does not end the reading.
+    @Test func theChartsLeaveOutWhatCheckCallsOutOfRange() throws {
+        let fixture = try WebFixture()
+        try fixture.addRecording("20260911120000", start: start, seconds: 20)
+        let path = fixture.folder + "/20260911120000.csv"
+        var csv = try String(contentsOfFile: path, encoding: .utf8)
+        csv += "L,W,\(start + 19.5),48.2,11.6,540.0,-5.0,45.0,3.0,5.0,0.0,3\n"
+        csv += "L,W,\(start + 19.6),91.0,11.6,540.0,5.0,45.0,3.0,5.0,0.0,3\n"
+        csv += "L,W,\(start + 19.7),48.2,11.6,540.0,5.0,45.0,3.0,5.0,0.0,4\n"
+        csv += "A,W,\(start + 19.8),inf,0.0,1.0\n"
+        csv += "\u{1}\u{2}garbage\n"
+        csv += "A,W,\(start + 19.9),0.0,0.0,7.5\n"
+        try csv.write(toFile: path, atomically: false, encoding: .utf8)
+        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
+        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
+        let series = try RecordingSeries.read(inputs, duration: 21)
+        #expect(series.track.joined().count == 20)
+        #expect(series.speed.joined().allSatisfy { $0.v >= 0 })
+        #expect(series.defectiveLines == 5, "\(series.defectiveLines)")
+        #expect(series.acceleration.joined().map(\.max).max() == 7.5)   // the row after the defective line
+    }
+
     /// A CSV without its metadata (copied in, converted) has no duration to size the bins:
     /// a 4.5 s file was one 6 s bin, and its page said "no accelerometer rows".
     @Test(arguments: [(4.5, 100.0), (7200.0, 1.0)])

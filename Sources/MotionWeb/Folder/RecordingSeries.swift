@@ -60,52 +60,77 @@ struct RecordingSeries: Sendable {
     /// metadata) sizes the acceleration bins; without it (a CSV copied in without its
     /// metadata) they start at the finest width and widen as the rows go on
     /// (`AccelerationBins`). IMU rows stamped before a clock step are placed by it
-    /// (`ClockStep`).
+    /// (`ClockStep`). The rows are the summary's (`RowScanner`, several processors, the file
+    /// parsed in place), less those `check` calls out of range (`CSVFormat.rangeProblem`).
     static func read(_ inputs: [Input], duration: Double?) throws -> RecordingSeries {
-        var s = RecordingSeries()
-        var track = GapThinner<TrackPoint>(limit: maxPoints * 2) { $0.time }
-        var speed = GapThinner<Point>(limit: maxPoints) { $0.t }, elevation = GapThinner<Point>(limit: maxPoints) { $0.t }
-        var bins = AccelerationBins(duration: duration, count: Self.bins)
-        var positionSpeed = PositionSpeed()
-        var first: Double?
+        var sink = SeriesSink(duration: duration)
         for input in inputs {
-            let step = input.step, epochOffset = input.epochOffset, written = input.written
-            try RecordingReader(path: input.csvPath).read { item in
-                switch item {
-                case .problem(let p): if p.severity == .error { s.defectiveLines += 1 }
-                case .row(_, let row):
-                    if let written, !written.admits(row.source, row.when) { return }
-                    let when = step?.place(row.source, row.when) ?? row.when
-                    if first == nil { first = when }
-                    let t = when - (first ?? when)
-                    s.lastWhen = when
-                    switch row.source {
-                    case .location:
-                        guard let p = TrackPoint(row: row, epochOffset: epochOffset) else { return }
-                        track.add(p)
-                        if p.speed.isFinite {
-                            speed.add(Point(t: t, v: p.speed * 3.6))
-                            s.speedFromGPSD += 1
-                        } else if let v = positionSpeed.add(time: when, lat: p.latitude, lon: p.longitude) {
-                            speed.add(Point(t: t, v: v * 3.6))
-                            s.speedFromPositions += 1
-                        }
-                        if p.altitudeMSL.isFinite { elevation.add(Point(t: t, v: p.altitudeMSL)) }
-                    case .accelerometer:
-                        let m = (row[0] * row[0] + row[1] * row[1] + row[2] * row[2]).squareRoot()
-                        // As in the summary: a value no sensor gives is left out (`SensorValue`).
-                        guard m.isFinite, !(0..<3).contains(where: { SensorValue.isImpossible(row[$0]) }) else { return }
-                        bins.add(t: t, magnitude: m)
-                    default: break
-                    }
-                }
-            }
+            sink.input = input
+            var counts = ScanCounts()
+            try RowScanner.scan(path: input.csvPath, whenOffset: 0, into: &sink, counts: &counts)
+            sink.series.defectiveLines += counts.badLines
         }
+        return sink.finish()
+    }
+}
+
+/// Collects a `RecordingSeries` from the rows of its files, in order.
+struct SeriesSink: RowSink {
+    var series = RecordingSeries()
+    /// The file being read.
+    var input = RecordingSeries.Input(csvPath: "", epochOffset: 0)
+    private var track = GapThinner<TrackPoint>(limit: RecordingSeries.maxPoints * 2) { $0.time }
+    private var speed = GapThinner<RecordingSeries.Point>(limit: RecordingSeries.maxPoints) { $0.t }
+    private var elevation = GapThinner<RecordingSeries.Point>(limit: RecordingSeries.maxPoints) { $0.t }
+    private var bins: AccelerationBins
+    private var positionSpeed = PositionSpeed()
+    private var first: Double?
+
+    init(duration: Double?) { bins = AccelerationBins(duration: duration, count: RecordingSeries.bins) }
+
+    mutating func row(_ source: Source, when raw: Double, values v: UnsafeBufferPointer<Double>) {
+        // What `motionlog check` refuses as out of range is not plotted (an infinite value,
+        // a latitude past 90, a negative speed, an L row's mode other than 2 or 3).
+        for k in 0..<v.count where CSVFormat.rangeProblem(source, k + 3, v[k]) != nil {
+            series.defectiveLines += 1
+            return
+        }
+        if source == .location && v[8] != 2 && v[8] != 3 { series.defectiveLines += 1; return }
+        if let written = input.written, !written.admits(source, raw) { return }
+        let when = input.step?.place(source, raw) ?? raw
+        if first == nil { first = when }
+        let t = when - (first ?? when)
+        series.lastWhen = when
+        switch source {
+        case .location:
+            let row = Row(source: source, label: 0, when: raw, values: (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]))
+            guard let p = TrackPoint(row: row, epochOffset: input.epochOffset) else { return }
+            track.add(p)
+            if p.speed.isFinite {
+                speed.add(RecordingSeries.Point(t: t, v: p.speed * 3.6))
+                series.speedFromGPSD += 1
+            } else if let s = positionSpeed.add(time: when, lat: p.latitude, lon: p.longitude) {
+                speed.add(RecordingSeries.Point(t: t, v: s * 3.6))
+                series.speedFromPositions += 1
+            }
+            if p.altitudeMSL.isFinite { elevation.add(RecordingSeries.Point(t: t, v: p.altitudeMSL)) }
+        case .accelerometer:
+            let m = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot()
+            // As in the summary: a value no sensor gives is left out (`SensorValue`).
+            guard m.isFinite, !(0..<3).contains(where: { SensorValue.isImpossible(v[$0]) }) else { return }
+            bins.add(t: t, magnitude: m)
+        default: break
+        }
+    }
+
+    /// The series of the rows seen.
+    func finish() -> RecordingSeries {
+        var s = series
         s.firstWhen = first
         s.track = track.segments
         s.speed = speed.segments
         s.elevation = elevation.segments
-        s.acceleration = bins.pieces(limit: maxPoints)
+        s.acceleration = bins.pieces(limit: RecordingSeries.maxPoints)
         return s
     }
 }
