@@ -94,6 +94,9 @@ public final class WebServer: Sendable {
     public let configuration: WebConfiguration
     let app: WebApp
     private let log: Logger
+    /// Raised by `RunningWebServer.stop`: the server's complaints about being cancelled
+    /// after it are not errors (`QuietWhenStopping`).
+    let stopping = StopFlag()
 
     public init(configuration: WebConfiguration, log: Logger, verify: @escaping @Sendable (String, String) -> Bool = PasswordHash.verify) throws(WebError) {
         if let why = configuration.refusal { throw .refused(why) }
@@ -117,7 +120,7 @@ public final class WebServer: Sendable {
             configuration: .init(address: .hostname(c.listen.host, port: c.listen.port), serverName: nil),
             onServerRunning: { channel in onRunning(channel.localAddress?.port ?? c.listen.port) },
             eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton),
-            logger: log)
+            logger: Logger(label: log.label) { [log, stopping] _ in QuietWhenStopping(inner: log.handler, stopping: stopping) })
     }
 
     /// Serves until the task is cancelled. `onRunning` gets the bound port.
@@ -138,7 +141,7 @@ public final class WebServer: Sendable {
             bound.set(.failure(CancellationError()))
         }
         switch bound.wait() {
-        case .success(let port): return RunningWebServer(task: task, port: port)
+        case .success(let port): return RunningWebServer(task: task, port: port, stopping: stopping)
         case .failure(let e):
             task.cancel()
             throw Self.listenFailure(e, address: configuration.listen)
@@ -159,8 +162,12 @@ public final class WebServer: Sendable {
 public final class RunningWebServer: Sendable {
     let task: Task<Void, Never>
     public let port: Int
-    init(task: Task<Void, Never>, port: Int) { self.task = task; self.port = port }
-    public func stop() { task.cancel() }
+    let stopping: StopFlag
+    init(task: Task<Void, Never>, port: Int, stopping: StopFlag) { self.task = task; self.port = port; self.stopping = stopping }
+    public func stop() {
+        stopping.raise()
+        task.cancel()
+    }
 }
 
 /// The first result, handed from the server task to the thread waiting in `start()`.
