@@ -31,8 +31,13 @@ import Testing
         let folder = NSTemporaryDirectory() + "motionlog-webstop-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let server = try WebServer(configuration: WebConfiguration(folder: folder, listen: ListenAddress(host: "127.0.0.1", port: 0)),
-                                   log: levels.logger).start()
+        let web = try WebServer(configuration: WebConfiguration(folder: folder, listen: ListenAddress(host: "127.0.0.1", port: 0)),
+                                log: levels.logger)
+        // `start` blocks its thread until the server's task has bound the port: not a thread
+        // of the test's cooperative pool, which that task needs (two processors, two threads).
+        let server = try await withCheckedThrowingContinuation { (done: CheckedContinuation<RunningWebServer, any Error>) in
+            Thread { done.resume(with: Result { try web.start() }) }.start()
+        }
         server.stop()
         await server.task.value
         let seen = levels.seen.withLock { $0 }
