@@ -163,16 +163,21 @@ import MotionTestSupport
         }
     }
 
+    /// A file of 3 MB of A and L rows in a new folder: the folder, the file and its size.
+    static func threeMegabytesOfRows() throws -> (dir: String, path: String, size: Int64) {
+        var text = ""
+        while text.utf8.count < 3_000_000 { text += kinds[0] + "\n" + kinds[4] + "\n" }
+        let dir = try ScenarioRecording.tempDir()
+        try text.write(toFile: dir + "/rows.csv", atomically: true, encoding: .utf8)
+        return (dir, dir + "/rows.csv", Int64(text.utf8.count))
+    }
+
     /// A file truncated while it is scanned (another program, or the recorder cutting back
     /// a write on a full card, while the web page reads it) is an error that says so, on
     /// one processor and on several, and not a SIGBUS that ends the process.
     @Test(arguments: [false, true]) func aFileThatShrinksWhileItIsScannedIsAnError(parallel: Bool) throws {
-        var text = ""
-        while text.utf8.count < 3_000_000 { text += Self.kinds[0] + "\n" + Self.kinds[4] + "\n" }
-        let dir = try ScenarioRecording.tempDir()
+        let (dir, path, _) = try Self.threeMegabytesOfRows()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/rows.csv"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
         var sink = Collector(), counts = ScanCounts()
         var truncated = false
         #expect {
@@ -189,13 +194,8 @@ import MotionTestSupport
     /// rising, on both scanners, to the size of the file (less a torn last line), and for
     /// several files with the bytes of those before.
     @Test func progressRisesToTheFileSize() throws {
-        var text = ""
-        while text.utf8.count < 3_000_000 { text += Self.kinds[0] + "\n" + Self.kinds[4] + "\n" }
-        let dir = try ScenarioRecording.tempDir()
+        let (dir, path, size) = try Self.threeMegabytesOfRows()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/rows.csv"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let size = Int64(text.utf8.count)
         for parallel in [false, true] {
             var told: [Int64] = []
             var sink = Collector(), counts = ScanCounts()

@@ -3,9 +3,11 @@ import Synchronization
 
 /// The messages logged through `logger`, for tests that check what the server logs.
 final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Mutex<[(level: Logger.Level, message: String)]>([])
 
-    var all: [String] { lines.withLock { $0 } }
+    var all: [String] { lines.withLock { $0.map(\.message) } }
+    /// Each message with its level.
+    var leveled: [(level: Logger.Level, message: String)] { lines.withLock { $0 } }
 
     func count(_ message: String) -> Int { all.filter { $0 == message }.count }
 
@@ -23,7 +25,7 @@ final class LogLines: Sendable {
         }
 
         func log(event: LogEvent) {
-            lines.lines.withLock { $0.append(event.message.description) }
+            lines.lines.withLock { $0.append((event.level, event.message.description)) }
         }
     }
 }

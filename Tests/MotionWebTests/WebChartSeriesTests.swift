@@ -7,18 +7,24 @@ import Testing
 @Suite struct WebChartSeriesTests {
     let start = 1_790_000_000.0
 
-    /// The acceleration chart leaves out what the summary leaves out: one A value of 1e100
-    /// (finite, its square too) once stretched the chart's scale to 1e100 g.
-    @Test func theAccelerationChartLeavesOutValuesNoSensorGives() throws {
+    /// The series of a 20 s recording (metadata and all) with `lines` appended to its CSV.
+    func seriesOf20Seconds(appending lines: [String]) throws -> RecordingSeries {
         let fixture = try WebFixture()
         try fixture.addRecording("20260911120000", start: start, seconds: 20)
         let path = fixture.folder + "/20260911120000.csv"
-        var csv = try String(contentsOfFile: path, encoding: .utf8)
-        csv += "A,W,\(start + 20.05),1e100,0.0,1.0\n"
+        let csv = try String(contentsOfFile: path, encoding: .utf8) + lines.joined()
         try csv.write(toFile: path, atomically: false, encoding: .utf8)
         let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
         let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
-        let series = try RecordingSeries.read(inputs, duration: 21)
+        return try RecordingSeries.read(inputs, duration: 21)
+    }
+
+    /// The acceleration chart leaves out what the summary leaves out: one A value of 1e100
+    /// (finite, its square too) once stretched the chart's scale to 1e100 g.
+    @Test func theAccelerationChartLeavesOutValuesNoSensorGives() throws {
+        let series = try seriesOf20Seconds(appending: [
+            "A,W,\(start + 20.05),1e100,0.0,1.0\n",
+        ])
         let bins = series.acceleration.joined()
         #expect(!bins.isEmpty && bins.allSatisfy { $0.max < 10 }, "\(bins.map(\.max).max() ?? 0)")
     }
@@ -27,16 +33,10 @@ import Testing
     /// first and last When), as the summary does: a last fix damaged to the year 9999 put a
     /// speed point 7973 years along, an A row a year back a bin before the recording.
     @Test func theChartsLeaveOutRowsOutsideWhatTheRecorderWrote() throws {
-        let fixture = try WebFixture()
-        try fixture.addRecording("20260911120000", start: start, seconds: 20)
-        let path = fixture.folder + "/20260911120000.csv"
-        var csv = try String(contentsOfFile: path, encoding: .utf8)
-        csv += "A,W,\(start - 365 * 86400),0.01,-0.02,1.0\n"
-        csv += "L,W,253402300000.0,48.2,11.6,540.0,5.0,45.0,3.0,5.0,0.0,3\n"
-        try csv.write(toFile: path, atomically: false, encoding: .utf8)
-        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
-        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
-        let series = try RecordingSeries.read(inputs, duration: 21)
+        let series = try seriesOf20Seconds(appending: [
+            "A,W,\(start - 365 * 86400),0.01,-0.02,1.0\n",
+            "L,W,253402300000.0,48.2,11.6,540.0,5.0,45.0,3.0,5.0,0.0,3\n",
+        ])
         let speed = series.speed.joined(), bins = series.acceleration.joined()
         #expect(!speed.isEmpty && speed.allSatisfy { $0.t >= 0 && $0.t < 21 }, "\(speed.map(\.t).max() ?? 0)")
         #expect(!bins.isEmpty && bins.allSatisfy { $0.t >= 0 && $0.t < 21 }, "\(bins.map(\.t).min() ?? 0)")
@@ -48,20 +48,14 @@ import Testing
     /// latitude past 90 or a mode other than 2 or 3, an A row with an infinite value. A
     /// defective line between them does not end the reading.
     @Test func theChartsLeaveOutWhatCheckCallsOutOfRange() throws {
-        let fixture = try WebFixture()
-        try fixture.addRecording("20260911120000", start: start, seconds: 20)
-        let path = fixture.folder + "/20260911120000.csv"
-        var csv = try String(contentsOfFile: path, encoding: .utf8)
-        csv += "L,W,\(start + 19.5),48.2,11.6,540.0,-5.0,45.0,3.0,5.0,0.0,3\n"
-        csv += "L,W,\(start + 19.6),91.0,11.6,540.0,5.0,45.0,3.0,5.0,0.0,3\n"
-        csv += "L,W,\(start + 19.7),48.2,11.6,540.0,5.0,45.0,3.0,5.0,0.0,4\n"
-        csv += "A,W,\(start + 19.8),inf,0.0,1.0\n"
-        csv += "\u{1}\u{2}garbage\n"
-        csv += "A,W,\(start + 19.9),0.0,0.0,7.5\n"
-        try csv.write(toFile: path, atomically: false, encoding: .utf8)
-        let entry = try #require(RecordingFolder(path: fixture.folder).list().first)
-        let inputs = RecordingSeries.inputs(try #require(RecordingParts([entry])), folder: fixture.folder)
-        let series = try RecordingSeries.read(inputs, duration: 21)
+        let series = try seriesOf20Seconds(appending: [
+            "L,W,\(start + 19.5),48.2,11.6,540.0,-5.0,45.0,3.0,5.0,0.0,3\n",
+            "L,W,\(start + 19.6),91.0,11.6,540.0,5.0,45.0,3.0,5.0,0.0,3\n",
+            "L,W,\(start + 19.7),48.2,11.6,540.0,5.0,45.0,3.0,5.0,0.0,4\n",
+            "A,W,\(start + 19.8),inf,0.0,1.0\n",
+            "\u{1}\u{2}garbage\n",
+            "A,W,\(start + 19.9),0.0,0.0,7.5\n",
+        ])
         #expect(series.track.joined().count == 20)
         #expect(series.speed.joined().allSatisfy { $0.v >= 0 })
         #expect(series.defectiveLines == 5, "\(series.defectiveLines)")

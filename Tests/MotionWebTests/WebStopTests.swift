@@ -2,7 +2,6 @@ import Foundation
 import Logging
 import MotionCore
 @testable import MotionWeb
-import Synchronization
 import Testing
 
 /// Stopping the web server (`RunningWebServer.stop`, as `systemctl stop` of the daemon does)
@@ -10,29 +9,13 @@ import Testing
 /// (`QuietWhenStopping`). Before, every clean stop left "Waiting on child channel:
 /// CancellationError()" and "Server shutdown error: Already closed" in the journal as errors.
 @Suite struct WebStopTests {
-    final class Levels: Sendable {
-        let seen = Mutex<[(Logger.Level, String)]>([])
-        var logger: Logger { Logger(label: "test") { _ in Handler(levels: self) } }
-
-        struct Handler: LogHandler {
-            let levels: Levels
-            var metadata: Logger.Metadata = [:]
-            var logLevel: Logger.Level = .trace
-            subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-                get { metadata[key] }
-                set { metadata[key] = newValue }
-            }
-            func log(event: LogEvent) { levels.seen.withLock { $0.append((event.level, event.message.description)) } }
-        }
-    }
-
     @Test func aCleanStopLogsNoError() async throws {
-        let levels = Levels()
+        let log = LogLines()
         let folder = NSTemporaryDirectory() + "motionlog-webstop-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let web = try WebServer(configuration: WebConfiguration(folder: folder, listen: ListenAddress(host: "127.0.0.1", port: 0)),
-                                log: levels.logger)
+                                log: log.logger)
         // `start` blocks its thread until the server's task has bound the port: not a thread
         // of the test's cooperative pool, which that task needs (two processors, two threads).
         let server = try await withCheckedThrowingContinuation { (done: CheckedContinuation<RunningWebServer, any Error>) in
@@ -40,8 +23,8 @@ import Testing
         }
         server.stop()
         await server.task.value
-        let seen = levels.seen.withLock { $0 }
-        #expect(seen.contains { $0.0 == .info }, "\(seen)")   // (the handler saw the server start)
-        #expect(!seen.contains { $0.0 >= .error }, "\(seen)")
+        let seen = log.leveled
+        #expect(seen.contains { $0.level == .info }, "\(seen)")   // (the handler saw the server start)
+        #expect(!seen.contains { $0.level >= .error }, "\(seen)")
     }
 }
