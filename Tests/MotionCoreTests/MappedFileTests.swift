@@ -13,7 +13,7 @@ import Testing
         return (path, try FileDescriptor.open(path, .readWrite), data)
     }
 
-    @Test(arguments: [1, 4095, 4096, 3_000_001])
+    @Test(arguments: [1, 4095, 4096, 9_000_001])
     func theBytesThenZeros(size: Int) throws {
         let (_, fd, data) = try file(bytes: size)
         defer { try? fd.close() }

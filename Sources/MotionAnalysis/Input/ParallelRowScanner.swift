@@ -10,9 +10,9 @@ import MotionSystem
 ///
 /// The blocks flow through a ring of slots (`OrderedPipeline`): as soon as the oldest block
 /// is parsed, its rows go to the sink and its slot is filled with the next block, while the
-/// workers parse the blocks behind it. Memory is the ring's 512 KiB blocks (the mapped
-/// pages of a block are let go once its rows are handed on) and their batches (about 7 MB
-/// with two processors, 14 MB with four or more), whatever the file size.
+/// workers parse the blocks behind it. Memory is the ring's 512 KiB blocks (mapped pages
+/// are let go once their rows are handed on, `MappedFile.releaseStep` at a time) and their
+/// batches (about 7 MB with two processors, 14 MB with four or more), whatever the file size.
 enum ParallelRowScanner {
     /// Blocks in flight: four per worker (at most sixteen), so that the workers always have
     /// a block to parse while the caller hands rows to the sink and reads.

@@ -67,10 +67,16 @@ public final class MappedFile {
 
     /// Lets the pages wholly before byte `offset` go from this process's memory (they stay
     /// in the page cache); reading them again reads the file again. Offsets only grow.
+    /// Pages go `releaseStep` at a time at least: each release makes the kernel flush the
+    /// other threads' TLBs (release per 512 KiB block: 2–3 % more wall time for `summary`).
     public func release(before offset: Int) {
         let end = min(offset, size) / Self.pageBytes * Self.pageBytes
-        guard end > released else { return }
+        guard end >= released + Self.releaseStep else { return }
         madvise(UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
         released = end
     }
+
+    /// The least a `release` lets go (and so about the most a reader holds beyond what it
+    /// is parsing).
+    public static let releaseStep = 4 << 20
 }
