@@ -6,9 +6,9 @@ import SystemPackage
 /// A regular file mapped read-only into memory (`mmap(2)`), so a reader parses its bytes
 /// where the page cache holds them instead of copying them out with read(2) first.
 ///
-/// * `base[0 ..< size]` are the file's bytes as long as it keeps at least that size;
-///   zero bytes follow, at least `padding` of them, so a parser may load a few bytes past
-///   the end.
+/// * `base[0 ..< size]` are the file's bytes as long as it keeps at least that size; at
+///   least `padding` readable bytes follow (zeros, or in the last page what was appended
+///   since the file was mapped), so a parser may load a few bytes past the end.
 /// * Memory: the pages read stay mapped, and count in the process's resident size, until
 ///   `release(before:)` lets them go (they stay in the page cache): a reader releases what
 ///   it is done with, so a 2 GB file does not make a 2 GB process.
@@ -20,7 +20,7 @@ public final class MappedFile {
     public let base: UnsafePointer<UInt8>
     /// The file's size when it was mapped.
     public let size: Int
-    /// Zero bytes readable after `size`.
+    /// Bytes readable after `size` (zeros unless the file grew since it was mapped).
     public static let padding = 64
     private let length: Int
     private let registration: Int
