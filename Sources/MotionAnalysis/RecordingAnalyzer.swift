@@ -55,9 +55,9 @@ public struct RecordingAnalyzer: RowSink {
     /// IMU rows with a value no sensor gives (`SensorValue.isImpossible`), left out.
     var impossibleRows = 0
     var outside = 0
-    /// The When the recorder wrote into the file being read (`WrittenWhen`; ±∞ without):
+    /// The When the recorder wrote into the file being read (everything without metadata):
     /// a row outside was changed after recording and is left out but counted.
-    var writtenLow = -Double.infinity, writtenHigh = Double.infinity
+    var written = WrittenWhen.everything
     /// Rows left out that way, per file name, and per source (still rows of the file for
     /// `CutShortFile`).
     var outsideRows = [Int](repeating: 0, count: 5)
@@ -77,7 +77,7 @@ public struct RecordingAnalyzer: RowSink {
     }
 
     public mutating func row(_ source: Source, when stamped: Double, values v: UnsafeBufferPointer<Double>) {
-        if stamped > writtenHigh || (stamped < writtenLow && source != .location) {   // (`WrittenWhen.admits`)
+        if !written.admits(source, stamped) {
             outsideWritten[outsideWritten.count - 1].rows += 1
             outsideRows[source.order] += 1
             return
@@ -115,11 +115,10 @@ public struct RecordingAnalyzer: RowSink {
     /// The When range the recorder wrote into the next file (`WrittenWhen`), `offset` being
     /// added to its When as it is read.
     mutating func setWritten(_ meta: RecordingMetadata?, offset: Double, name: String) {
-        writtenLow = -.infinity; writtenHigh = .infinity
-        guard let written = WrittenWhen(meta) else { return }
-        writtenLow = written.low + offset
-        writtenHigh = written.high + offset
-        outsideWritten.append((name, 0, written.first + offset, written.last + offset))
+        written = .everything
+        guard let range = WrittenWhen(meta)?.shifted(by: offset) else { return }
+        written = range
+        outsideWritten.append((name, 0, range.first, range.last))
     }
 
     /// Of D rows only the user acceleration (values 3–5) is used; the scanner need not

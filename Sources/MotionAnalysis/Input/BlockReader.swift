@@ -23,21 +23,14 @@ enum BlockReader {
     @inline(__always)
     static func forEachBlock(path: String, mapped: Bool = true, counts: inout ScanCounts,
                              _ body: (UnsafePointer<UInt8>, Int, Int) -> Void) throws(ScanError) {
-        let stream = try BlockStream(path: path)
-        if mapped, let file = stream.mapped() {
-            var blocks = MappedBlocks(file: file, blockBytes: chunkBytes)
-            while let block = blocks.next(counts: &counts) {
-                body(file.base, block.lowerBound, block.upperBound)
-                file.release(before: block.upperBound)
-            }
-            if file.changedWhileRead { throw ScanError.changed(path) }
-            return
-        }
-        let base = stream.allocateBuffer()
-        defer { base.deallocate() }
-        while let block = try stream.next(into: base, counts: &counts) {
+        let stream = try BlockStream(path: path, inPlace: mapped)
+        let buffer = stream.allocateBuffer()
+        defer { buffer?.deallocate() }
+        while let (base, block) = try stream.next(into: buffer, counts: &counts) {
             body(base, block.lowerBound, block.upperBound)
+            stream.release(before: block.upperBound)
         }
+        try stream.finish()
     }
 
     /// Calls `body` with each complete line (without its LF), as `forEachBlock` reads them.

@@ -1,8 +1,9 @@
 import MotionSystem
 import SystemPackage
 
-/// A file read as blocks of complete lines, each into a buffer the caller provides (so
-/// several blocks can be in use at once: `ParallelRowScanner`), in bounded memory.
+/// A file as blocks of complete lines, in bounded memory: where they lie when the file can
+/// be mapped (`MappedBlocks`), else each read into a buffer the caller provides (so several
+/// blocks can be in use at once: `ParallelRowScanner`).
 ///
 /// A block is a run of whole lines, each ending with its LF. The part of a line a read cut
 /// off is kept (at most `BlockReader.maxLineBytes`) and starts the next block. A line that
@@ -11,6 +12,8 @@ import SystemPackage
 final class BlockStream {
     private let path: String
     private let fd: FileDescriptor
+    /// The file mapped into memory, its blocks handed out where they lie (nil: read).
+    private var mapped: MappedBlocks?
     /// Bytes read into a buffer at most (the buffer holds this plus `padding`).
     let blockBytes: Int
     private let carry = UnsafeMutablePointer<UInt8>.allocate(capacity: BlockReader.maxLineBytes)
@@ -19,13 +22,16 @@ final class BlockStream {
     private var badLines = 0
     private var finished = false
 
-    init(path: String, blockBytes: Int = BlockReader.chunkBytes) throws(ScanError) {
+    /// Opens `path`; with `inPlace` (and where the file can be mapped, `MappedFile`) its
+    /// blocks are handed out where they lie in memory instead of read into buffers.
+    init(path: String, blockBytes: Int = BlockReader.chunkBytes, inPlace: Bool = true) throws(ScanError) {
         self.path = path
         self.blockBytes = max(blockBytes, 2 * BlockReader.maxLineBytes)
         do { fd = try FileSystem.openForReading(path) } catch {
             carry.deallocate()
             throw ScanError(path: path, errno: error)
         }
+        if inPlace, let file = MappedFile(fd) { mapped = MappedBlocks(file: file, blockBytes: self.blockBytes) }
     }
 
     deinit {
@@ -36,22 +42,40 @@ final class BlockStream {
     /// The file's size when asked (0 if unknown): how many blocks it will make, about.
     var size: Int64 { (try? fd.status().size) ?? 0 }
 
-    /// The file mapped into memory, to read its blocks in place (`MappedBlocks`) instead of
-    /// with `next`; nil where it cannot be mapped.
-    func mapped() -> MappedFile? { MappedFile(fd) }
-
     /// Allocates a buffer for `next`: `blockBytes` plus `padding` readable bytes (zeroed, so
-    /// a parser's 8-byte loads past a block's end read defined memory).
-    func allocateBuffer() -> UnsafeMutablePointer<UInt8> {
+    /// a parser's 8-byte loads past a block's end read defined memory). Nil for a mapped
+    /// file, whose blocks need none.
+    func allocateBuffer() -> UnsafeMutablePointer<UInt8>? {
+        guard mapped == nil else { return nil }
         let p = UnsafeMutablePointer<UInt8>.allocate(capacity: blockBytes + BlockReader.padding)
         p.initialize(repeating: 0, count: blockBytes + BlockReader.padding)
         return p
     }
 
-    /// Reads the next block of complete lines into `base` (from `allocateBuffer`) and
-    /// returns where it lies; nil at the end of the file, when `counts` has its bad and
-    /// torn lines.
-    func next(into base: UnsafeMutablePointer<UInt8>, counts: inout ScanCounts) throws(ScanError) -> Range<Int>? {
+    /// The next block of complete lines: where it lies in the mapped file, or read into
+    /// `buffer` (from `allocateBuffer`); nil at the end of the file, when `counts` has its
+    /// bad and torn lines.
+    func next(into buffer: UnsafeMutablePointer<UInt8>?,
+              counts: inout ScanCounts) throws(ScanError) -> (base: UnsafePointer<UInt8>, block: Range<Int>)? {
+        if mapped != nil {
+            guard let block = mapped?.next(counts: &counts), let base = mapped?.file.base else { return nil }
+            return (base, block)
+        }
+        guard let buffer, let block = try read(into: buffer, counts: &counts) else { return nil }
+        return (UnsafePointer(buffer), block)
+    }
+
+    /// The blocks before byte `offset` are done with: a mapped file's pages may go
+    /// (`MappedFile.release`).
+    func release(before offset: Int) { mapped?.file.release(before: offset) }
+
+    /// After the last block: an error if the mapped file shrank while it was read.
+    func finish() throws(ScanError) {
+        if mapped?.file.changedWhileRead == true { throw ScanError.changed(path) }
+    }
+
+    /// Reads the next block of complete lines into `base` and returns where it lies.
+    private func read(into base: UnsafeMutablePointer<UInt8>, counts: inout ScanCounts) throws(ScanError) -> Range<Int>? {
         guard !finished else { return nil }
         base.update(from: carry, count: carried)
         var filled = carried

@@ -22,43 +22,38 @@ enum ParallelRowScanner {
 
     static func scan<S: RowSink>(path: String, whenOffset: Double, into sink: inout S, counts: inout ScanCounts,
                                  mapped inPlace: Bool = true, progress: ScanProgress? = nil) throws(ScanError) {
-        let stream = try BlockStream(path: path, blockBytes: blockBytes)
+        let stream = try BlockStream(path: path, blockBytes: blockBytes, inPlace: inPlace)
         let masks = Source.allCases.map { sink.valuesRead($0) }
-        // Blocks where they lie in the mapped file; else read into the slots' buffers.
-        let file = inPlace ? stream.mapped() : nil
-        var mapped = file.map { MappedBlocks(file: $0, blockBytes: blockBytes) }
         // No more slots than the file has blocks, and one to find its end: a small file (a
         // folder of hundreds) does not allocate and clear the whole ring each time.
         let blocks = Int(min(Int64(slots), stream.size / Int64(blockBytes) + 1))
         let ring = (0..<min(slots, blocks + 1)).map { _ in
-            Slot(buffer: file == nil ? stream.allocateBuffer() : nil, whenOffset: whenOffset, masks: masks)
+            Slot(buffer: stream.allocateBuffer(), whenOffset: whenOffset, masks: masks)
         }
         defer { for slot in ring { slot.deallocate() } }
         var reading = ScanCounts()
         var failure: ScanError?
         OrderedPipeline.run(slots: ring.count, workers: ParallelWork.processors, fill: { k in
             guard failure == nil else { return false }
-            if let file {
-                ring[k].base = file.base
-                ring[k].block = mapped?.next(counts: &reading)
-            } else if let buffer = ring[k].buffer {
-                do throws(ScanError) {
-                    ring[k].base = UnsafePointer(buffer)
-                    ring[k].block = try stream.next(into: buffer, counts: &reading)
-                } catch {
-                    failure = error
-                    return false
-                }
+            do throws(ScanError) {
+                let next = try stream.next(into: ring[k].buffer, counts: &reading)
+                ring[k].base = next?.base
+                ring[k].block = next?.block
+                progress?(reading.bytes)
+            } catch {
+                failure = error
+                return false
             }
-            progress?(reading.bytes)
             return ring[k].block != nil
         }, process: { k in
             ring[k].parse()
         }, drain: { k in
             ring[k].batch.replay(into: &sink)
-            if let file, let block = ring[k].block { file.release(before: block.upperBound) }
+            if let block = ring[k].block { stream.release(before: block.upperBound) }
         })
-        if file?.changedWhileRead == true { failure = .changed(path) }
+        if failure == nil {
+            do throws(ScanError) { try stream.finish() } catch { failure = error }
+        }
         for slot in ring {
             counts.rows += slot.counts.rows; counts.headers += slot.counts.headers; counts.badLines += slot.counts.badLines
             counts.crlfLines += slot.counts.crlfLines; counts.otherHeaders += slot.counts.otherHeaders
@@ -68,7 +63,7 @@ enum ParallelRowScanner {
     }
 
     /// One block in flight: where it lies (in the mapped file, or in the slot's buffer when
-    /// the file is read), and the rows parsed from it.
+    /// the file is read: `BlockStream`), and the rows parsed from it.
     final class Slot {
         /// The slot's own buffer, where the file is read rather than mapped.
         let buffer: UnsafeMutablePointer<UInt8>?

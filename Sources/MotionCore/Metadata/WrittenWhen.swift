@@ -20,6 +20,14 @@ public struct WrittenWhen: Sendable, Equatable {
         self.last = last
     }
 
+    init(first: Double, last: Double) { self.first = first; self.last = last }
+
+    /// Admits every row: for a file without such metadata.
+    public static let everything = WrittenWhen(first: -.infinity, last: .infinity)
+
+    /// The same range with `offset` added (for Whens read with a relative file's start added).
+    public func shifted(by offset: Double) -> WrittenWhen { WrittenWhen(first: first + offset, last: last + offset) }
+
     /// Whether a row of `source` stamped `when` (as written in the file) can be one the
     /// recorder wrote.
     @inline(__always)
