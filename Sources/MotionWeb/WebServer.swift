@@ -140,7 +140,27 @@ public final class WebServer: Sendable {
             }
             bound.set(.failure(CancellationError()))
         }
-        switch bound.wait() {
+        return try started(task, bound.wait())
+    }
+
+    /// `start()` for a caller on Swift concurrency's pool: it waits for the port without
+    /// holding a thread of the pool, which the server's task needs (on two processors the
+    /// pool has two threads, and two callers blocked in the other `start()` leave none).
+    public func start() async throws(WebError) -> RunningWebServer {
+        let (bound, result) = AsyncStream<Result<Int, any Error>>.makeStream()
+        let task = Task.detached { [self] in
+            do { try await self.run { port in result.yield(.success(port)) } } catch {
+                result.yield(.failure(error))
+            }
+            result.yield(.failure(CancellationError()))
+            result.finish()
+        }
+        var first = bound.makeAsyncIterator()
+        return try started(task, await first.next() ?? .failure(CancellationError()))
+    }
+
+    private func started(_ task: Task<Void, Never>, _ bound: Result<Int, any Error>) throws(WebError) -> RunningWebServer {
+        switch bound {
         case .success(let port): return RunningWebServer(task: task, port: port, stopping: stopping)
         case .failure(let e):
             task.cancel()

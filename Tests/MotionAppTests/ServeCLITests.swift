@@ -47,10 +47,10 @@ struct ServeCLITests {
 
     /// The port held by a server of this process: "already in use", what to do, and neither
     /// NIO's "bind(descriptor:ptr:bytes:)" nor an errno number nor an unmatched ")".
-    @Test func aPortInUseIsSaidInWords() throws {
+    @Test func aPortInUseIsSaidInWords() async throws {
         let folder = Binary.temporaryDirectory()
-        let holder = try WebServer(configuration: WebConfiguration(folder: folder, listen: ListenAddress(host: "127.0.0.1", port: 0)),
-                                   log: Logger(label: "test")).start()
+        let holder = try await WebServer(configuration: WebConfiguration(folder: folder, listen: ListenAddress(host: "127.0.0.1", port: 0)),
+                                         log: Logger(label: "test")).start()
         defer { holder.stop() }
         let address = "127.0.0.1:\(holder.port)"
         let r = try Binary.run(["serve", "--out", folder, "--config", DaemonTestSupport.emptyConfig(), "--listen", address])

@@ -16,11 +16,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let web = try WebServer(configuration: WebConfiguration(folder: folder, listen: ListenAddress(host: "127.0.0.1", port: 0)),
                                 log: log.logger)
-        // `start` blocks its thread until the server's task has bound the port: not a thread
-        // of the test's cooperative pool, which that task needs (two processors, two threads).
-        let server = try await withCheckedThrowingContinuation { (done: CheckedContinuation<RunningWebServer, any Error>) in
-            Thread { done.resume(with: Result { try web.start() }) }.start()
-        }
+        let server = try await web.start()
         server.stop()
         await server.task.value
         let seen = log.leveled
