@@ -11,6 +11,11 @@ APT_PACKAGES := libi2c-dev libgps-dev gpsd gpsd-clients python3-gpxpy rclone dos
 # e.g. make bench BENCH_ARGS="--quick" or BENCH_ARGS="--only format --json /tmp/r.json".
 BENCH_APT_PACKAGES := valgrind python3 gcc binutils python3-pandas nginx
 BENCH_ARGS ?=
+# Release builds carry the Swift runtime and Foundation inside the binary: the installed
+# service then starts whatever the toolchain's place (a swiftly toolchain under /home is
+# hidden from it by ProtectHome=yes), a binary copied to a board without Swift runs, and
+# the process starts about 5 ms sooner (BENCHMARKS.md, "A binary that carries its runtime").
+RELEASE_FLAGS := -c release --static-swift-stdlib
 DEMO_OUT := ./recordings
 
 .PHONY: all deps commit-info build demo test test-browser bench fuzz install install-poweroff-rule uninstall clean
@@ -39,7 +44,7 @@ commit-info:
 	[ "$$(cat $(BUILD_COMMIT_FILE) 2>/dev/null)" = "$$text" ] || echo "$$text" > $(BUILD_COMMIT_FILE)
 
 build: deps commit-info
-	$(SWIFT) build -c release --product motionlog
+	$(SWIFT) build $(RELEASE_FLAGS) --product motionlog
 
 demo: build
 	@rm -rf $(DEMO_OUT)/.demo && mkdir -p $(DEMO_OUT)
@@ -71,7 +76,7 @@ bench: deps
 	    echo "Missing benchmark packages:$$missing (sudo apt-get install$$missing); figures needing them are reported as not measured"; \
 	  fi; \
 	fi
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 	./.build/release/motionlog-bench $(BENCH_ARGS)
 
 # Fuzzes every reader of a file the world hands motionlog (check, summary, the timeline
