@@ -62,12 +62,15 @@ import Testing
     }
 
     /// Counters of different recordings add up; metadata saying Int64.max (damaged or
-    /// edited) once trapped the addition.
+    /// edited) once trapped the addition, and is now read as damaged metadata, said so.
     @Test func countersOfRecordingsAddUpWithoutTrapping() throws {
         let two = try summarize(endedCleanly: true, endReason: "stopped", dropped: 7, recordings: 2)
         #expect(two.health.droppedRows == 14)
+        let most = try summarize(endedCleanly: true, endReason: "stopped", dropped: RecordingMetadata.maxCount, recordings: 2)
+        #expect(most.health.droppedRows == 2 * RecordingMetadata.maxCount)
         let huge = try summarize(endedCleanly: true, endReason: "stopped", dropped: .max, recordings: 2)
-        #expect(huge.health.droppedRows == .max)
+        #expect(huge.health.droppedRows == 0)
+        #expect(huge.messages.contains { $0.contains("could not be read (damaged or not motionlog metadata)") }, "\(huge.messages)")
     }
 
     @Test func aFileClosedAfterWriteErrorsIsNotBlamedOnAPowerCut() throws {

@@ -198,7 +198,7 @@ public enum Text {
     }
 
     public static func number(_ v: Double, _ digits: Int) -> String {
-        guard v.isFinite else { return "–" }
+        guard v.isFinite, abs(v) < 1e15 else { return "–" }
         if digits == 0 { return String(Int(v.rounded())) }
         let r = round(v, digits)
         var s = String(r)
@@ -212,12 +212,13 @@ public enum Text {
     /// `468 m` below a kilometre, `9.68 km` from there on.
     public static func distance(_ metres: Double) -> String {
         guard metres.isFinite else { return "–" }
-        return metres.rounded() < 1000 ? "\(Int(metres.rounded())) m" : "\(number(metres / 1000, 2)) km"
+        return metres.rounded() < 1000 ? "\(Int(max(metres.rounded(), -1e15))) m" : "\(number(metres / 1000, 2)) km"
     }
 
-    /// `4 min 10 s`, `2 h 05 min`, `12.5 s`.
+    /// `4 min 10 s`, `2 h 05 min`, `12.5 s`; `–` for none a recording has (not finite, or
+    /// beyond ±1e15 s: a damaged file's, which `Int(_:)` would trap on).
     public static func duration(_ seconds: Double) -> String {
-        guard seconds.isFinite else { return "–" }
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "–" }
         if seconds < 10 { return "\(number(seconds, 1)) s" }
         let s = Int(seconds.rounded())
         if s < 60 { return "\(s) s" }

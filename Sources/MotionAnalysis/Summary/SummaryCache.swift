@@ -31,7 +31,7 @@ public enum SummaryCache {
     public static func load(for csvPaths: [String]) -> AnalysisSummary? {
         guard let first = csvPaths.first,
               let data = FileManager.default.contents(atPath: cachePath(for: first)),
-              let summary = try? SummaryJSON.decode(Array(data)) else { return nil }
+              SummaryJSON.numbersArePlausible(data), let summary = try? SummaryJSON.decode(Array(data)) else { return nil }
         guard summary.analysisVersion == RecordingAnalyzer.version,
               let current = try? RecordingInputs.stamps(csvPaths),
               current == summary.files else { return nil }
@@ -69,6 +69,7 @@ public enum SummaryCache {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         guard let slim = try? decoder.decode(Slim.self, from: data), slim.analysisVersion == RecordingAnalyzer.version,
+              ([slim.distanceM, slim.start ?? 0, slim.end ?? 0] + slim.activitySeconds.values).allSatisfy(SummaryJSON.isPlausible),
               let current = try? RecordingInputs.stamps(csvPaths), current == slim.files else { return nil }
         return Brief(distanceM: slim.fixesUsed > 0 ? slim.distanceM : nil, activitySeconds: slim.activitySeconds,
                      start: slim.start, end: slim.end)
@@ -103,6 +104,31 @@ public enum SummaryJSON {
         encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(summary.sanitized()) else { return Array("{}\n".utf8) }
         return Array(data) + [0x0A]
+    }
+
+    /// The largest magnitude of a number in a summary this program writes: its times end in
+    /// the year 9999 (2.5e11 s), its counts, bytes and metres are far below.
+    static let largestNumber = 1e15
+
+    static func isPlausible(_ x: Double) -> Bool { x.isFinite && abs(x) <= largestNumber }
+
+    /// Whether every number in a stored summary is one this program writes. A cache damaged
+    /// or edited past that is recomputed, not shown: a duration of 2^63 s or a time of −1e19
+    /// trapped the web page's process as it formatted them. (`files` is left out: its
+    /// nanosecond times are large, and a cache is used only when they match the files'.)
+    static func numbersArePlausible(_ data: Data) -> Bool {
+        guard var document = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        document["files"] = nil
+        func plausible(_ value: Any) -> Bool {
+            switch value {
+            case let object as [String: Any]: return object.values.allSatisfy(plausible)
+            case let array as [Any]: return array.allSatisfy(plausible)
+            case let number as NSNumber: return isPlausible(number.doubleValue)
+            case is String, is NSNull: return true
+            default: return false
+            }
+        }
+        return plausible(document)
     }
 
     public static func decode(_ bytes: [UInt8]) throws -> AnalysisSummary {

@@ -69,7 +69,8 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
     }
 
     /// Reads metadata written by this or an older version (which also wrote
-    /// `counters.time.clock`, the more precise of its two clocks).
+    /// `counters.time.clock`, the more precise of its two clocks). Throws for invalid JSON
+    /// and for numbers no recorder writes (`ImplausibleMetadata`).
     public static func decode(_ bytes: [UInt8]) throws -> RecordingMetadata {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
@@ -82,6 +83,7 @@ public struct RecordingMetadata: Codable, Sendable, Equatable {
             doc.recording.clock = legacy
         }
         if doc.counters.time != nil { doc.counters.time?.clock = doc.recording.clock }
+        if let what = doc.implausibility { throw ImplausibleMetadata(what: what) }
         return doc
     }
 }

@@ -74,9 +74,10 @@ enum SVGTrack {
 
 /// Small helpers for writing SVG and HTML text.
 enum SVG {
-    /// A coordinate with at most one decimal.
+    /// A coordinate with at most one decimal (0 for one no drawing has: not finite, or
+    /// beyond ±1e15).
     static func num(_ v: Double) -> String {
-        guard v.isFinite else { return "0" }
+        guard v.isFinite, abs(v) < 1e15 else { return "0" }
         let r = (v * 10).rounded() / 10
         return r == r.rounded() ? String(Int(r)) : String(r)
     }

@@ -24,7 +24,14 @@ enum Text {
     static func hourMinute(_ epoch: Double) -> String { LocalDay.hourMinute(epoch) }
 
     static func strftime(_ epoch: Double, _ format: String) -> String {
-        CalendarTime.format(epochSeconds: Int64(epoch), pattern: format, utc: false)
+        guard let seconds = wholeSeconds(epoch) else { return "unknown time" }
+        return CalendarTime.format(epochSeconds: seconds, pattern: format, utc: false)
+    }
+
+    /// The whole second of a moment, or nil for one no calendar shows (not finite, or
+    /// beyond ±1e15 s: a damaged file's time, on which `Int64(_:)` would trap).
+    static func wholeSeconds(_ epoch: Double) -> Int64? {
+        epoch.isFinite && abs(epoch) < 1e15 ? Int64(epoch.rounded(.down)) : nil
     }
 
     /// `1 h 23 min`, `4 min 12 s`, `9.5 s`: as the summary's report writes them.
@@ -35,7 +42,7 @@ enum Text {
 
     /// Elapsed time on a chart axis: `0:00`, `12:30`, `1:02:00`.
     static func clock(_ seconds: Double) -> String {
-        let s = max(0, Int(seconds.rounded()))
+        let s = seconds.isFinite ? Int(min(max(0, seconds.rounded()), 1e15)) : 0
         if s >= 3600 { return String(format: "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60) }
         return String(format: "%d:%02d", s / 60, s % 60)
     }
@@ -50,7 +57,7 @@ enum Text {
 
     /// The HTTP date form (RFC 9110 §5.6.7) for `Last-Modified`.
     static func httpDate(_ epoch: Double) -> String {
-        let p = CalendarTime.parts(epochSeconds: Int64(epoch), utc: true)
+        let p = CalendarTime.parts(epochSeconds: wholeSeconds(epoch) ?? 0, utc: true)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", days[p.weekday], p.day,

@@ -82,10 +82,12 @@ struct ZipStream {
 
     private static func needsZip64(_ e: Entry) -> Bool { e.length >= max32 }
 
-    /// MS-DOS time and date (local time), the only timestamps every unzip understands.
+    /// MS-DOS time and date (local time), the only timestamps every unzip understands: 1980
+    /// to 2107, so a file's time outside is given as the nearest end.
     private static func dosTime(_ epoch: Double) -> (time: UInt16, date: UInt16) {
-        let parts = CalendarTime.parts(epochSeconds: Int64(max(epoch, 315_532_800)), utc: false)
-        let year = max(parts.year, 1980)
+        let seconds = epoch.isFinite ? min(max(epoch, 315_532_800), 4_354_819_199) : 315_532_800
+        let parts = CalendarTime.parts(epochSeconds: Int64(seconds), utc: false)
+        let year = min(max(parts.year, 1980), 2107)
         let time = UInt16(parts.hour) << 11 | UInt16(parts.minute) << 5 | UInt16(parts.second / 2)
         let date = UInt16(year - 1980) << 9 | UInt16(parts.month) << 5 | UInt16(parts.day)
         return (time, date)
