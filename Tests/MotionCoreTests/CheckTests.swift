@@ -28,6 +28,31 @@ struct CheckTests {
         #expect(r.sources[.location]?.rows == 1)
     }
 
+    /// Metadata beside the file that cannot be read is a warning naming why: the CSV is
+    /// still valid, but it was checked without the counts the metadata held.
+    @Test func unreadableMetadataIsAWarningThatSaysWhy() throws {
+        let folder = temporaryDirectory()
+        let path = folder + "/20261123100000.csv"
+        try good.write(toFile: path, atomically: false, encoding: .utf8)
+        try "{\"format\": 1".write(toFile: folder + "/20261123100000.json", atomically: false, encoding: .utf8)
+        var r = try RecordingCheck.check(path: path)
+        #expect(r.isValid && r.warnings == 1)
+        #expect(r.problems.first?.message == "20261123100000.json cannot be read: it is not motionlog metadata (damaged, or another program's JSON); the file is checked without it (its rows are not compared with the counts it held)")
+        let description = RecordingDescription(
+            id: "id", board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: nil, deviceMotion: nil,
+            rateHz: 100, sources: "AGMDL", label: "W", whenMode: .epoch, startEpoch: 1_763_735_405, started: "2025-11-21T14:30:05Z",
+            clock: "system", rotateBytes: nil, rotateSeconds: nil, fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
+        var file = RecordingMetadata.FileSection(name: "20261123100000.csv", index: 1, previous: nil)
+        file.lastWhen = 1e19
+        let m = RecordingMetadata(software: .init(version: "test"), recording: description, file: file, counters: CounterSnapshot(),
+                                  endedCleanly: true, endReason: "stopped", ended: nil)
+        try String(decoding: m.encoded(), as: UTF8.self).write(toFile: folder + "/20261123100000.json", atomically: false, encoding: .utf8)
+        r = try RecordingCheck.check(path: path)
+        #expect(r.isValid && r.warnings == 1)
+        #expect(r.problems.first?.message.hasPrefix("20261123100000.json cannot be read: it holds file.lastWhen 1e+19, which no recorder writes;") == true,
+                "\(r.problems)")
+    }
+
     /// Time going backwards is an error, and the span is still earliest to latest (it was
     /// last minus first: "-1.00 s").
     @Test func theSpanIsNeverNegative() throws {

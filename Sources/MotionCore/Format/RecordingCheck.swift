@@ -62,6 +62,11 @@ public enum RecordingCheck {
             }
         }
         for source in Source.canonicalOrder { if let s = statistics[source.order] { report.sources[source] = s } }
+        if case .unreadable(let why)? = RecordingFiles.loadMetadata(besides: path) {
+            let name = RecordingFiles.metadataPath(for: String(path.split(separator: "/").last ?? Substring(path)))
+            add(.init(line: 1, severity: .warning,
+                      message: "\(name) cannot be read: \(why); the file is checked without it (its rows are not compared with the counts it held)"))
+        }
         if let cut = cutShort(path: path, report: report, bytesRead: read.stoppedAtBinary ? nil : read.bytes) {
             add(.init(line: max(1, read.lines), severity: .error,
                       message: cut.sentence(subject: String(path.split(separator: "/").last ?? Substring(path)))))

@@ -10,7 +10,24 @@ public enum RecordingFiles {
 
     /// The metadata beside `csv`, or nil when it is missing or unreadable.
     public static func readMetadata(besides csv: String) -> RecordingMetadata? {
+        guard case .read(let metadata)? = loadMetadata(besides: csv) else { return nil }
+        return metadata
+    }
+
+    /// The metadata beside `csv` or why it cannot be read; nil when there is none.
+    public static func loadMetadata(besides csv: String) -> LoadedMetadata? {
         guard let data = FileManager.default.contents(atPath: metadataPath(for: csv)) else { return nil }
-        return try? RecordingMetadata.decode(Array(data))
+        do { return .read(try RecordingMetadata.decode(Array(data))) } catch let e as ImplausibleMetadata {
+            return .unreadable("it holds \(e.what), which no recorder writes")
+        } catch {
+            return .unreadable("it is not motionlog metadata (damaged, or another program's JSON)")
+        }
+    }
+
+    /// A metadata file, read or not.
+    public enum LoadedMetadata: Sendable {
+        case read(RecordingMetadata)
+        /// Why not, in words.
+        case unreadable(String)
     }
 }
