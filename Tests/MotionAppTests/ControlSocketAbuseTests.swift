@@ -48,6 +48,21 @@ struct ControlSocketAbuseTests {
         func close() { Glibc.close(fd) }
     }
 
+    /// A script's request without `protocolVersion` is version 1's (it was refused with
+    /// "keyNotFound").
+    @Test func aRequestFromAScriptNeedsNoProtocolVersion() throws {
+        let clock = ManualClock()
+        let (server, path) = try serve(try S.daemon(out: Binary.temporaryDirectory()), clock: clock)
+        defer { server.close() }
+        let script = try RawClient(path)
+        defer { script.close() }
+        script.send("{\"command\":\"status\"}\n")
+        let reply = try #require(script.reply())
+        #expect(reply.ok && reply.status != nil, "\(reply)")
+        #expect(try ControlProtocol.decode(ControlRequest.self, from: Array(#"{"command":"label","label":"B"}"#.utf8))
+                == ControlRequest(command: .label, label: "B"))
+    }
+
     @Test func tricklingClientsAreCutOffAtTheirTotalDeadline() throws {
         let clock = ManualClock()
         let (server, path) = try serve(try S.daemon(out: Binary.temporaryDirectory()), clock: clock)

@@ -33,7 +33,19 @@ struct ControlRequest: Codable, Sendable, Equatable {
     var command: Command
     /// For `label`: one uppercase letter.
     var label: String?
+    /// Optional in a request: `{"command":"status"}` from a script is version 1's.
     var protocolVersion: Int = ControlProtocol.version
+
+    init(command: Command, label: String? = nil, protocolVersion: Int = ControlProtocol.version) {
+        self.command = command; self.label = label; self.protocolVersion = protocolVersion
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        command = try c.decode(Command.self, forKey: .command)
+        label = try c.decodeIfPresent(String.self, forKey: .label)
+        protocolVersion = try c.decodeIfPresent(Int.self, forKey: .protocolVersion) ?? ControlProtocol.version
+    }
 }
 
 /// The daemon's answer: whether it did what was asked, a sentence, and its status after.
