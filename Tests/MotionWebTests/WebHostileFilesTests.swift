@@ -40,6 +40,13 @@ import Testing
             doc["file"] = file
         }
         try await pagesAnswer(f, ["20260101080000"])
+        // The page says the metadata could not be read (not that there is none), and still
+        // gives the summary's findings.
+        try await f.app().test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(page.contains("20260101080000.json could not be read (damaged or not motionlog metadata)"), "\(page)")
+            #expect(page.contains("unreadable (damaged or not motionlog metadata)") && !page.contains("No metadata beside"), "\(page)")
+        }
     }
 
     @Test func rowCountsOfPartsThatWouldOverflowLeaveThePageStanding() async throws {

@@ -108,7 +108,18 @@ enum RecordingPage {
     /// every problem the counters show and how the file ended, so with a summary the
     /// metadata adds only what went well (each problem is said once).
     static func health(_ e: RecordingEntry, _ summary: AnalysisSummary?) -> String {
-        guard let m = e.metadata else { return "<p class=\"gap\">No metadata beside the CSV: nothing known about how it was recorded.</p>" }
+        guard let m = e.metadata else {
+            // The summary's findings still hold (a GPS gap, a torn line), and say when the
+            // metadata could not be read; before, the page said only "No metadata".
+            var items: [String] = []
+            if e.jsonStamp == nil {
+                items.append("No metadata beside the CSV: nothing known about how it was recorded.")
+            } else if summary == nil {
+                items.append("The metadata beside the CSV could not be read (damaged or not motionlog metadata): nothing known about how it was recorded.")
+            }
+            items += summary?.health.findings ?? []
+            return Text.list(items)
+        }
         let c = m.counters
         let summarized = summary != nil
         var items: [String] = []
@@ -122,7 +133,7 @@ enum RecordingPage {
         if m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
         items += m.recording.notes
         items += summary?.health.findings ?? []
-        return "<ul>" + items.map { "<li>\(Text.html($0))</li>" }.joined() + "</ul>"
+        return Text.list(items)
     }
 
     /// The counters as sentences: what went well always, problems only without a summary
@@ -202,7 +213,7 @@ enum RecordingPage {
     /// The first file's metadata; for a rotated recording the rows of all parts and the
     /// ending of the last.
     static func metadata(_ e: RecordingEntry, of r: RecordingParts) -> String {
-        guard let m = e.metadata else { return "<p class=\"gap\">none</p>" }
+        guard let m = e.metadata else { return "<p class=\"gap\">\(e.jsonStamp == nil ? "none" : "unreadable (damaged or not motionlog metadata)")</p>" }
         let multi = r.parts.count > 1
         var rowCounts = m.file.rows
         if multi {

@@ -53,7 +53,10 @@ enum RecordingPartsSection {
     /// once, then the summary's findings over the whole recording.
     static func health(_ r: RecordingParts, _ summary: AnalysisSummary?) -> String {
         let metas = r.parts.compactMap(\.metadata)
-        guard !metas.isEmpty else { return "<p class=\"gap\">No metadata beside the CSVs: nothing known about how they were recorded.</p>" }
+        guard !metas.isEmpty else {
+            let none = ["No readable metadata beside the CSVs: nothing known about how they were recorded."]
+            return Text.list(none + (summary?.health.findings ?? []))
+        }
         let summarized = summary != nil
         var items: [String] = []
         if metas.count < r.parts.count { items.append("\(r.parts.count - metas.count) of the \(r.parts.count) files have no metadata.") }
@@ -72,6 +75,6 @@ enum RecordingPartsSection {
         if let missing = missingText(r) { items.append(missing) }
         for note in metas.flatMap(\.recording.notes) where !items.contains(note) { items.append(note) }
         items += summary?.health.findings ?? []
-        return "<ul>" + items.map { "<li>\(Text.html($0))</li>" }.joined() + "</ul>"
+        return Text.list(items)
     }
 }

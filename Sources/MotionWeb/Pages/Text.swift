@@ -8,6 +8,11 @@ enum Text {
     /// Escapes text for HTML content and attribute values (the XML escaping of exports).
     static func html(_ s: String) -> String { ExportText.xml(s) }
 
+    /// Sentences as an HTML list, each escaped.
+    static func list(_ items: [String]) -> String {
+        "<ul>" + items.map { "<li>\(html($0))</li>" }.joined() + "</ul>"
+    }
+
     /// Percent-encodes a name for a URL path segment.
     static func path(_ s: String) -> String {
         s.addingPercentEncoding(withAllowedCharacters: .init(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~")) ?? s
