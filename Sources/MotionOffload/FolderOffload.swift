@@ -41,6 +41,7 @@ public struct FolderOffload {
         report.parts = PartIndex(inventory.finished, recordingNow: inventory.inProgressRecordingIDs)
         report.inProgress = inventory.inProgress
         report.awaitingRecovery = inventory.awaitingRecovery
+        report.unreadableMetadata = inventory.unreadableMetadata
         try FolderOffload.makeFolder(target)
         try FolderOffload.checkWritable(target)
         var manifest = OffloadManifest(folder: target)

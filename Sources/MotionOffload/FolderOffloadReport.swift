@@ -21,6 +21,8 @@ public struct FolderOffloadReport: Sendable {
     /// CSVs being written (never touched), and CSVs a power cut left for recovery.
     public var inProgress: [String] = []
     public var awaitingRecovery: [String] = []
+    /// Of `awaitingRecovery`, those whose metadata exists but cannot be read.
+    public var unreadableMetadata: [String] = []
     public var failures: [OffloadError] = []
     /// Bytes and files (CSVs and the files beside them) copied in this run.
     public var bytesCopied: Int64 = 0
@@ -57,8 +59,12 @@ public struct FolderOffloadReport: Sendable {
             out.append("Deleted from the card after verification: \(parts.filesOfRecordings(deleted)): \(deleted.joined(separator: ", ")).")
         }
         if !inProgress.isEmpty { out.append("Being recorded, copied next time: \(inProgress.joined(separator: ", ")).") }
-        if !awaitingRecovery.isEmpty {
-            out.append("Not finished (a power cut?), copied after the next start recovers them: \(awaitingRecovery.joined(separator: ", ")).")
+        let unfinished = awaitingRecovery.filter { !unreadableMetadata.contains($0) }
+        if !unfinished.isEmpty {
+            out.append("Not finished (a power cut?), copied after the next start recovers them: \(unfinished.joined(separator: ", ")).")
+        }
+        if !unreadableMetadata.isEmpty {
+            out.append("Metadata that cannot be read (`motionlog check` says why), copied after the next start rebuilds it from the rows and keeps it beside: \(unreadableMetadata.joined(separator: ", ")).")
         }
         for f in failures { out.append("Error: \(f)") }
         return out

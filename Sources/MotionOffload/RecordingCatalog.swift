@@ -40,6 +40,9 @@ public struct RecordingInventory: Sendable {
     /// CSVs without an end in their metadata and not being written: a power cut that the
     /// next start of `record` or the daemon recovers; copied after that.
     public var awaitingRecovery: [String] = []
+    /// Of those, the CSVs whose metadata exists but cannot be read (damaged, or holding a
+    /// number no recorder writes): the next start rebuilds it from the rows, keeping it beside.
+    public var unreadableMetadata: [String] = []
 }
 
 /// Finds the finished recordings in a folder. A recording is finished when its metadata
@@ -62,14 +65,16 @@ public enum RecordingCatalog {
             // the last row. Without it, the writer's lock tells a recording being written
             // from one a power cut left for recovery. (A lock on an ended file is someone
             // else's brief one — recovery, or a child process that has not yet exec'd.)
-            let metadata = FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: folder + "/" + base))
-                .flatMap { try? RecordingMetadata.decode(Array($0)) }
+            let loaded = RecordingFiles.loadMetadata(besides: path)
+            var metadata: RecordingMetadata?
+            if case .read(let m)? = loaded { metadata = m }
             guard let metadata, metadata.ending != .unfinished else {
                 if SystemCalls.isLockedByWriter(path) {
                     inventory.inProgress.append(csv)
                     if let id = metadata?.recording.id, !id.isEmpty { inventory.inProgressRecordingIDs.append(id) }
                 } else {
                     inventory.awaitingRecovery.append(csv)
+                    if case .unreadable? = loaded { inventory.unreadableMetadata.append(csv) }
                 }
                 continue
             }

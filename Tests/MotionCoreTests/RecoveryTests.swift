@@ -116,6 +116,28 @@ struct RecoveryTests {
         #expect(m.recording.notes.first?.contains("rebuilt from the CSV") == true)
     }
 
+    /// Metadata that exists but cannot be read (damaged, or holding a number no recorder
+    /// writes) is kept beside the rebuilt one, never written over: it was, with a new
+    /// recording id, and a rotated part lost the recording it belonged to for good.
+    @Test func unreadableMetadataIsKeptBesideTheRebuiltOne() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir, seconds: 3, rate: 50)
+        let json = dir + "/" + csv.dropLast(4) + ".json"
+        var damaged = try String(contentsOfFile: json, encoding: .utf8)
+        damaged = damaged.replacingOccurrences(of: "\"overruns\" : 0", with: "\"overruns\" : -1")
+        #expect(damaged.contains("\"overruns\" : -1"))
+        for round in 1...2 {
+            try damaged.write(toFile: json, atomically: false, encoding: .utf8)
+            let file = try #require(RecordingRecovery.recover(folder: dir, softwareVersion: "t").recovered.first)
+            #expect(file.metadataRebuilt)
+            let kept = json + (round == 1 ? ".unreadable" : "-1.unreadable")
+            #expect(try String(contentsOfFile: kept, encoding: .utf8) == damaged, "\(kept)")
+            let m = try metadata(dir, csv)
+            #expect(m.recording.notes.contains("the metadata it had could not be read and is kept as \((kept as NSString).lastPathComponent)"),
+                    "\(m.recording.notes)")
+        }
+    }
+
     @Test func debrisAfterTheLastRowIsCutButDamageInsideIsKept() throws {
         let dir = temporaryDirectory()
         let csv = try interruptedRecording(in: dir, seconds: 1)

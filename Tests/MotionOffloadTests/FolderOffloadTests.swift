@@ -102,6 +102,22 @@ struct FolderOffloadTests {
         #expect(source.bytes("20251121142005.csv") != nil && source.bytes("20251121142005.json") != nil)
     }
 
+    /// A finished recording whose metadata cannot be read is not copied and is not said to
+    /// be cut off by a power cut (it was: "Not finished (a power cut?)").
+    @Test func aRecordingWithUnreadableMetadataIsSaidSo() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 100)
+        try "{\"format\":".write(toFile: source.path + "/20251121152005.json", atomically: false, encoding: .utf8)
+        let report = try FolderOffload(source: source.path, target: target.path, options: FolderOffloadOptions()).run()
+        #expect(report.copied == ["20251121142005"])
+        #expect(report.awaitingRecovery == ["20251121152005.csv"] && report.unreadableMetadata == ["20251121152005.csv"])
+        #expect(report.lines().contains("Metadata that cannot be read (`motionlog check` says why), copied after the next start rebuilds it from the rows and keeps it beside: 20251121152005.csv."),
+                "\(report.lines())")
+        #expect(!report.lines().contains { $0.contains("power cut") }, "\(report.lines())")
+    }
+
     @Test func neverTouchesARecordingBeingWrittenOrOneAwaitingRecovery() throws {
         let source = RecordingFolder(), target = RecordingFolder()
         defer { source.remove(); target.remove() }

@@ -123,8 +123,22 @@ public enum RecordingRecovery {
         }
         complete(&doc, scan: scan, headerRewritten: headerRewritten)
         let base = String(name.dropLast(4))
+        let directory: DiskDirectory
+        do { directory = try DiskDirectory(path: folder) } catch {
+            throw RecoveryFailure(path: path, message: "repaired, but the metadata could not be written: \(error)")
+        }
+        // Metadata that exists but cannot be read is kept beside, never written over: it may
+        // hold what the rebuilt one cannot know (board, calibration, the recording's id).
+        if case .unreadable = metadata {
+            let json = RecordingFiles.metadataPath(for: base)
+            do {
+                let kept = try directory.rename(json, toBase: json, ext: ".unreadable") + ".unreadable"
+                doc.recording.notes.append("the metadata it had could not be read and is kept as \(kept)")
+            } catch {
+                throw RecoveryFailure(path: path, message: "repaired, but the unreadable metadata could not be kept aside, so it was left as it is: \(error)")
+            }
+        }
         do {
-            let directory = try DiskDirectory(path: folder)
             try directory.replace(name: RecordingFiles.metadataPath(for: base), contents: doc.encoded())
         } catch {
             throw RecoveryFailure(path: path, message: "repaired, but the metadata could not be written: \(error)")
