@@ -25,7 +25,7 @@ public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
     public static let version = 17
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
-    static let relativeLooking = 1e9
+    public static let relativeLooking = 1e9
 
     let options: AnalysisOptions
     var stats = [SourceStats](repeating: SourceStats(), count: 5)

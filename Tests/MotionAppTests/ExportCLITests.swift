@@ -92,6 +92,22 @@ struct ExportCLITests {
         }
     }
 
+    /// A relative-When recording whose metadata is lost: every export says so. The track
+    /// exports and the timeline refuse (the timeline was written dated 1 January 1970 with
+    /// exit 0 and no word); the wide CSV is written with the When as in the file, and warns.
+    @Test func relativeWhenWithoutItsMetadataIsSaidByEveryExport() throws {
+        let csv = try Self.record(["--when", "relative"])
+        try FileManager.default.removeItem(atPath: csv.replacingOccurrences(of: ".csv", with: ".json"))
+        let said = "When looks relative ("
+        for format in ["gpx", "geojson", "timeline", "timeline-geojson"] {
+            let r = try Binary.run(["export", csv, "--format", format])
+            #expect(r.status == 2 && r.stdout.isEmpty && r.stderr.contains(said), "\(format): \(r.stderr)")
+        }
+        let wide = try Binary.run(["export", csv, "--format", "wide-csv"])
+        #expect(wide.status == 0 && wide.stderr.contains(said) && wide.stderr.contains("its time column holds the When as written"), "\(wide.stderr)")
+        #expect(wide.stdout.split(separator: "\n").count > 100)
+    }
+
     @Test func nothingToExportAndUnreadableFilesAreClearErrors() throws {
         let out = Binary.temporaryDirectory()
         let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--sources", "AG",

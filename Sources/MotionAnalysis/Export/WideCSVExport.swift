@@ -34,6 +34,12 @@ public struct WideCSVExport {
     private let emit: ([UInt8]) throws -> Void
     private var out: [UInt8] = []
     public private(set) var rowsIn = 0
+    /// The files without readable metadata whose When looks relative (their first When,
+    /// below `RecordingAnalyzer.relativeLooking`): their time column stays seconds since an
+    /// unknown start.
+    public private(set) var relativeWithoutMetadata: [(path: String, firstWhen: Double)] = []
+    /// The first When of the file being converted, as written.
+    private var firstWhen: Double?
     public private(set) var linesOut = 0
     public private(set) var skipped = 0
 
@@ -61,6 +67,10 @@ public struct WideCSVExport {
                 do { try self.add(line, step: step, offset: offset) } catch { failure = error }
             }
             if let failure { throw failure }
+            if metas[k] == nil, let first = firstWhen, first < RecordingAnalyzer.relativeLooking {
+                relativeWithoutMetadata.append((path, first))
+            }
+            firstWhen = nil
             bytesBefore += read
         }
         try finish()
@@ -83,6 +93,7 @@ public struct WideCSVExport {
               var when = fields[2].withUnsafeBufferPointer({ b in b.baseAddress.flatMap { FastNumber.parse($0, 0, b.count) } }),
               when.isFinite else { skipped += 1; return }
         rowsIn += 1
+        if firstWhen == nil { firstWhen = when }
         if offset != 0 {
             when += offset
             fields[2] = ArraySlice("\(when)".utf8)

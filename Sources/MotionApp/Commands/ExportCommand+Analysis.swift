@@ -21,6 +21,12 @@ extension ExportCommand {
             } catch {
                 throw CommandFailure("\(error)", code: 2)
             }
+            // Dated 1 January 1970 the days of a Moves-style timeline mean nothing: refused,
+            // as the track exports refuse (it was written, exit 0, without a word).
+            if let start = summary.start, start < RecordingAnalyzer.relativeLooking,
+               let bare = inputs.first(where: { RecordingFiles.readMetadata(besides: $0) == nil }) {
+                throw CommandFailure(Self.relativeWithoutMetadata(bare, firstWhen: start), code: 2)
+            }
             guard !summary.timeline.isEmpty else {
                 throw CommandFailure("no timeline in \(files.joined(separator: ", ")): no usable GPS fixes or accelerometer rows (see `motionlog summary`)", code: 1)
             }
@@ -47,6 +53,9 @@ extension ExportCommand {
                     let meter = ProgressMeter(verb: "writing", paths: inputs)
                     defer { meter.finish() }
                     try export.convert(inputs, progress: meter.told)
+                    for (path, first) in export.relativeWithoutMetadata {
+                        Console.error(Self.relativeWithoutMetadata(path, firstWhen: first) + " (its time column holds the When as written)")
+                    }
                     if export.skipped > 0 {
                         Console.error("\(export.skipped) defective line\(export.skipped == 1 ? "" : "s") skipped (see `motionlog check`)")
                     }

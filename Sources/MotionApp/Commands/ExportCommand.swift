@@ -22,9 +22,16 @@ struct ExportCommand: ParsableCommand {
             timeline: the stops and moves of `motionlog summary` as Moves-style daily JSON; \
             timeline-geojson: stops as Points, moves as LineStrings with their activity; \
             wide-csv: one row per tick with named columns (docs/ANALYSIS.md); relative When \
-            is made absolute with the metadata's start time, as above.
+            is made absolute with the metadata's start time, as above. Without that metadata \
+            a relative When is refused (exit 2), except by wide-csv, which keeps it as written \
+            and says so on stderr.
             Exit status: 0 exported, 1 no L rows to export, 2 usage or I/O error (also folders without recordings, as for check).
             """)
+
+    /// A file whose When looks relative, without the metadata that holds its start time.
+    static func relativeWithoutMetadata(_ path: String, firstWhen: Double) -> String {
+        "\(path): When looks relative (\(firstWhen)) and there is no readable metadata (\(RecordingFiles.metadataPath(for: path))) with the start time: keep the .json beside the .csv"
+    }
 
     /// The export formats: one writer each (add a case and its writer to add a format).
     enum Format: String, ExpressibleByArgument, CaseIterable {
@@ -208,7 +215,7 @@ struct ExportCommand: ParsableCommand {
             throw CommandFailure("\(error)", code: 2)
         }
         if let when = relativeWithoutMetadata {
-            throw CommandFailure("\(path): When looks relative (\(when)) and there is no readable metadata (\(RecordingFiles.metadataPath(for: path))) with the start time: keep the .json beside the .csv", code: 2)
+            throw CommandFailure(Self.relativeWithoutMetadata(path, firstWhen: when), code: 2)
         }
         result.bytes = summary.bytes
         result.skippedLines = summary.skippedLines
