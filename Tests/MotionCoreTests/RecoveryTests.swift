@@ -129,8 +129,9 @@ struct RecoveryTests {
         for round in 1...2 {
             try damaged.write(toFile: json, atomically: false, encoding: .utf8)
             let file = try #require(RecordingRecovery.recover(folder: dir, softwareVersion: "t").recovered.first)
-            #expect(file.metadataRebuilt)
             let kept = json + (round == 1 ? ".unreadable" : "-1.unreadable")
+            #expect(file.metadataRebuilt && file.unreadableMetadataKeptAs == (kept as NSString).lastPathComponent)
+            #expect(file.description.hasSuffix("the metadata it had could not be read and is kept as \((kept as NSString).lastPathComponent)"))
             #expect(try String(contentsOfFile: kept, encoding: .utf8) == damaged, "\(kept)")
             let m = try metadata(dir, csv)
             #expect(m.recording.notes.contains("the metadata it had could not be read and is kept as \((kept as NSString).lastPathComponent)"),

@@ -129,10 +129,12 @@ public enum RecordingRecovery {
         }
         // Metadata that exists but cannot be read is kept beside, never written over: it may
         // hold what the rebuilt one cannot know (board, calibration, the recording's id).
+        var keptAs: String?
         if case .unreadable = metadata {
             let json = RecordingFiles.metadataPath(for: base)
             do {
                 let kept = try directory.rename(json, toBase: json, ext: ".unreadable") + ".unreadable"
+                keptAs = kept
                 doc.recording.notes.append("the metadata it had could not be read and is kept as \(kept)")
             } catch {
                 throw RecoveryFailure(path: path, message: "repaired, but the unreadable metadata could not be kept aside, so it was left as it is: \(error)")
@@ -145,7 +147,7 @@ public enum RecordingRecovery {
         }
         try? FileSystem.remove(folder + "/" + base + ".json.tmp")
         return RecoveredFile(name: name, bytesCut: headerRewritten ? 0 : scan.bytesToCut, rows: doc.file.rows,
-                             metadataRebuilt: rebuilt, headerRewritten: headerRewritten)
+                             metadataRebuilt: rebuilt, headerRewritten: headerRewritten, unreadableMetadataKeptAs: keptAs)
     }
 
     private static func rewriteHeader(fd: FileDescriptor, path: String) throws(RecoveryFailure) {

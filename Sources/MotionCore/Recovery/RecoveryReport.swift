@@ -10,6 +10,8 @@ public struct RecoveredFile: Sendable, Equatable, CustomStringConvertible {
     public var metadataRebuilt: Bool
     /// True when the file had no complete header and was reset to just the header.
     public var headerRewritten: Bool
+    /// Where the metadata that could not be read was kept (`NAME.json.unreadable`).
+    public var unreadableMetadataKeptAs: String? = nil
 
     public var description: String {
         var parts: [String] = []
@@ -18,6 +20,7 @@ public struct RecoveredFile: Sendable, Equatable, CustomStringConvertible {
         let counted = Source.canonicalOrder.compactMap { s in rows[String(s.letter)].map { "\(s) \($0)" } }
         parts.append("rows " + (counted.isEmpty ? "none" : counted.joined(separator: ", ")))
         parts.append(metadataRebuilt ? "metadata rebuilt from the CSV" : "metadata completed")
+        if let kept = unreadableMetadataKeptAs { parts.append("the metadata it had could not be read and is kept as \(kept)") }
         return name + ": " + parts.joined(separator: "; ")
     }
 }
