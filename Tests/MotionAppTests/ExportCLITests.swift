@@ -108,6 +108,20 @@ struct ExportCLITests {
         #expect(wide.stdout.split(separator: "\n").count > 100)
     }
 
+    /// A folder given as input protects its recordings and their metadata as a file given
+    /// does: `export DIR -o DIR/REC.csv --force` wrote the timeline over the recording.
+    @Test func theOutputIsNeverARecordingOfAFolderGiven() throws {
+        let csv = try Self.record([])
+        let folder = (csv as NSString).deletingLastPathComponent
+        let json = csv.replacingOccurrences(of: ".csv", with: ".json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: csv)), metadataBefore = try Data(contentsOf: URL(fileURLWithPath: json))
+        for (format, target) in [("timeline", csv), ("gpx", csv), ("wide-csv", json)] {
+            let r = try Binary.run(["export", folder, "--format", format, "-o", target, "--force"])
+            #expect(r.status == 2 && r.stderr.contains("input"), "\(format): \(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == before && Data(contentsOf: URL(fileURLWithPath: json)) == metadataBefore)
+    }
+
     @Test func nothingToExportAndUnreadableFilesAreClearErrors() throws {
         let out = Binary.temporaryDirectory()
         let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--sources", "AG",

@@ -62,6 +62,16 @@ struct ImportCLITests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
         #expect(try Binary.run(["import", gpx, "--force"]).status == 0)
+        // A recording of the logger's with that name (the same ride, logged by both) is
+        // not an earlier import: --force leaves it alone.
+        let json = csv.replacingOccurrences(of: ".csv", with: ".json")
+        var metadata = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: json))))
+        metadata.endReason = "stopped"
+        try Data(metadata.encoded()).write(to: URL(fileURLWithPath: json))
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: csv)), recordedMetadata = try Data(contentsOf: URL(fileURLWithPath: json))
+        let forced = try Binary.run(["import", gpx, "--force"])
+        #expect(forced.status == 2 && forced.stderr.contains("is a recording, not an earlier import: not written over, even with --force"), "\(forced.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == recorded && Data(contentsOf: URL(fileURLWithPath: json)) == recordedMetadata)
     }
 
     /// Nothing to import is a failure that writes nothing; a cut-short file is imported up

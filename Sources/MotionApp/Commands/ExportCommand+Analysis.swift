@@ -78,7 +78,7 @@ extension ExportCommand {
             return
         }
         let file: SafeOutputFile
-        do { file = try SafeOutputFile(path: output, inputs: files, overwrite: force) } catch {
+        do { file = try SafeOutputFile(path: output, inputs: protectedInputs, overwrite: force) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
         try produce { bytes in

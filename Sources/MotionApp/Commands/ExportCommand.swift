@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MotionAnalysis
 import MotionCore
 
 /// `motionlog export FILE... --format gpx|geojson [-o OUT]`: the `L` rows as a track.
@@ -27,6 +28,14 @@ struct ExportCommand: ParsableCommand {
             and says so on stderr.
             Exit status: 0 exported, 1 no L rows to export, 2 usage or I/O error (also folders without recordings, as for check).
             """)
+
+    /// What the output may never be, even with --force: the files given, the recordings in
+    /// the folders given, and their metadata (`export DIR -o DIR/REC.csv --force` wrote over
+    /// the recording REC).
+    var protectedInputs: [String] {
+        let csvs = (try? RecordingInputs.resolveSome(files)) ?? []
+        return files + csvs + csvs.map { RecordingFiles.metadataPath(for: $0) }
+    }
 
     /// A file whose When looks relative, without the metadata that holds its start time.
     static func relativeWithoutMetadata(_ path: String, firstWhen: Double) -> String {
@@ -89,7 +98,7 @@ struct ExportCommand: ParsableCommand {
         // Refuse before reading anything: the output may not be an input or (without
         // --force) an existing file.
         if let output {
-            do { try SafeOutputFile.check(output, inputs: files, overwrite: force) } catch { throw CommandFailure.usage("\(error)") }
+            do { try SafeOutputFile.check(output, inputs: protectedInputs, overwrite: force) } catch { throw CommandFailure.usage("\(error)") }
         } else if let stdout = SafeOutputFile.identity(ofDescriptor: 1),
                   let input = files.first(where: { SafeOutputFile.identity(of: $0) == stdout }) {
             throw CommandFailure.usage("standard output is \(input), an input of this command: refusing to write over it — redirect to another file or use -o")
@@ -139,7 +148,7 @@ struct ExportCommand: ParsableCommand {
             return
         }
         let file: SafeOutputFile
-        do { file = try SafeOutputFile(path: output, inputs: files, overwrite: force) } catch {
+        do { file = try SafeOutputFile(path: output, inputs: protectedInputs, overwrite: force) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
         try format.write(track, name: trackName, creator: creator) { bytes throws(CommandFailure) in

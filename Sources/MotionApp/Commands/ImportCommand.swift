@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MotionAnalysis
 import MotionCore
+import MotionSystem
 
 /// `motionlog import TRACK.gpx... [--out DIR]`: turns GPX tracks (from a bike computer, a
 /// phone app, a watch, or another logger) into recordings of `L` rows, so that `summary`,
@@ -76,6 +77,12 @@ struct ImportCommand: ParsableCommand {
         let folder = out ?? (input as NSString).deletingLastPathComponent
         let base = (folder.isEmpty ? "." : folder) + "/" + TimeText.fileBase(epochSeconds: first.when)
         let csvPath = base + ".csv", metadataPath = base + ".json"
+        // --force replaces an earlier import, never a recording of the logger's that happens
+        // to have the same name (the same ride, logged by both).
+        if force, FileSystem.exists(csvPath) || FileSystem.exists(metadataPath),
+           RecordingFiles.readMetadata(besides: csvPath)?.endReason != ImportedRecording.endReason {
+            throw CommandFailure("\(csvPath) is a recording, not an earlier import: not written over, even with --force — import into another folder with --out DIR", code: 2)
+        }
         let csvFile: SafeOutputFile, metadataFile: SafeOutputFile
         do {
             csvFile = try SafeOutputFile(path: csvPath, inputs: [input], overwrite: force)
