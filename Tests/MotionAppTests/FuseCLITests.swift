@@ -121,6 +121,12 @@ struct FuseCLITests {
         let same = try Binary.run(["fuse", input, "-o", input, "--force"])
         #expect(same.status == 2)
         #expect(same.stderr.contains("replace the input"))
+        // Another recording is not an earlier output: --force leaves it alone.
+        let other = try record("AG", seconds: 1)
+        let before = try Data(contentsOf: URL(fileURLWithPath: other))
+        let over = try Binary.run(["fuse", input, "--no-calibration", "-o", other, "--force"])
+        #expect(over.status == 2 && over.stderr.contains("is a recording, not an earlier output of `fuse`: not written over, even with --force"), "\(over.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
     }
 
     @Test("a recording without gyroscope rows is a clear error")

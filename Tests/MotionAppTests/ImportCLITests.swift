@@ -70,7 +70,7 @@ struct ImportCLITests {
         try Data(metadata.encoded()).write(to: URL(fileURLWithPath: json))
         let recorded = try Data(contentsOf: URL(fileURLWithPath: csv)), recordedMetadata = try Data(contentsOf: URL(fileURLWithPath: json))
         let forced = try Binary.run(["import", gpx, "--force"])
-        #expect(forced.status == 2 && forced.stderr.contains("is a recording, not an earlier import: not written over, even with --force"), "\(forced.stderr)")
+        #expect(forced.status == 2 && forced.stderr.contains("is a recording, not an earlier output of `import`: not written over, even with --force"), "\(forced.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == recorded && Data(contentsOf: URL(fileURLWithPath: json)) == recordedMetadata)
     }
 

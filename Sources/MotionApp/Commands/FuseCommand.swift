@@ -100,7 +100,7 @@ struct FuseCommand: ParsableCommand {
             throw CommandFailure("\(input) has no tick with both A and G rows: D rows need the accelerometer and the gyroscope; nothing written", code: 2)
         }
         var info = filter.info
-        info["recomputedBy"] = "motionlog fuse \(MotionLogCommand.version) from \((input as NSString).lastPathComponent)"
+        info[FuseOutput.recomputedBy] = "motionlog fuse \(MotionLogCommand.version) from \((input as NSString).lastPathComponent)"
         if result.rewriter.magnetometerSamples == 0 && !noMagnetometer {
             info["yawReference"] = "start heading (the recording has no M rows): yaw starts at 0"
         }
@@ -165,6 +165,11 @@ struct FuseCommand: ParsableCommand {
             try SafeOutputFile.check(output, inputs: inputs, overwrite: force)
             try SafeOutputFile.check(metadata, inputs: inputs, overwrite: force)
         } catch { throw .usage("\(error)") }
+        if force {
+            try ForcedReplacement.check(output, by: "fuse", instead: "choose another name with -o") {
+                $0.recording.deviceMotion?[FuseOutput.recomputedBy] != nil
+            }
+        }
         return metadata
     }
 }

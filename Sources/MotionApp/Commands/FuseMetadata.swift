@@ -10,6 +10,12 @@ struct FuseResult {
 
 /// The metadata `motionlog fuse` writes beside its output.
 enum FuseOutput {
+    /// The end reason of a fused file whose input had no metadata.
+    static let endReason = "fused"
+    /// The `recording.deviceMotion` key naming the fuse that wrote a file's D rows (what
+    /// `fuse --force` may replace).
+    static let recomputedBy = "recomputedBy"
+
     /// The output's metadata: the input's (when there is one) with the file section, the
     /// sources and the device-motion description replaced; otherwise a minimal one; nil
     /// without input metadata when When is relative: the start time is unknown, and a made-up
@@ -54,7 +60,7 @@ enum FuseOutput {
             notes: ["the input had no readable metadata: recording details are unknown", note],
             calibration: calibration.isIdentity ? nil : calibration.record)
         return RecordingMetadata(software: .init(version: MotionLogCommand.version), recording: recording, file: file,
-                                 counters: CounterSnapshot(), endedCleanly: true, endReason: "fused",
+                                 counters: CounterSnapshot(), endedCleanly: true, endReason: FuseOutput.endReason,
                                  ended: TimeText.isoUTC(epochSeconds: now))
     }
 

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MotionAnalysis
 import MotionCore
-import MotionSystem
 
 /// `motionlog import TRACK.gpx... [--out DIR]`: turns GPX tracks (from a bike computer, a
 /// phone app, a watch, or another logger) into recordings of `L` rows, so that `summary`,
@@ -79,9 +78,10 @@ struct ImportCommand: ParsableCommand {
         let csvPath = base + ".csv", metadataPath = base + ".json"
         // --force replaces an earlier import, never a recording of the logger's that happens
         // to have the same name (the same ride, logged by both).
-        if force, FileSystem.exists(csvPath) || FileSystem.exists(metadataPath),
-           RecordingFiles.readMetadata(besides: csvPath)?.endReason != ImportedRecording.endReason {
-            throw CommandFailure("\(csvPath) is a recording, not an earlier import: not written over, even with --force — import into another folder with --out DIR", code: 2)
+        if force {
+            try ForcedReplacement.check(csvPath, by: "import", instead: "import into another folder with --out DIR") {
+                $0.endReason == ImportedRecording.endReason
+            }
         }
         let csvFile: SafeOutputFile, metadataFile: SafeOutputFile
         do {
