@@ -62,6 +62,18 @@ struct ExportCLITests {
     }
 
     /// A file given twice is read once (every point was exported twice).
+    /// A folder stands for its recordings in every format (gpx and geojson said "Is a
+    /// directory" where the timeline exports read it).
+    @Test func aFolderIsReadByTheTrackExportsToo() throws {
+        let csv = try Self.record([])
+        let folder = (csv as NSString).deletingLastPathComponent
+        let fromFile = try Binary.run(["export", csv, "--format", "gpx"])
+        let fromFolder = try Binary.run(["export", folder, "--format", "gpx"])
+        #expect(fromFolder.status == 0 && fromFolder.stdout == fromFile.stdout, "\(fromFolder.stderr)")
+        let empty = try Binary.run(["export", Binary.temporaryDirectory(), "--format", "geojson"])
+        #expect(empty.status == 2 && empty.stdout.isEmpty && !empty.stderr.contains("Is a directory"), "\(empty.stderr)")
+    }
+
     @Test func aFileGivenTwiceIsReadOnce() throws {
         let csv = try Self.record([])
         let rows = try Self.locationRows(csv)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MotionAnalysis
 import MotionCore
+import MotionSystem
 
 /// `motionlog export FILE... --format gpx|geojson [-o OUT]`: the `L` rows as a track.
 struct ExportCommand: ParsableCommand {
@@ -104,6 +105,13 @@ struct ExportCommand: ParsableCommand {
             throw CommandFailure.usage("standard output is \(input), an input of this command: refusing to write over it — redirect to another file or use -o")
         }
         if try runAnalysisFormat() { return }
+        // A folder stands for its recordings in time order, as for the other formats (gpx
+        // and geojson said "Is a directory").
+        var files: [String] = []
+        for path in self.files {
+            guard (try? FileSystem.status(path).kind) == .directory else { files.append(path); continue }
+            do { files += try RecordingInputs.resolveSome([path]) } catch { throw CommandFailure("\(error)", code: 2) }
+        }
         let progress = ProgressMeter(verb: "reading", paths: files)
         // The first reading: the points are held up to TrackScan.defaultHoldLimit, and read
         // again while writing beyond that (memory does not grow with the track).
