@@ -57,11 +57,11 @@ extension RecordingMetadata {
             }
         }
         if let t = c.time {
-            check.signedSeconds("counters.time.gpsMinusSystemSeconds", t.gpsMinusSystemSeconds)
-            check.signedSeconds("counters.time.correctionSeconds", t.correctionSeconds)
-            check.signedSeconds("counters.time.slewRemainingSeconds", t.slewRemainingSeconds)
-            check.signedSeconds("counters.time.firstStepSeconds", t.firstStepSeconds)
-            check.signedSeconds("counters.time.gpsDelaySpreadSeconds", t.gpsDelaySpreadSeconds)
+            check.time("counters.time.gpsMinusSystemSeconds", t.gpsMinusSystemSeconds)
+            check.time("counters.time.correctionSeconds", t.correctionSeconds)
+            check.time("counters.time.slewRemainingSeconds", t.slewRemainingSeconds)
+            check.time("counters.time.firstStepSeconds", t.firstStepSeconds)
+            check.time("counters.time.gpsDelaySpreadSeconds", t.gpsDelaySpreadSeconds)
             check.count("counters.time.steps", t.steps)
             check.time("counters.time.firstCorrectedWhen", t.firstCorrectedWhen)
         }
@@ -75,7 +75,8 @@ private struct PlausibilityCheck {
 
     private mutating func note(_ name: String, _ value: String) { if first == nil { first = "\(name) \(value)" } }
 
-    /// A When or an epoch: finite and within the format's ±`CSVFormat.maxWhen` (the year 9999).
+    /// A When, an epoch or a time difference: finite and within the format's
+    /// ±`CSVFormat.maxWhen` (the year 9999).
     mutating func time(_ name: String, _ v: Double?) {
         guard let v else { return }
         if !(v.isFinite && abs(v) <= CSVFormat.maxWhen) { note(name, "\(v)") }
@@ -86,9 +87,6 @@ private struct PlausibilityCheck {
         guard let v else { return }
         if !(v.isFinite && v >= 0 && v <= CSVFormat.maxWhen) { note(name, "\(v)") }
     }
-
-    /// A time difference: finite and within ±`CSVFormat.maxWhen`.
-    mutating func signedSeconds(_ name: String, _ v: Double?) { time(name, v) }
 
     mutating func count<I: BinaryInteger>(_ name: String, _ v: I?) {
         guard let v else { return }
