@@ -219,7 +219,8 @@ public struct RecordingAnalyzer: RowSink {
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
         var fileFindings: [String] = []
-        let metas = csvPaths.map { RecordingFiles.readMetadata(besides: $0) }
+        let loaded = csvPaths.map { RecordingFiles.loadMetadata(besides: $0) }
+        let metas = loaded.map { loaded -> RecordingMetadata? in if case .read(let m)? = loaded { m } else { nil } }
         let steps = ClockStep.assign(metas)
         analyzer.placedSteps = steps.steps.map { ($0, 0) }
         for (k, (path, meta)) in zip(csvPaths, metas).enumerated() {
@@ -259,12 +260,16 @@ public struct RecordingAnalyzer: RowSink {
         if let heldFixLimit, analyzer.track.exceeded { throw AnalysisMemory.TooLong(heldFixLimit: heldFixLimit) }
         analyzer.finish(into: &summary, counts: counts, metadata: metadata, fileFindings: fileFindings)
         // A metadata file that is there but cannot be read (cut short, a counter out of
-        // range): without a finding the report silently lost the rate, counters and ending.
-        let damaged = zip(csvPaths, metas).filter { $0.1 == nil && FileManager.default.fileExists(atPath: RecordingFiles.metadataPath(for: $0.0)) }
-            .map { String(RecordingFiles.metadataPath(for: $0.0).split(separator: "/").last ?? "") }
-        if !damaged.isEmpty {
-            let names = damaged.count <= 3 ? damaged.joined(separator: ", ") : "\(damaged.count) metadata files"
-            let finding = "\(names) could not be read (damaged or not motionlog metadata): the configured rate, the counters and how \(damaged.count == 1 ? "the file" : "the files") ended are unknown."
+        // range, its permissions): without a finding the report silently lost the rate,
+        // counters and ending.
+        let damaged = zip(csvPaths, loaded).compactMap { path, loaded -> (name: String, why: String)? in
+            guard case .unreadable(let why)? = loaded else { return nil }
+            return (String(RecordingFiles.metadataPath(for: path).split(separator: "/").last ?? ""), why)
+        }
+        if let first = damaged.first {
+            let which = damaged.count == 1 ? "\(first.name) could not be read: \(first.why)"
+                : "\(damaged.count) metadata files could not be read (\(first.name): \(first.why))"
+            let finding = "\(which). The configured rate, the counters and how \(damaged.count == 1 ? "the file" : "the files") ended are unknown."
             summary.health.findings.append(finding)
             summary.messages.append(finding)
         }

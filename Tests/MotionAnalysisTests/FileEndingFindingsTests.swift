@@ -70,7 +70,21 @@ import Testing
         #expect(most.health.droppedRows == 2 * RecordingMetadata.maxCount)
         let huge = try summarize(endedCleanly: true, endReason: "stopped", dropped: .max, recordings: 2)
         #expect(huge.health.droppedRows == 0)
-        #expect(huge.messages.contains { $0.contains("could not be read (damaged or not motionlog metadata)") }, "\(huge.messages)")
+        #expect(huge.messages.contains { $0.hasPrefix("2 metadata files could not be read (20251121044000.json: it holds counters.droppedRows") }, "\(huge.messages)")
+    }
+
+    /// Metadata that is there but cannot be opened is said with why, not read as absent
+    /// nor called damaged.
+    @Test func metadataThatCannotBeOpenedIsSaidWithWhy() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let csv = dir + "/20251121044000.csv"
+        try (CSVFormat.headerLine + "\n" + (0..<100).map { "A,W,\(t0 + Double($0) / 10),0.01,-0.02,1.0\n" }.joined())
+            .write(toFile: csv, atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: dir + "/20251121044000.json", withIntermediateDirectories: false)
+        let s = try RecordingAnalyzer.summarize([csv])
+        #expect(s.health.findings.contains("20251121044000.json could not be read: it cannot be opened (Is a directory). The configured rate, the counters and how the file ended are unknown."),
+                "\(s.health.findings)")
     }
 
     @Test func aFileClosedAfterWriteErrorsIsNotBlamedOnAPowerCut() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import MotionCore
 import Testing
 
@@ -50,6 +51,13 @@ struct CheckTests {
         r = try RecordingCheck.check(path: path)
         #expect(r.isValid && r.warnings == 1)
         #expect(r.problems.first?.message.hasPrefix("20261123100000.json cannot be read: it holds file.lastWhen 1e+19, which no recorder writes;") == true,
+                "\(r.problems)")
+        // There but not a file to open: not "no metadata" (which nothing warns about).
+        try FileManager.default.removeItem(atPath: folder + "/20261123100000.json")
+        try FileManager.default.createDirectory(atPath: folder + "/20261123100000.json", withIntermediateDirectories: false)
+        r = try RecordingCheck.check(path: path)
+        #expect(r.isValid && r.warnings == 1)
+        #expect(r.problems.first?.message.hasPrefix("20261123100000.json cannot be read: it cannot be opened (Is a directory);") == true,
                 "\(r.problems)")
     }
 

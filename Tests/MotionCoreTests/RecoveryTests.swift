@@ -139,6 +139,22 @@ struct RecoveryTests {
         }
     }
 
+    /// Metadata that is there but cannot be opened is not missing metadata: it is kept
+    /// aside, never replaced by the rebuilt one (a folder of that name here; a file the
+    /// daemon's user may not read is the same case).
+    @Test func metadataThatCannotBeOpenedIsNotTakenForMissing() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir, seconds: 1, rate: 50)
+        let json = dir + "/" + csv.dropLast(4) + ".json"
+        try FileManager.default.removeItem(atPath: json)
+        try FileManager.default.createDirectory(atPath: json, withIntermediateDirectories: false)
+        try "keep me".write(toFile: json + "/inside.txt", atomically: false, encoding: .utf8)
+        let file = try #require(RecordingRecovery.recover(folder: dir, softwareVersion: "t").recovered.first)
+        #expect(file.metadataRebuilt && file.unreadableMetadataKeptAs == (json as NSString).lastPathComponent + ".unreadable")
+        #expect(try String(contentsOfFile: json + ".unreadable/inside.txt", encoding: .utf8) == "keep me")
+        #expect(try metadata(dir, csv).ending == .recovered)
+    }
+
     @Test func debrisAfterTheLastRowIsCutButDamageInsideIsKept() throws {
         let dir = temporaryDirectory()
         let csv = try interruptedRecording(in: dir, seconds: 1)

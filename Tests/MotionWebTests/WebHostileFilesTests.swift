@@ -44,8 +44,8 @@ import Testing
         // gives the summary's findings.
         try await f.app().test(.router) { client in
             let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
-            #expect(page.contains("20260101080000.json could not be read (damaged or not motionlog metadata)"), "\(page)")
-            #expect(page.contains("unreadable (damaged or not motionlog metadata)") && !page.contains("No metadata beside"), "\(page)")
+            #expect(page.contains("20260101080000.json could not be read: it holds file.\(field)"), "\(page)")
+            #expect(page.contains("unreadable: it holds file.\(field)") && !page.contains("No metadata beside"), "\(page)")
         }
     }
 

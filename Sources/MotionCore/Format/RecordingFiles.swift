@@ -1,4 +1,5 @@
 import Foundation
+import MotionSystem
 
 /// The files of one recording: `NAME.csv` and its metadata `NAME.json` beside it. The one
 /// place that derives one name from the other.
@@ -16,11 +17,37 @@ public enum RecordingFiles {
 
     /// The metadata beside `csv` or why it cannot be read; nil when there is none.
     public static func loadMetadata(besides csv: String) -> LoadedMetadata? {
-        guard let data = FileManager.default.contents(atPath: metadataPath(for: csv)) else { return nil }
+        loadMetadata(at: metadataPath(for: csv))
+    }
+
+    /// The metadata file at `json` or why it cannot be read; nil when there is none. A file
+    /// that is there but cannot be opened (its permissions, a folder of that name) is
+    /// unreadable, not missing: nothing may take it for absent and write a new one over it.
+    public static func loadMetadata(at json: String) -> LoadedMetadata? {
+        guard let data = FileManager.default.contents(atPath: json) else {
+            guard FileSystem.isReachable(json) else { return nil }
+            return .unreadable(whyNotOpened(json))
+        }
+        return decodeMetadata(data)
+    }
+
+    /// Metadata from the bytes of its file, or why they are not metadata, in words.
+    public static func decodeMetadata(_ data: Data) -> LoadedMetadata {
         do { return .read(try RecordingMetadata.decode(Array(data))) } catch let e as ImplausibleMetadata {
             return .unreadable("it holds \(e.what), which no recorder writes")
         } catch {
             return .unreadable("it is not motionlog metadata (damaged, or another program's JSON)")
+        }
+    }
+
+    /// Why a file that exists could not be read, in words.
+    public static func whyNotOpened(_ path: String) -> String {
+        do {
+            let fd = try FileSystem.openForReading(path)
+            try? fd.close()
+            return "it could not be read"
+        } catch {
+            return "it cannot be opened (\(error))"
         }
     }
 

@@ -61,9 +61,11 @@ public enum RecordingRecovery {
     }
 
     static func loadMetadata(_ path: String) -> LoadedMetadata {
-        guard let data = FileManager.default.contents(atPath: path) else { return .missing }
-        guard let m = try? RecordingMetadata.decode(Array(data)) else { return .unreadable }
-        return .valid(m)
+        switch RecordingFiles.loadMetadata(at: path) {
+        case nil: .missing
+        case .unreadable?: .unreadable
+        case .read(let m)?: .valid(m)
+        }
     }
 
     /// Repairs one file; nil when a running recording holds it.

@@ -31,6 +31,8 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
     public var metadata: RecordingMetadata?
     /// Seconds per activity (`cycling`, `walking`, ...) from the cached summary.
     public var activitySeconds: [String: Double]?
+    /// Why `NAME.json` could not be read, in words; nil when it was read or is not there.
+    var metadataProblem: String?
     var csvStamp: FileStamp
     var jsonStamp: FileStamp?
     var summaryStamp: FileStamp?
@@ -66,6 +68,9 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         try c.encode(activitySeconds, forKey: .activitySeconds)
     }
 
+    /// Metadata files this large are not read (a recorder writes a few KiB).
+    static let maxMetadataBytes = 4 << 20
+
     /// Names the folder can hold: no path separators, no NUL, not hidden, not too long.
     static func isPlausibleName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count < 250 && !name.hasPrefix(".")
@@ -77,15 +82,26 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         var e = RecordingEntry(name: name, start: nil, startEpoch: nil, durationSeconds: nil, sizeBytes: csv.size,
                                distanceMeters: nil, sources: "", rows: [:], label: nil, health: [],
                                endedCleanly: false, endReason: nil, part: nil, recordingID: nil, metadata: nil,
-                               activitySeconds: nil, csvStamp: csv, jsonStamp: json, summaryStamp: summary)
+                               activitySeconds: nil, metadataProblem: nil, csvStamp: csv, jsonStamp: json, summaryStamp: summary)
         // The summary cached beside the recording (MotionAnalysis), when it is fresh.
         let brief = summary == nil ? nil : SummaryCache.loadBrief(for: [folder + "/" + name + ".csv"])
         if let s = brief {
             e.distanceMeters = s.distanceM
             e.activitySeconds = s.activitySeconds.isEmpty ? nil : s.activitySeconds
         }
-        guard json != nil, let data = FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: folder + "/" + name)),
-              data.count < 4 << 20, let meta = try? RecordingMetadata.decode(Array(data)) else {
+        let path = RecordingFiles.metadataPath(for: folder + "/" + name)
+        var meta: RecordingMetadata?
+        if json != nil {
+            if let data = FileManager.default.contents(atPath: path) {
+                switch data.count < maxMetadataBytes ? RecordingFiles.decodeMetadata(data) : .unreadable("it is larger than any recorder writes") {
+                case .read(let m): meta = m
+                case .unreadable(let why): e.metadataProblem = why
+                }
+            } else {
+                e.metadataProblem = RecordingFiles.whyNotOpened(path)
+            }
+        }
+        guard let meta else {
             e.health = [json == nil ? "no metadata" : "unreadable metadata"]
             // Without metadata the rows' own times, from the summary (epoch When only: a
             // relative one would read as 1970): the card said "unknown time" and "–".

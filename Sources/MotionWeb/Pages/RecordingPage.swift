@@ -115,7 +115,7 @@ enum RecordingPage {
             if e.jsonStamp == nil {
                 items.append("No metadata beside the CSV: nothing known about how it was recorded.")
             } else if summary == nil {
-                items.append("The metadata beside the CSV could not be read (damaged or not motionlog metadata): nothing known about how it was recorded.")
+                items.append("The metadata beside the CSV could not be read: \(e.metadataProblem ?? "it is damaged"). Nothing is known about how it was recorded.")
             }
             items += summary?.health.findings ?? []
             return Text.list(items)
@@ -213,7 +213,7 @@ enum RecordingPage {
     /// The first file's metadata; for a rotated recording the rows of all parts and the
     /// ending of the last.
     static func metadata(_ e: RecordingEntry, of r: RecordingParts) -> String {
-        guard let m = e.metadata else { return "<p class=\"gap\">\(e.jsonStamp == nil ? "none" : "unreadable (damaged or not motionlog metadata)")</p>" }
+        guard let m = e.metadata else { return "<p class=\"gap\">\(e.jsonStamp == nil ? "none" : "unreadable: " + Text.html(e.metadataProblem ?? "damaged"))</p>" }
         let multi = r.parts.count > 1
         var rowCounts = m.file.rows
         if multi {
