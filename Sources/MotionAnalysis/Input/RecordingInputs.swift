@@ -26,6 +26,19 @@ public enum RecordingInputs {
         return files
     }
 
+    /// `paths` in the order given, each folder replaced by its recordings in time order
+    /// (`resolveSome`) and each file kept as given (for commands that read every path
+    /// given, even one that is not a recording). `failed` hears of a folder that cannot be
+    /// read or holds no recording.
+    public static func expandingFolders(_ paths: [String], failed: (any Error) throws -> Void) rethrows -> [String] {
+        var files: [String] = []
+        for path in paths {
+            guard (try? FileSystem.status(path).kind) == .directory else { files.append(path); continue }
+            do { files += try resolveSome([path]) } catch { try failed(error) }
+        }
+        return files
+    }
+
     /// The CSV files named by `paths` (files as given, folders expanded), duplicates
     /// removed, in time order whatever the order of the arguments: by the first row's time in
     /// each file's metadata when every file has it; else, when every file is named by its
@@ -197,8 +210,8 @@ public enum LocalDay {
 
     /// Seconds local time is ahead of UTC at `epoch` (negative west of Greenwich).
     static func offset(at epoch: Double) -> Double {
-        guard epoch.isFinite, abs(epoch) < CSVFormat.maxWhen * 2 else { return 0 }
-        return Double(CalendarTime.utcOffset(epochSeconds: Int64(epoch.rounded(.down))))
+        guard let seconds = CalendarTime.wholeSeconds(epoch) else { return 0 }
+        return Double(CalendarTime.utcOffset(epochSeconds: seconds))
     }
 }
 

@@ -31,16 +31,9 @@ struct CheckCommand: ParsableCommand {
         var invalid = false, ioError = false
         // A folder stands for its .csv files, in time order (as `summary` reads it); a
         // file is checked as given, and one that cannot be read is reported in its turn.
-        var files: [String] = []
-        for path in self.files {
-            guard (try? FileSystem.status(path).kind) == .directory else { files.append(path); continue }
-            do {
-                let inside = try RecordingInputs.resolve([path])
-                if inside.isEmpty { Console.error("\(RecordingInputs.NoRecordings(paths: [path]))"); ioError = true }
-                files += inside
-            } catch {
-                Console.error("\(error)"); ioError = true
-            }
+        let files = RecordingInputs.expandingFolders(self.files) { error in
+            Console.error("\(error)")
+            ioError = true
         }
         let progress = ProgressMeter(verb: "checking", paths: files)
         var bytesBefore: Int64 = 0

@@ -88,7 +88,7 @@ public enum TimeText {
     }
 
     static func format(_ epochSeconds: Double, _ pattern: String, utc: Bool) -> String {
-        guard epochSeconds.isFinite, abs(epochSeconds) < 1e15 else { return "invalid-time" }
-        return CalendarTime.format(epochSeconds: Int64(epochSeconds.rounded(.down)), pattern: pattern, utc: utc)
+        guard let seconds = CalendarTime.wholeSeconds(epochSeconds) else { return "invalid-time" }
+        return CalendarTime.format(epochSeconds: seconds, pattern: pattern, utc: utc)
     }
 }

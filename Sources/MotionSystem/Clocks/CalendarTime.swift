@@ -5,6 +5,13 @@ import Glibc
 /// Calendar time through the C library's time zone rules (`TZ`, /etc/localtime):
 /// `strftime` of a moment, and `mktime` of a local date and time.
 public enum CalendarTime {
+    /// The whole second of a moment, or nil for one no calendar shows: not finite, or
+    /// beyond ±1e15 s (31 million years; a damaged file's time, on which `Int64(_:)` would
+    /// trap). Every Double time goes through here before the calendar functions below.
+    public static func wholeSeconds(_ epoch: Double) -> Int64? {
+        epoch.isFinite && abs(epoch) < 1e15 ? Int64(epoch.rounded(.down)) : nil
+    }
+
     /// The whole second `epochSeconds` formatted with a `strftime(3)` pattern, in local
     /// time or UTC.
     public static func format(epochSeconds: Int64, pattern: String, utc: Bool) -> String {

@@ -98,7 +98,7 @@ enum SVGChart {
             svg += "<line class=\"grid\" x1=\"\(Int(left))\" x2=\"\(Int(width - right))\" y1=\"\(SVG.num(y(v)))\" y2=\"\(SVG.num(y(v)))\"/>"
             svg += "<text class=\"axis\" x=\"\(Int(left - 4))\" y=\"\(SVG.num(y(v)))\" dy=\"4\" text-anchor=\"end\">\(label(v, step: step))</text>"
         }
-        let offset = Double(Text.wholeSeconds(t0).map { CalendarTime.utcOffset(epochSeconds: $0) } ?? 0)
+        let offset = Double(CalendarTime.wholeSeconds(t0).map { CalendarTime.utcOffset(epochSeconds: $0) } ?? 0)
         svg += timeAxis(TimeTicks.ticks(from: t0, to: t1, offset: offset)) { (x($0), timeLabel($0)) }
         let gap = min(1.0, (x(t0 + interval) - x(t0)) * 0.1)
         for (t, v) in zip(starts, values) where v.isFinite && v > 0 {

@@ -29,14 +29,8 @@ enum Text {
     static func hourMinute(_ epoch: Double) -> String { LocalDay.hourMinute(epoch) }
 
     static func strftime(_ epoch: Double, _ format: String) -> String {
-        guard let seconds = wholeSeconds(epoch) else { return "unknown time" }
+        guard let seconds = CalendarTime.wholeSeconds(epoch) else { return "unknown time" }
         return CalendarTime.format(epochSeconds: seconds, pattern: format, utc: false)
-    }
-
-    /// The whole second of a moment, or nil for one no calendar shows (not finite, or
-    /// beyond ±1e15 s: a damaged file's time, on which `Int64(_:)` would trap).
-    static func wholeSeconds(_ epoch: Double) -> Int64? {
-        epoch.isFinite && abs(epoch) < 1e15 ? Int64(epoch.rounded(.down)) : nil
     }
 
     /// `1 h 23 min`, `4 min 12 s`, `9.5 s`: as the summary's report writes them.
@@ -62,7 +56,7 @@ enum Text {
 
     /// The HTTP date form (RFC 9110 §5.6.7) for `Last-Modified`.
     static func httpDate(_ epoch: Double) -> String {
-        let p = CalendarTime.parts(epochSeconds: wholeSeconds(epoch) ?? 0, utc: true)
+        let p = CalendarTime.parts(epochSeconds: CalendarTime.wholeSeconds(epoch) ?? 0, utc: true)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", days[p.weekday], p.day,
