@@ -139,6 +139,38 @@ struct RecoveryTests {
         }
     }
 
+    /// A rotated part whose metadata holds one number no recorder writes keeps its
+    /// recording's id, index and previous part (a new random id made it a recording of its
+    /// own); values that are themselves implausible are not taken.
+    @Test func aRebuiltPartStaysPartOfItsRecording() throws {
+        for hostile in [false, true] {
+            let dir = temporaryDirectory()
+            let csv = try interruptedRecording(in: dir, seconds: 1, rate: 50)
+            let json = dir + "/" + csv.dropLast(4) + ".json"
+            var doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+            var counters = doc["counters"] as? [String: Any] ?? [:], file = doc["file"] as? [String: Any] ?? [:]
+            var recording = doc["recording"] as? [String: Any] ?? [:]
+            counters["overruns"] = -1
+            file["index"] = hostile ? 1e30 : 3
+            file["previous"] = hostile ? "../../etc/passwd" : "20251121142500.csv"
+            recording["id"] = hostile ? "not an id/\u{0}" : "5F1C2A9E-0B1D-4C52-9E7A-3D2B1C0A9F8E"
+            doc["counters"] = counters; doc["file"] = file; doc["recording"] = recording
+            try JSONSerialization.data(withJSONObject: doc).write(to: URL(fileURLWithPath: json))
+            let report = RecordingRecovery.recover(folder: dir, softwareVersion: "t")
+            #expect(report.recovered.first?.metadataRebuilt == true, "\(report)")
+            let m = try metadata(dir, csv)
+            if hostile {
+                #expect(m.recording.id != "not an id/\u{0}" && m.file.index == 1 && m.file.previous == nil)
+                #expect(!m.recording.notes.contains { $0.hasPrefix("taken from") }, "\(m.recording.notes)")
+            } else {
+                #expect(m.recording.id == "5F1C2A9E-0B1D-4C52-9E7A-3D2B1C0A9F8E" && m.file.index == 3 && m.file.previous == "20251121142500.csv")
+                #expect(m.recording.notes.contains("taken from the metadata that could not be read: recording.id, file.index, file.previous"),
+                        "\(m.recording.notes)")
+            }
+            #expect(m.recording.notes.first?.hasPrefix("metadata could not be read (how the file ended is not known)") == true, "\(m.recording.notes)")
+        }
+    }
+
     /// Metadata that is there but cannot be opened is not missing metadata: it is kept
     /// aside, never replaced by the rebuilt one (a folder of that name here; a file the
     /// daemon's user may not read is the same case).

@@ -9,7 +9,8 @@ enum StartupRecovery {
     static func run(folder: String, log: Logger) -> RecoveryReport {
         let report = RecordingRecovery.recover(folder: folder, softwareVersion: MotionLogCommand.version)
         for f in report.recovered {
-            log.notice("recovered an unfinished recording: \(f)", metadata: ["folder": "\(folder)"])
+            let what = f.unreadableMetadataKeptAs == nil ? "recovered an unfinished recording" : "rebuilt the metadata of a recording that could not be read"
+            log.notice("\(what): \(f)", metadata: ["folder": "\(folder)"])
         }
         for f in report.failures {
             log.warning("could not recover \(f)")

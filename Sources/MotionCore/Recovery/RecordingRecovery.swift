@@ -119,8 +119,9 @@ public enum RecordingRecovery {
             doc = old
             rebuilt = false
         } else {
-            doc = rebuiltMetadata(name: name, scan: scan, softwareVersion: softwareVersion,
-                                  unreadable: { if case .unreadable = metadata { return true } else { return false } }())
+            let unreadable = { if case .unreadable = metadata { return true } else { return false } }()
+            doc = rebuiltMetadata(name: name, scan: scan, softwareVersion: softwareVersion, unreadable: unreadable)
+            if unreadable { MetadataSalvage.read(RecordingFiles.metadataPath(for: path))?.apply(to: &doc) }
             rebuilt = true
         }
         complete(&doc, scan: scan, headerRewritten: headerRewritten)
@@ -207,7 +208,7 @@ public enum RecordingRecovery {
             sources: String(sources.map(\.letter)), label: label, whenMode: whenMode, startEpoch: startEpoch,
             started: TimeText.isoUTC(epochSeconds: startEpoch), clock: "unknown", rotateBytes: nil, rotateSeconds: nil,
             fsyncIntervalSeconds: 0, bufferRows: 0,
-            notes: ["metadata was \(unreadable ? "unreadable" : "missing") after an unclean end and was rebuilt from the CSV: board, sensor and settings are unknown, rateHz is estimated from the rows, file index and previous file are unknown"])
+            notes: [(unreadable ? "metadata could not be read (how the file ended is not known)" : "metadata was missing after an unclean end") + " and was rebuilt from the CSV: board, sensor and settings are unknown, rateHz is estimated from the rows, file index and previous file are unknown"])
         var section = RecordingMetadata.FileSection(name: name, index: 1, previous: nil)
         section.startLocal = nameEpoch.map { TimeText.isoLocal(epochSeconds: $0) }
         return RecordingMetadata(software: .init(version: softwareVersion), recording: description, file: section,
