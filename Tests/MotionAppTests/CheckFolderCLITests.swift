@@ -25,6 +25,19 @@ struct CheckFolderCLITests {
         #expect(bad.status == 1 && bad.stdout.contains("INVALID"), "\(bad.stdout)")
     }
 
+    /// A file with more problems than are listed says how many more, and its verdict
+    /// counts every error, not the ones listed plus one.
+    @Test func theVerdictCountsEveryErrorWhenNotAllAreListed() throws {
+        let dir = Binary.temporaryDirectory()
+        var csv = CSVFormat.headerLine + "\n"
+        for k in 0..<1500 { csv += "A,W,\(1_763_735_405.0 + Double(k)),0.0,0.0,1.0\nA,W,\(1_763_735_405.0 + Double(k)),0.0,0.0,1.0\n" }   // every second row repeats a When
+        try csv.write(toFile: dir + "/dup.csv", atomically: false, encoding: .utf8)
+        let r = try Binary.run(["check", "--quiet", dir + "/dup.csv"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stdout.contains("dup.csv: 500 more problems not listed (500 errors, 0 warnings); the first 1000 are above"), "\(r.stdout.suffix(400))")
+        #expect(r.stdout.contains("dup.csv: INVALID (1500 errors)"), "\(r.stdout.suffix(400))")
+    }
+
     @Test func aFolderWithoutRecordingsIsAnError() throws {
         let empty = Binary.temporaryDirectory()
         let r = try Binary.run(["check", empty])

@@ -29,6 +29,23 @@ struct CheckTests {
         #expect(r.sources[.location]?.rows == 1)
     }
 
+    /// Beyond `maxProblems` the problems are counted, not listed, by severity: the counts
+    /// are of every problem (they said "1001 errors" for 2000, the extra one being the line
+    /// that said how many were not listed).
+    @Test func problemsBeyondTheListAreCountedBySeverity() throws {
+        var text = good
+        for k in 0..<5 { text += "A,W,\(1763735406 + k),x,0,1\n" }   // five errors
+        text += "A,W,1763735405.015,0,0,1\n"                           // When goes back: one more
+        let path = temporaryDirectory() + "/many.csv"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let all = try RecordingCheck.check(path: path)
+        let some = try RecordingCheck.check(path: path, maxProblems: 2)
+        #expect(all.problems.count == all.errors + all.warnings && all.unlisted == 0, "\(all.problems)")
+        #expect(some.problems.count == 2 && some.problems == Array(all.problems.prefix(2)))
+        #expect(some.errors == all.errors && some.warnings == all.warnings && some.unlisted == all.problems.count - 2)
+        #expect(all.errors == 6, "\(all.problems)")
+    }
+
     /// Metadata beside the file that cannot be read is a warning naming why: the CSV is
     /// still valid, but it was checked without the counts the metadata held.
     @Test func unreadableMetadataIsAWarningThatSaysWhy() throws {

@@ -13,7 +13,8 @@ struct CheckCommand: ParsableCommand {
             that When strictly increases per source (docs/FORMAT.md). Binary data is one defect \
             with its byte range, and the check goes on at the next valid row (a file that is \
             binary from its start, or for more than 1 MiB, stops it); a line longer than 1024 bytes is an error at once. Prints per-source row counts, time span and measured rate, and \
-            every problem with its line number. A torn last line (power cut) is a warning.
+            every problem with its line number (the first 1000 per file; then how many more \
+            errors and warnings, all counted in the verdict). A torn last line (power cut) is a warning.
             Exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error (also a folder without recordings).
             """)
 
@@ -52,8 +53,12 @@ struct CheckCommand: ParsableCommand {
                 continue
             }
             for p in report.problems { Console.out("\(path):\(p.line): \(p.severity.rawValue): \(p.message)") }
-            let verdict = report.isValid ? "valid" : "INVALID (\(report.errors) error\(report.errors == 1 ? "" : "s"))"
-            let warn = report.warnings > 0 ? ", \(report.warnings) warning\(report.warnings == 1 ? "" : "s")" : ""
+            if report.unlisted > 0 {
+                Console.out("\(path): \(Self.counted(report.unlisted, "more problem")) not listed (\(Self.counted(report.unlistedErrors, "error")), "
+                            + "\(Self.counted(report.unlistedWarnings, "warning"))); the first \(report.problems.count) are above")
+            }
+            let verdict = report.isValid ? "valid" : "INVALID (\(Self.counted(report.errors, "error")))"
+            let warn = report.warnings > 0 ? ", " + Self.counted(report.warnings, "warning") : ""
             Console.out("\(path): \(verdict)\(warn)")
             if !quiet {
                 Console.out(Self.summary(report))
@@ -64,6 +69,9 @@ struct CheckCommand: ParsableCommand {
         if ioError { throw CommandFailure("", code: 2) }
         if invalid { throw CommandFailure("", code: 1) }
     }
+
+    /// `1 error`, `3 errors`.
+    static func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// The spans above are of the When as written: say that the IMU's include a clock step.
     static func clockLine(_ step: ClockStep) -> String {

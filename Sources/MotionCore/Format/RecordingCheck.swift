@@ -18,10 +18,16 @@ public struct SourceStatistics: Sendable, Equatable {
 /// The outcome of validating one recording file (`motionlog check`).
 public struct CheckReport: Sendable {
     public var path: String
+    /// The problems listed, at most `maxProblems` of them, in line order.
     public var problems: [RecordingProblem] = []
+    /// Problems found beyond the ones listed, by severity.
+    public var unlistedErrors = 0, unlistedWarnings = 0
     public var sources: [Source: SourceStatistics] = [:]
-    public var errors: Int { problems.filter { $0.severity == .error }.count }
-    public var warnings: Int { problems.filter { $0.severity == .warning }.count }
+    /// Every error found, listed or not.
+    public var errors: Int { problems.filter { $0.severity == .error }.count + unlistedErrors }
+    /// Every warning found, listed or not.
+    public var warnings: Int { problems.filter { $0.severity == .warning }.count + unlistedWarnings }
+    public var unlisted: Int { unlistedErrors + unlistedWarnings }
     public var isValid: Bool { errors == 0 }
 }
 
@@ -38,9 +44,14 @@ public enum RecordingCheck {
         // after.
         var statistics = [SourceStatistics?](repeating: nil, count: Source.canonicalOrder.count)
         var lastLine = [Int](repeating: 0, count: Source.canonicalOrder.count)
-        var suppressed = 0
         func add(_ p: RecordingProblem) {
-            if report.problems.count < maxProblems { report.problems.append(p) } else { suppressed += 1 }
+            if report.problems.count < maxProblems {
+                report.problems.append(p)
+            } else if p.severity == .error {
+                report.unlistedErrors += 1
+            } else {
+                report.unlistedWarnings += 1
+            }
         }
         let read = try RecordingReader(path: path).read(progress: progress) { item in
             switch item {
@@ -70,10 +81,6 @@ public enum RecordingCheck {
         if let cut = cutShort(path: path, report: report, bytesRead: read.stoppedAtBinary ? nil : read.bytes) {
             add(.init(line: max(1, read.lines), severity: .error,
                       message: cut.sentence(subject: String(path.split(separator: "/").last ?? Substring(path)))))
-        }
-        if suppressed > 0 {
-            report.problems.append(.init(line: report.problems.last?.line ?? 0, severity: .error,
-                                         message: "\(suppressed) more problems not listed"))
         }
         return report
     }
