@@ -58,6 +58,27 @@ import Testing
         #expect(try SummaryJSON.decode(Array(older.utf8)).bbox == nil)
     }
 
+    /// Timeline entries carry every key of their type: a move or stop from the IMU alone has
+    /// its distance, speeds and position `null` (they were left out), a gap only its times.
+    @Test func timelineEntriesHaveEveryKeyOfTheirType() throws {
+        var move = TimelineEntry(type: .move, start: 10, end: 70)
+        move.activity = .cycling
+        move.basis = "imu"
+        var stop = TimelineEntry(type: .stop, start: 70, end: 700)
+        stop.radiusM = nil
+        let gap = TimelineEntry(type: .gap, start: 700, end: 900)
+        var s = try ScenarioRecording.summarize("Source, Label, When, X, Y, Z\nA,W,1763735405.0,0.1,0.2,-1.0\n", name: "20251121143005.csv")
+        s.timeline = [move, stop, gap]
+        let bytes = SummaryJSON.encode(s, pretty: false)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let entries = try #require(object["timeline"] as? [[String: Any]])
+        #expect(Set(entries[0].keys) == ["type", "start", "end", "activity", "distance_m", "mean_speed_mps", "max_speed_mps", "basis"])
+        #expect(entries[0]["distance_m"] is NSNull && entries[0]["activity"] as? String == "cycling")
+        #expect(Set(entries[1].keys) == ["type", "start", "end", "lat", "lon", "radius_m"] && entries[1]["lat"] is NSNull)
+        #expect(Set(entries[2].keys) == ["type", "start", "end"])
+        #expect(try SummaryJSON.decode(bytes).timeline == [move, stop, gap])
+    }
+
     @Test func aSummaryWithAMagnetometerReadsBackFromTheCache() throws {
         let dir = try ScenarioRecording.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }

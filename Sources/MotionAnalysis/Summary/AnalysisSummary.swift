@@ -177,6 +177,37 @@ public struct TimelineEntry: Codable, Sendable, Equatable {
     public init(type: Kind, start: Double, end: Double) { self.type = type; self.start = start; self.end = end }
 
     public var duration: Double { end - start }
+
+    enum CodingKeys: String, CodingKey {
+        case type, start, end, lat, lon, radiusM, activity, distanceM, meanSpeedMps, maxSpeedMps, basis
+    }
+
+    /// Every key of its type, `null` where the value is not known (a stop or move from the
+    /// IMU alone has no position, distance or speed): docs/ANALYSIS.md promises the keys,
+    /// and `e["distance_m"]` of such a move raised KeyError in Python. A gap has only its times.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encode(start, forKey: .start)
+        try c.encode(end, forKey: .end)
+        func put<T: Encodable>(_ value: T?, _ key: CodingKeys) throws {
+            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+        }
+        switch type {
+        case .stop:
+            try put(lat, .lat)
+            try put(lon, .lon)
+            try put(radiusM, .radiusM)
+        case .move:
+            try put(activity, .activity)
+            try put(distanceM, .distanceM)
+            try put(meanSpeedMps, .meanSpeedMps)
+            try put(maxSpeedMps, .maxSpeedMps)
+            try put(basis, .basis)
+        case .gap:
+            break
+        }
+    }
 }
 
 /// How a move was made.
