@@ -87,11 +87,13 @@ final class RecordingShutdown: ShutdownRunner, Sendable {
 
 extension Binary {
     /// Runs `executable` (the motionlog binary, or setpriv wrapping it) and captures its
-    /// output; `input` is its standard input (none when nil).
-    static func run(via executable: String, _ arguments: [String], input: String? = nil) throws -> Result {
+    /// output; `input` is its standard input (none when nil), `directory` its working
+    /// directory (this process's when nil).
+    static func run(via executable: String, _ arguments: [String], input: String? = nil, in directory: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

@@ -47,6 +47,26 @@ struct OffloadCLITests {
         #expect(second.status == 0 && second.stdout.contains("Copied 0 recordings; 1 already there (6 files)."), "\(second.stdout)")
     }
 
+    /// Without --out or a config's out, the folder `record` and `serve` default to
+    /// (./recordings) is offloaded, as the installed service's would be; never a guess
+    /// between both.
+    @Test func withoutOutTheRecordingsFolderHereIsUsed() throws {
+        let here = Binary.temporaryDirectory()
+        let target = Binary.temporaryDirectory()
+        let installedExists = FileManager.default.fileExists(atPath: OffloadCLITests.installed)
+        let none = try Binary.run(via: Binary.path, ["offload", "--to", target, "--config", S.emptyConfig()], in: here)
+        #expect(installedExists || none.status == 2 && none.stderr.contains("which recordings? neither /var/lib/motionlog/recordings nor ./recordings exists"),
+                "\(none.stderr)")
+        try FileManager.default.moveItem(atPath: try recordings(seconds: 4, count: 1), toPath: here + "/recordings")
+        let r = try Binary.run(via: Binary.path, ["offload", "--to", target, "--config", S.emptyConfig()], in: here)
+        if installedExists {
+            #expect(r.status == 2 && r.stderr.contains("both"), "\(r.stderr)")
+        } else {
+            #expect(r.status == 0 && r.stdout.contains("Copied 1 recording"), "\(r.stdout)\(r.stderr)")
+        }
+    }
+    static let installed = "/var/lib/motionlog/recordings"
+
     @Test func saysWhatIsWrongWithAnUnusableTarget() throws {
         let source = try recordings(seconds: 2, count: 1)
         let none = try run(["--to", "/proc/self", "--out", source])

@@ -32,7 +32,7 @@ struct OffloadCommand: ParsableCommand {
     @Option(name: .customLong("remote-path"), help: "Upload to this rclone remote and path (NAME:path) instead of the config's.")
     var remotePath: String?
 
-    @Option(name: .long, help: "The recordings folder (default: out in the config).")
+    @Option(name: .long, help: "The recordings folder (default: out in the config, else /var/lib/motionlog/recordings or ./recordings, whichever exists).")
     var out: String?
 
     @Option(name: .long, help: "Config file (default /etc/motionlog/config.yaml).")
@@ -190,11 +190,19 @@ struct OffloadCommand: ParsableCommand {
         if !report.complete { throw CommandFailure("", code: 1) }
     }
 
+    /// Where the installed service records (systemd/motionlog.service).
+    static let installedRecordings = "/var/lib/motionlog/recordings"
+
     private func recordingsFolder(_ settings: RecorderSettings) throws -> String {
         if let out = out ?? settings.out { return out }
-        let installed = "/var/lib/motionlog/recordings"
-        if FileManager.default.fileExists(atPath: installed) { return installed }
-        throw CommandFailure.usage("which recordings? give --out DIR (or set out in the config)")
+        // Where the installed daemon records, or where `record` and `serve` default to; one
+        // of them, never a guess between both.
+        let found = [Self.installedRecordings, "./recordings"].filter { FileManager.default.fileExists(atPath: $0) }
+        if found.count == 1 { return found[0] }
+        if found.isEmpty {
+            throw CommandFailure.usage("which recordings? neither \(Self.installedRecordings) nor ./recordings exists: give --out DIR (or set out in the config)")
+        }
+        throw CommandFailure.usage("which recordings? both \(found.joined(separator: " and ")) exist: give --out DIR")
     }
 
     private func report(state: OffloadProgress.State, target: String, message: String, statusFile: String?) {
