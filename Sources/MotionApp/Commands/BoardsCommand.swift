@@ -10,7 +10,7 @@ struct BoardsCommand: ParsableCommand {
             Board files are read from the first boards folder found: --boards-dir (or the config \
             file's boards_dir), $MOTIONLOG_BOARDS, boards/ beside the executable, \
             <bin>/../share/motionlog/boards, /usr/local/share/motionlog/boards, \
-            /usr/share/motionlog/boards, then the source checkout the binary was built in. The \
+            /usr/share/motionlog/boards, then the source checkout the binary sits in (.build/release/motionlog). The \
             simulator board is built into the binary; a file of the same name replaces it.
             """)
 

@@ -76,7 +76,7 @@ struct ExportCommand: ParsableCommand {
         }
     }
 
-    @Argument(help: "Recording files (.csv).")
+    @Argument(help: "Recording files (.csv) or folders of them.")
     var files: [String]
 
     @Option(name: .long, help: "Output format.")

@@ -30,7 +30,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: [.short, .customLong("out")], help: "Folder for the recordings (default: beside each GPX file).")
     var out: String?
 
-    @Option(name: .long, help: "Label letter of the rows (default: W).")
+    @Option(name: .long, help: "Label letter of the rows.")
     var label: String = "W"
 
     @Flag(name: .long, help: "Replace a recording of the same name.")
@@ -88,7 +88,11 @@ struct ImportCommand: ParsableCommand {
             csvFile = try SafeOutputFile(path: csvPath, inputs: [input], overwrite: force)
             metadataFile = try SafeOutputFile(path: metadataPath, inputs: [input], overwrite: force)
         } catch {
-            throw CommandFailure("\(error)" + (error.kind == .exists ? " (imported before?)" : ""), code: 2)
+            // The output's name is the track's start time, not an -o of a file name.
+            let text = error.kind == .exists
+                ? "\(error.path) exists (imported before?): pass --force to replace an earlier import, or import into another folder with --out DIR"
+                : "\(error)"
+            throw CommandFailure(text, code: 2)
         }
         var rows = ImportedRows(label: label.utf8.first ?? 0x57, output: csvFile)
         let counts: GPXReader.Counts
