@@ -25,24 +25,6 @@ enum ModeClassifier {
     /// above the workplace action value of 2.5 m/s² on a London commute), a logger in a
     /// rider's bag less; there the speed profile decides.
     static let decisiveCyclingVibration = 0.05
-    /// Steady speeds above this are faster than anyone walks (a jog starts near 2.5–3 m/s;
-    /// race walkers aside, walking stays below 2.5 m/s). A walk-like stretch with a tenth of
-    /// its moving fixes above it, at least `minMovingFixes` of them, is stop-and-go traffic:
-    /// Zheng et al. (2008) separate walking from vehicles in congestion by the velocity
-    /// change rate, which a steady gait keeps low.
-    static let burstMin = 3.0
-    static let burstShare = 0.1
-
-    /// Whether steady speeds (of one walk-like run) hold bursts no walker makes.
-    static func hasBursts(_ steady: ArraySlice<Double>) -> Bool {
-        var moving = 0, fast = 0
-        for v in steady where v >= stillMax {
-            moving += 1
-            if v > burstMin { fast += 1 }
-        }
-        return fast >= minMovingFixes && Double(fast) >= burstShare * Double(moving)
-    }
-
     /// A run is called faster than walking only on at least this many moving fixes: one or
     /// two jittery phone fixes on a platform are not a bicycle.
     static let minMovingFixes = 3

@@ -228,23 +228,6 @@ struct TimelineBuilder {
         }
         // 3. Merge runs too short to be real into their neighbours, shortest first.
         mergeShort(&runs) { a, b in a.walkLike == b.walkLike }
-        // 3b. A slow stretch with bursts faster than anyone walks is a bus, car or bicycle
-        //     in stop-and-go traffic, not a walk: it joins the faster runs beside it and is
-        //     classified with them (unless the accelerometer found steps).
-        var burst = false
-        for k in runs.indices where runs[k].walkLike && ModeClassifier.hasBursts(steadySpeeds[runs[k].lo...runs[k].hi]) {
-            let f = ModeClassifier.features(fixes: fixes, speeds: speeds, steady: steadySpeeds, range: runs[k].lo...runs[k].hi, imu: imu)
-            if f.imuWindows >= 4 && f.stepShare >= 0.3 { continue }
-            runs[k].walkLike = false
-            burst = true
-        }
-        if burst {
-            var joined: [Run] = []
-            for r in runs {
-                if let j = joined.last, j.walkLike == r.walkLike { joined[joined.count - 1].hi = r.hi } else { joined.append(r) }
-            }
-            runs = joined
-        }
         // 4. Classify each run, then merge neighbours that came out the same.
         for k in runs.indices {
             var f = ModeClassifier.features(fixes: fixes, speeds: speeds, steady: steadySpeeds, range: runs[k].lo...runs[k].hi, imu: imu)
