@@ -22,7 +22,9 @@ struct BoardsCommand: ParsableCommand {
         let (boards, errors) = catalog.all()
         Console.out(catalog.directory.map { "Boards in \($0):" } ?? "No boards folder found; built-in boards:")
         for b in boards {
-            let gps = b.gpsd.map { " gps: \($0)" } ?? ""
+            // The simulator drives its scripted route; its gpsd address is used with --gpsd only.
+            let simulated = b.imu.model == .simulated
+            let gps = b.gpsd.map { simulated ? " gps: simulated (with --gpsd: \($0))" : " gps: \($0)" } ?? ""
             let bus = b.imu.bus.map { " bus \($0)" } ?? ""
             let builtIn = b.file.hasPrefix("<built-in>") ? " (built in)" : ""
             Console.out("  \(b.name.padding(toLength: 22, withPad: " ", startingAt: 0)) imu: \(b.imu.model)\(bus)\(gps)\(builtIn)")
