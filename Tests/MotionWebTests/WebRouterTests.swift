@@ -313,6 +313,21 @@ import ZIPFoundation
         #expect(abs((entry.durationSeconds ?? 0) - 29.9) < 0.001, "\(entry.durationSeconds ?? -1)")
     }
 
+    /// The page of such a recording takes its time and length from the summary it computes,
+    /// before any is cached (a server that may not write the folder never caches one): its
+    /// heading said "unknown time" and "–".
+    @Test func aRecordingWithoutMetadataHeadsItsPageWithItsTimes() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", start: 1_790_000_000, seconds: 30)
+        try FileManager.default.removeItem(atPath: f.folder + "/20260101080000.json")
+        try await f.app().test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            let heading = try #require(page.range(of: "<h1>").map { String(page[$0.upperBound...].prefix(200)) })
+            #expect(!heading.hasPrefix("unknown time") && heading.contains(Text.localTime(1_790_000_000)), "\(heading)")
+            #expect(page.contains("<div class=\"facts\"><span>30 s</span>"), "\(page.prefix(1500))")
+        }
+    }
+
     /// A name the server cannot open (a backslash) is not listed either: it was listed, and
     /// in `?all=1` ZIPs, while its page, downloads and delete were 404.
     @Test func namesThatCannotBeOpenedAreNotListed() async throws {

@@ -12,8 +12,12 @@ enum RecordingPage {
                        seriesError: String?, writing: Bool, writingName: String? = nil, csrf: String) -> String {
         let e = r.first, multi = r.parts.count > 1
         let base = "/recordings/" + Text.path(e.name)
-        var body = "<h1>\(Text.html(Text.localTime(e.startEpoch)))</h1>"
-        var facts = [Text.duration(r.durationSeconds), Text.size(r.sizeBytes)]
+        // Without metadata (or with metadata it cannot read) the rows' own times from the
+        // summary, epoch When only, as the list takes them from a cached one: where no cache
+        // could be written (a folder the server may not write) the page said "unknown time".
+        let rowsStart = e.startEpoch == nil ? summary?.start.flatMap { $0 >= RecordingAnalyzer.relativeLooking ? $0 : nil } : nil
+        var body = "<h1>\(Text.html(Text.localTime(e.startEpoch ?? rowsStart)))</h1>"
+        var facts = [Text.duration(r.durationSeconds ?? (rowsStart != nil ? summary?.durationS : nil)), Text.size(r.sizeBytes)]
         // No distance at all (not "0 m") without a usable fix.
         let distance = summary.map { $0.fixesUsed > 0 ? $0.distanceM : nil } ?? r.distanceMeters
         if let d = Text.distance(distance) { facts.insert(d, at: 1) }
