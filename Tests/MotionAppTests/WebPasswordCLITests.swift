@@ -36,6 +36,25 @@ struct WebPasswordCLITests {
         #expect(text.contains("password_hash: \"$2"))
     }
 
+    /// Only the hash's line of the `web:` section is written: its other keys and comments
+    /// stay (max_connections was dropped without a word), and a second run replaces the hash.
+    @Test func theWebSectionKeepsItsOtherKeys() throws {
+        let dir = Binary.temporaryDirectory()
+        let path = dir + "/config.yaml"
+        let before = "out: rec\nweb:\n  listen: 127.0.0.1:8099\n  # at most ten phones\n  max_connections: 10\noffload:\n  attempts: 2\n"
+        try before.write(toFile: path, atomically: false, encoding: .utf8)
+        for round in 1...2 {
+            let r = try Binary.run(via: Binary.path, ["web-password", "--config", path], input: "correct horse battery \(round)\n")
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let settings = try RecorderSettings.parse(text: text, file: path)
+        #expect(settings.web?.maxConnections == 10 && settings.web?.passwordHash?.hasPrefix("$2") == true, "\(text)")
+        #expect(text.hasPrefix("out: rec\nweb:\n  listen: 127.0.0.1:8099\n  # at most ten phones\n  max_connections: 10\n  password_hash: \"$2"), "\(text)")
+        #expect(text.hasSuffix("# motionlog web-password\noffload:\n  attempts: 2\n"), "\(text)")
+        #expect(text.components(separatedBy: "password_hash").count == 2, "\(text)")
+    }
+
     @Test func aShortPasswordWritesNothing() throws {
         let dir = Binary.temporaryDirectory()
         let path = dir + "/config.yaml"

@@ -22,8 +22,7 @@ struct WebPasswordCommand: ParsableCommand {
     func run() throws {
         let path = config ?? RecorderSettings.defaultPath
         let existing = FileManager.default.contents(atPath: path).flatMap { String(data: $0, encoding: .utf8) } ?? ""
-        let old: RecorderSettings
-        do { old = try RecorderSettings.parse(text: existing, file: path) } catch {
+        do { _ = try RecorderSettings.parse(text: existing, file: path) } catch {
             throw CommandFailure("\(error) — fix the config file first; nothing written", code: 2)
         }
         let password: String
@@ -40,12 +39,17 @@ struct WebPasswordCommand: ParsableCommand {
         guard password.count >= 8 else { throw CommandFailure("use at least 8 characters; nothing written", code: 2) }
         guard password.utf8.count <= 72 else { throw CommandFailure("bcrypt uses at most 72 bytes: choose a shorter password; nothing written", code: 2) }
         let hash = PasswordHash.make(password)
-        var lines = ["web:"]
-        if let l = old.web?.listen { lines.append("  listen: \(l)") } else {
-            lines.append("  # listen: 0.0.0.0:8080   # the daemon serves the page when set (loopback needs no password)")
+        let value = "\"\(hash)\"   # motionlog web-password"
+        // Only the hash's line is written: the section's other keys (max_connections, ...)
+        // and comments stay (the whole section was rewritten from `listen` alone).
+        let text: String
+        if let edited = ConfigFileEdit.setting("password_hash", to: value, inSection: "web", of: existing) {
+            text = edited
+        } else {
+            let lines = ["web:", "  # listen: 0.0.0.0:8080   # the daemon serves the page when set (once a password is set, loopback asks for it too)",
+                         "  password_hash: " + value]
+            text = ConfigFileEdit.replacing(section: "web", in: existing, with: lines.joined(separator: "\n") + "\n")
         }
-        lines.append("  password_hash: \"\(hash)\"   # motionlog web-password")
-        let text = ConfigFileEdit.replacing(section: "web", in: existing, with: lines.joined(separator: "\n") + "\n")
         do { try ConfigFileEdit.write(text, to: path) } catch { throw CommandFailure("\(error)", code: 2) }
         Console.out("Stored the web password's hash in \(path). Restart the daemon (or `motionlog serve`) to use it.")
     }

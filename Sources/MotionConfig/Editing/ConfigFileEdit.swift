@@ -31,6 +31,31 @@ public enum ConfigFileEdit {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `text` with `key: value` set inside its top-level `name:` block: the key's line
+    /// replaced where it is, else added at the end of the block, at the block's indentation;
+    /// every other key and comment of the block kept. Nil when there is no such block.
+    public static func setting(_ key: String, to value: String, inSection name: String, of text: String) -> String? {
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        guard let start = lines.firstIndex(where: { isKey(name, $0) }) else { return nil }
+        var end = start + 1
+        while end < lines.count, lines[end].isEmpty || lines[end].first == " " || lines[end].first == "\t" { end += 1 }
+        while end > start + 1, lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
+        func indentation(_ line: String) -> Substring { line.prefix { $0 == " " || $0 == "\t" } }
+        let keys = (start + 1..<end).filter {
+            let body = lines[$0].trimmingCharacters(in: .whitespaces)
+            return !body.isEmpty && !body.hasPrefix("#")
+        }
+        let indent = keys.first.map { String(indentation(lines[$0])) } ?? "  "
+        let line = indent + key + ": " + value
+        if let k = keys.first(where: { indentation(lines[$0]) == indent && lines[$0].dropFirst(indent.count).hasPrefix(key + ":") }) {
+            lines[k] = line
+        } else {
+            lines.insert(line, at: end)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     public static func isKey(_ name: String, _ line: String) -> Bool {
         guard line.hasPrefix(name + ":") else { return false }
         let rest = line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)
