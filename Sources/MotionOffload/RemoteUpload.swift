@@ -101,6 +101,16 @@ public struct RemoteUpload {
         for r in inventory.finished {
             if r.files.allSatisfy({ sent.contains(remote: options.remote, file: $0.name, bytes: $0.bytes) }) {
                 report.alreadySent.append(r.base)
+                // Sent by an earlier run, before `delete_after_copy` was set: deleted too,
+                // as from a stick, once rclone finds the remote's copy equal now.
+                if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
+                    if !remoteChecked { try checkRemote(); remoteChecked = true }
+                    if let differs = verify(r) {
+                        report.failures.append("kept \(r.base), sent before: \(differs)")
+                    } else {
+                        deleteLocal(r, into: &report)
+                    }
+                }
                 continue
             }
             if !remoteChecked { try checkRemote(); remoteChecked = true }
@@ -117,14 +127,7 @@ public struct RemoteUpload {
                 report.filesSent += r.files.count
                 log("sent \(r.base): \(PartIndex.count(r.files.count, "file")), \(ByteText.describe(r.totalBytes)), to \(destination)")
                 if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
-                    var removed = true
-                    for f in r.files {
-                        do { try FileSystem.removeIfPresent(source + "/" + f.name) } catch {
-                            removed = false
-                            report.failures.append("cannot delete \(source)/\(f.name) after upload: \(OffloadError.explain(error))")
-                        }
-                    }
-                    if removed { report.deleted.append(r.base) }
+                    deleteLocal(r, into: &report)
                 }
             case .failure(let message):
                 report.failures.append(message)
@@ -147,6 +150,29 @@ public struct RemoteUpload {
         let r = rclone(["copyto", tmp, destination + "/manifest.csv"])
         if r.status != 0 { report.failures.append("the recordings arrived, but the manifest did not: \(Self.lastLine(r.output))") }
         return report
+    }
+
+    /// Removes the recording's files from the card (after rclone verified them).
+    private func deleteLocal(_ r: FinishedPart, into report: inout RemoteUploadReport) {
+        var removed = true
+        for f in r.files {
+            do { try FileSystem.removeIfPresent(source + "/" + f.name) } catch {
+                removed = false
+                report.failures.append("cannot delete \(source)/\(f.name) after upload: \(OffloadError.explain(error))")
+            }
+        }
+        if removed { report.deleted.append(r.base) }
+    }
+
+    /// `rclone check --one-way` of the recording's files against the remote: nil when the
+    /// remote holds them equal, else what differs (no retries: the next run tries again).
+    private func verify(_ r: FinishedPart) -> String? {
+        guard let list = Self.privateFile("files.txt", Array(r.files.map { $0.name + "\n" }.joined().utf8)) else {
+            return "cannot write a temporary file list in \(FileManager.default.temporaryDirectory.path)"
+        }
+        defer { Self.removePrivate(list) }
+        let check = rclone(["check", source, destination, "--files-from-raw", list, "--one-way"])
+        return check.status == 0 ? nil : "the remote's copy could not be verified (rclone check: \(Self.lastLine(check.output))); the next run tries again"
     }
 
     enum Outcome { case success, failure(String) }

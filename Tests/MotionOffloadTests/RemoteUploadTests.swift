@@ -165,6 +165,30 @@ struct RemoteUploadTests {
         #expect(report.deleted == ["20251121142005", "20251121152005"])
         #expect(files(in: source.path) == [RemoteUpload.sentListName])
     }
+
+    /// `delete_after_copy` turned on after recordings were sent deletes them too, as from a
+    /// stick, once rclone finds the remote's copy equal; one whose remote copy changed is
+    /// kept and said (they stayed on the card without a word).
+    @Test(.enabled(if: rcloneInstalled, "rclone is not installed (make deps installs it)"))
+    func recordingsSentBeforeDeleteWasSetAreDeletedOnceVerified() throws {
+        let source = RecordingFolder(), remote = RecordingFolder()
+        defer { source.remove(); remote.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 3000)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 3000)
+        var options = RemoteUploadOptions(remote: "home:" + remote.path)
+        let runner = EnvironmentRunner(["RCLONE_CONFIG_HOME_TYPE": "local", "RCLONE_CONFIG": "/dev/null"])
+        let first = try RemoteUpload(source: source.path, host: "pi", options: options, runner: runner).run()
+        #expect(first.uploaded.count == 2 && first.deleted.isEmpty)
+        // The second recording's remote copy is damaged meanwhile.
+        try "damaged\n".write(toFile: remote.path + "/pi/20251121152005.csv", atomically: false, encoding: .utf8)
+        options.deleteAfterUpload = true
+        let second = try RemoteUpload(source: source.path, host: "pi", options: options, runner: runner).run()
+        #expect(second.uploaded.isEmpty && second.alreadySent == ["20251121142005", "20251121152005"])
+        #expect(second.deleted == ["20251121142005"], "\(second.failures)")
+        #expect(!second.complete && second.failures.count == 1 && second.failures[0].hasPrefix("kept 20251121152005, sent before: the remote's copy could not be verified"),
+                "\(second.failures)")
+        #expect(files(in: source.path) == [RemoteUpload.sentListName, "20251121152005.csv", "20251121152005.json"])
+    }
 }
 
 /// The system runner with extra environment variables (an rclone remote defined by them).
