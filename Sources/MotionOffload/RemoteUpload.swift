@@ -106,7 +106,7 @@ public struct RemoteUpload {
                 if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
                     if !remoteChecked { try checkRemote(); remoteChecked = true }
                     if let differs = verify(r) {
-                        report.failures.append("kept \(r.base), sent before: \(differs)")
+                        report.failures.append("kept \(r.base), sent before: the remote's copy could not be verified (rclone check: \(differs)); the next run tries again")
                     } else {
                         deleteLocal(r, into: &report)
                     }
@@ -165,14 +165,15 @@ public struct RemoteUpload {
     }
 
     /// `rclone check --one-way` of the recording's files against the remote: nil when the
-    /// remote holds them equal, else what differs (no retries: the next run tries again).
+    /// remote holds them equal, else rclone's last line (the check after every copy, and
+    /// of what an earlier run sent before deleting it).
     private func verify(_ r: FinishedPart) -> String? {
         guard let list = Self.privateFile("files.txt", Array(r.files.map { $0.name + "\n" }.joined().utf8)) else {
             return "cannot write a temporary file list in \(FileManager.default.temporaryDirectory.path)"
         }
         defer { Self.removePrivate(list) }
         let check = rclone(["check", source, destination, "--files-from-raw", list, "--one-way"])
-        return check.status == 0 ? nil : "the remote's copy could not be verified (rclone check: \(Self.lastLine(check.output))); the next run tries again"
+        return check.status == 0 ? nil : Self.lastLine(check.output)
     }
 
     enum Outcome { case success, failure(String) }
@@ -241,9 +242,8 @@ public struct RemoteUpload {
             if let bw = options.bandwidthLimit { copy += ["--bwlimit", bw] }
             let c = rclone(copy)
             if c.status == 0 {
-                let check = rclone(["check", source, destination, "--files-from-raw", list, "--one-way"])
-                if check.status == 0 { return .success }
-                last = "rclone check found differences for \(r.base): \(Self.lastLine(check.output))"
+                guard let differs = verify(r) else { return .success }
+                last = "rclone check found differences for \(r.base): \(differs)"
             } else {
                 last = "rclone copy of \(r.base) to \(destination) failed (exit \(c.status)): \(Self.lastLine(c.output))"
             }

@@ -76,6 +76,12 @@ struct CheckTests {
         #expect(r.isValid && r.warnings == 1)
         #expect(r.problems.first?.message.hasPrefix("20261123100000.json cannot be read: it cannot be opened (Is a directory);") == true,
                 "\(r.problems)")
+        // Larger than any recorder writes: not read into memory at all.
+        try FileManager.default.removeItem(atPath: folder + "/20261123100000.json")
+        try String(repeating: " ", count: Int(RecordingFiles.maxMetadataBytes) + 1).write(toFile: folder + "/20261123100000.json", atomically: false, encoding: .utf8)
+        r = try RecordingCheck.check(path: path)
+        #expect(r.problems.first?.message.hasPrefix("20261123100000.json cannot be read: it is larger than any recorder writes (4194305 bytes);") == true,
+                "\(r.problems)")
     }
 
     /// Time going backwards is an error, and the span is still earliest to latest (it was

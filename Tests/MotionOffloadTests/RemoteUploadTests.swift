@@ -144,12 +144,18 @@ struct RemoteUploadTests {
 
     static var rcloneInstalled: Bool { SystemProcessRunner.find("rclone") != nil }
 
-    @Test(.enabled(if: rcloneInstalled, "rclone is not installed (make deps installs it)"))
-    func theRealRcloneDeliversEveryFileToALocalRemoteWithMatchingChecksums() throws {
+    /// Two finished recordings an hour apart, and an empty folder for rclone's local backend.
+    func twoRecordingsAndAnEmptyRemote() throws -> (source: RecordingFolder, remote: RecordingFolder) {
         let source = RecordingFolder(), remote = RecordingFolder()
-        defer { source.remove(); remote.remove() }
         try source.addFinished("20251121142005", start: t0, rows: 3000)
         try source.addFinished("20251121152005", start: t0 + 3600, rows: 3000)
+        return (source, remote)
+    }
+
+    @Test(.enabled(if: rcloneInstalled, "rclone is not installed (make deps installs it)"))
+    func theRealRcloneDeliversEveryFileToALocalRemoteWithMatchingChecksums() throws {
+        let (source, remote) = try twoRecordingsAndAnEmptyRemote()
+        defer { source.remove(); remote.remove() }
         var options = RemoteUploadOptions(remote: "home:" + remote.path)
         options.deleteAfterUpload = true
         let runner = EnvironmentRunner(["RCLONE_CONFIG_HOME_TYPE": "local", "RCLONE_CONFIG": "/dev/null"])
@@ -171,10 +177,8 @@ struct RemoteUploadTests {
     /// kept and said (they stayed on the card without a word).
     @Test(.enabled(if: rcloneInstalled, "rclone is not installed (make deps installs it)"))
     func recordingsSentBeforeDeleteWasSetAreDeletedOnceVerified() throws {
-        let source = RecordingFolder(), remote = RecordingFolder()
+        let (source, remote) = try twoRecordingsAndAnEmptyRemote()
         defer { source.remove(); remote.remove() }
-        try source.addFinished("20251121142005", start: t0, rows: 3000)
-        try source.addFinished("20251121152005", start: t0 + 3600, rows: 3000)
         var options = RemoteUploadOptions(remote: "home:" + remote.path)
         let runner = EnvironmentRunner(["RCLONE_CONFIG_HOME_TYPE": "local", "RCLONE_CONFIG": "/dev/null"])
         let first = try RemoteUpload(source: source.path, host: "pi", options: options, runner: runner).run()

@@ -7,7 +7,8 @@ import SystemPackage
 /// The export formats that come from the analysis: `timeline`, `timeline-geojson`, `wide-csv`.
 extension ExportCommand {
     /// Runs the export when `format` is one of the analysis formats; false otherwise.
-    func runAnalysisFormat() throws -> Bool {
+    /// `protected`: what the output may never be (`protectedInputs`).
+    func runAnalysisFormat(protected: [String]) throws -> Bool {
         switch format {
         case .gpx, .geojson:
             return false
@@ -32,7 +33,7 @@ extension ExportCommand {
             }
             // The moves' fixes are needed a day or a move at a time: the recording is read a
             // second time for them rather than all its fixes held.
-            try writeAnalysisOutput { emit in
+            try writeAnalysisOutput(protected: protected) { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     let writer: any FixStreamWriter = format == .timeline
                         ? StorylineWriter(summary, sink: emit) : TimelineGeoJSONWriter(summary, sink: emit)
@@ -47,7 +48,7 @@ extension ExportCommand {
         case .wideCSV:
             let inputs: [String]
             do { inputs = try RecordingInputs.resolveSome(files) } catch { throw CommandFailure("\(error)", code: 2) }
-            try writeAnalysisOutput { emit in
+            try writeAnalysisOutput(protected: protected) { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     var export = WideCSVExport(emit: emit)
                     let meter = ProgressMeter(verb: "writing", paths: inputs)
@@ -72,13 +73,13 @@ extension ExportCommand {
 
     /// Streams the output to standard output, or to `-o FILE` through `SafeOutputFile`
     /// (never an input, an existing file only with --force, temporary file renamed when complete).
-    private func writeAnalysisOutput(_ produce: (_ emit: ([UInt8]) throws -> Void) throws -> Void) throws {
+    private func writeAnalysisOutput(protected: [String], _ produce: (_ emit: ([UInt8]) throws -> Void) throws -> Void) throws {
         guard let output else {
             try produce { bytes in FileHandle.standardOutput.write(Data(bytes)) }
             return
         }
         let file: SafeOutputFile
-        do { file = try SafeOutputFile(path: output, inputs: protectedInputs, overwrite: force) } catch {
+        do { file = try SafeOutputFile(path: output, inputs: protected, overwrite: force) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
         try produce { bytes in

@@ -60,7 +60,7 @@ struct ExportCommand: ParsableCommand {
                     throw CommandFailure("\(error)", code: 2)
                 }
             case .timeline, .timelineGeoJSON, .wideCSV:
-                // Written by runAnalysisFormat() before any track is read.
+                // Written by runAnalysisFormat(protected:) before any track is read.
                 throw CommandFailure("internal error: \(rawValue) is not a track format", code: 2)
             case .geojson:
                 do {
@@ -97,14 +97,16 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         // Refuse before reading anything: the output may not be an input or (without
-        // --force) an existing file.
+        // --force) an existing file. Resolved once: a folder's recordings are found by
+        // reading their metadata.
+        let protected = output == nil ? [] : protectedInputs
         if let output {
-            do { try SafeOutputFile.check(output, inputs: protectedInputs, overwrite: force) } catch { throw CommandFailure.usage("\(error)") }
+            do { try SafeOutputFile.check(output, inputs: protected, overwrite: force) } catch { throw CommandFailure.usage("\(error)") }
         } else if let stdout = SafeOutputFile.identity(ofDescriptor: 1),
                   let input = files.first(where: { SafeOutputFile.identity(of: $0) == stdout }) {
             throw CommandFailure.usage("standard output is \(input), an input of this command: refusing to write over it — redirect to another file or use -o")
         }
-        if try runAnalysisFormat() { return }
+        if try runAnalysisFormat(protected: protected) { return }
         // A folder stands for its recordings in time order, as for the other formats (gpx
         // and geojson said "Is a directory").
         let files = try RecordingInputs.expandingFolders(self.files) { throw CommandFailure("\($0)", code: 2) }
@@ -152,7 +154,7 @@ struct ExportCommand: ParsableCommand {
             return
         }
         let file: SafeOutputFile
-        do { file = try SafeOutputFile(path: output, inputs: protectedInputs, overwrite: force) } catch {
+        do { file = try SafeOutputFile(path: output, inputs: protected, overwrite: force) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
         try format.write(track, name: trackName, creator: creator) { bytes throws(CommandFailure) in

@@ -14,35 +14,41 @@ public enum ConfigFileEdit {
     /// `text` with its top-level `name:` block replaced by `section` (or `section` appended
     /// when there is none).
     public static func replacing(section name: String, in text: String, with section: String) -> String {
-        var lines = text.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
-        guard let start = lines.firstIndex(where: { isKey(name, $0) }) else {
+        var lines = Self.lines(text)
+        guard let block = block(name, in: lines) else {
             var out = lines.joined(separator: "\n")
             if !out.isEmpty { out += "\n\n" }
             return out + section
         }
-        var end = start + 1
-        // The block: indented lines and blank lines up to the next top-level line.
-        while end < lines.count, lines[end].isEmpty || lines[end].first == " " || lines[end].first == "\t" { end += 1 }
-        // Blank lines at the end of the block stay outside it.
-        while end > start + 1, lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
         let sectionLines = section.components(separatedBy: "\n").dropLast()
-        lines.replaceSubrange(start..<end, with: sectionLines)
+        lines.replaceSubrange(block, with: sectionLines)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func lines(_ text: String) -> [String] {
+        var lines = text.components(separatedBy: "\n")
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// The lines of the top-level `name:` block, its key's line first: the indented and
+    /// blank lines up to the next top-level line; blank lines at its end stay outside it.
+    private static func block(_ name: String, in lines: [String]) -> Range<Int>? {
+        guard let start = lines.firstIndex(where: { isKey(name, $0) }) else { return nil }
+        var end = start + 1
+        while end < lines.count, lines[end].isEmpty || lines[end].first == " " || lines[end].first == "\t" { end += 1 }
+        while end > start + 1, lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
+        return start..<end
     }
 
     /// `text` with `key: value` set inside its top-level `name:` block: the key's line
     /// replaced where it is, else added at the end of the block, at the block's indentation;
     /// every other key and comment of the block kept. Nil when there is no such block.
     public static func setting(_ key: String, to value: String, inSection name: String, of text: String) -> String? {
-        var lines = text.components(separatedBy: "\n")
-        if lines.last == "" { lines.removeLast() }
-        guard let start = lines.firstIndex(where: { isKey(name, $0) }) else { return nil }
-        var end = start + 1
-        while end < lines.count, lines[end].isEmpty || lines[end].first == " " || lines[end].first == "\t" { end += 1 }
-        while end > start + 1, lines[end - 1].trimmingCharacters(in: .whitespaces).isEmpty { end -= 1 }
+        var lines = Self.lines(text)
+        guard let block = block(name, in: lines) else { return nil }
         func indentation(_ line: String) -> Substring { line.prefix { $0 == " " || $0 == "\t" } }
-        let keys = (start + 1..<end).filter {
+        let keys = block.dropFirst().filter {
             let body = lines[$0].trimmingCharacters(in: .whitespaces)
             return !body.isEmpty && !body.hasPrefix("#")
         }
@@ -51,7 +57,7 @@ public enum ConfigFileEdit {
         if let k = keys.first(where: { indentation(lines[$0]) == indent && lines[$0].dropFirst(indent.count).hasPrefix(key + ":") }) {
             lines[k] = line
         } else {
-            lines.insert(line, at: end)
+            lines.insert(line, at: block.upperBound)
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -24,15 +24,20 @@ public enum RecordingFiles {
     /// that is there but cannot be opened (its permissions, a folder of that name) is
     /// unreadable, not missing: nothing may take it for absent and write a new one over it.
     public static func loadMetadata(at json: String) -> LoadedMetadata? {
-        guard let data = FileManager.default.contents(atPath: json) else {
-            guard FileSystem.isReachable(json) else { return nil }
-            return .unreadable(whyNotOpened(json))
+        guard FileSystem.isReachable(json) else { return nil }
+        if let size = try? FileSystem.status(json).size, size > maxMetadataBytes {
+            return .unreadable("it is larger than any recorder writes (\(size) bytes)")
         }
+        guard let data = FileManager.default.contents(atPath: json) else { return .unreadable(whyNotOpened(json)) }
         return decodeMetadata(data)
     }
 
+    /// Metadata files larger than this are not read (a recorder writes a few KiB; a huge
+    /// file named like metadata must not fill a Pi Zero's memory).
+    public static let maxMetadataBytes: Int64 = 4 << 20
+
     /// Metadata from the bytes of its file, or why they are not metadata, in words.
-    public static func decodeMetadata(_ data: Data) -> LoadedMetadata {
+    static func decodeMetadata(_ data: Data) -> LoadedMetadata {
         do { return .read(try RecordingMetadata.decode(Array(data))) } catch let e as ImplausibleMetadata {
             return .unreadable("it holds \(e.what), which no recorder writes")
         } catch {
@@ -41,7 +46,7 @@ public enum RecordingFiles {
     }
 
     /// Why a file that exists could not be read, in words.
-    public static func whyNotOpened(_ path: String) -> String {
+    static func whyNotOpened(_ path: String) -> String {
         do {
             let fd = try FileSystem.openForReading(path)
             try? fd.close()

@@ -1,4 +1,5 @@
 import Foundation
+import MotionSystem
 
 /// What recovery can still take from metadata it cannot read as a whole: JSON that parses
 /// but holds a number no recorder writes, or a field of the wrong type. Only the
@@ -13,7 +14,8 @@ struct MetadataSalvage: Equatable {
 
     /// The salvage of the metadata file at `path`; nil when it is not a JSON object at all.
     static func read(_ path: String) -> MetadataSalvage? {
-        guard let data = FileManager.default.contents(atPath: path), data.count < 4 << 20,
+        guard let size = try? FileSystem.status(path).size, size <= RecordingFiles.maxMetadataBytes,
+              let data = FileManager.default.contents(atPath: path),
               let doc = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
         let recording = doc["recording"] as? [String: Any] ?? [:]
         let file = doc["file"] as? [String: Any] ?? [:]

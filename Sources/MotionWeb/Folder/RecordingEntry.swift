@@ -68,9 +68,6 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         try c.encode(activitySeconds, forKey: .activitySeconds)
     }
 
-    /// Metadata files this large are not read (a recorder writes a few KiB).
-    static let maxMetadataBytes = 4 << 20
-
     /// Names the folder can hold: no path separators, no NUL, not hidden, not too long.
     static func isPlausibleName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count < 250 && !name.hasPrefix(".")
@@ -92,13 +89,10 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         let path = RecordingFiles.metadataPath(for: folder + "/" + name)
         var meta: RecordingMetadata?
         if json != nil {
-            if let data = FileManager.default.contents(atPath: path) {
-                switch data.count < maxMetadataBytes ? RecordingFiles.decodeMetadata(data) : .unreadable("it is larger than any recorder writes") {
-                case .read(let m): meta = m
-                case .unreadable(let why): e.metadataProblem = why
-                }
-            } else {
-                e.metadataProblem = RecordingFiles.whyNotOpened(path)
+            switch RecordingFiles.loadMetadata(at: path) {
+            case .read(let m)?: meta = m
+            case .unreadable(let why)?: e.metadataProblem = why
+            case nil: e.metadataProblem = "it was removed while being read"
             }
         }
         guard let meta else {
