@@ -27,6 +27,8 @@ public struct FolderOffload {
     /// Free bytes on the target (injected in tests; statvfs by default).
     public var availableBytes: @Sendable (String) -> Int64? = { SystemCalls.availableBytes($0) }
     public var now: @Sendable () -> Date = { Date() }
+    /// Asked to stop (a signal): the file being copied is removed, nothing more is started.
+    public var stop: OffloadStop?
 
     public init(source: String, target: String, options: FolderOffloadOptions) {
         self.source = source
@@ -67,7 +69,11 @@ public struct FolderOffload {
         status.filesTotal = missing.joined().count
         progress(status)
         var lastReport = now()
-        for (r, files) in zip(todo, missing) {
+        for (k, (r, files)) in zip(todo, missing).enumerated() {
+            if let reason = stop?.reason {
+                report.stopped = (reason, todo[k...].map(\.base))
+                break
+            }
             // Skipped parts stay in the totals (what this run set out to copy), not done.
             if let limit = options.maxFileBytes, let big = r.files.first(where: { $0.bytes > limit }) {
                 report.tooLarge.append(big)
@@ -88,7 +94,7 @@ public struct FolderOffload {
                 // removed the only copy.
                 for f in files {
                     copied.append(try VerifiedCopy.copy(source: source + "/" + f.name, directory: directory,
-                                                        name: f.name) { n in
+                                                        name: f.name, stop: stop) { n in
                         status.bytesDone += n
                         let t = now()
                         if t.timeIntervalSince(lastReport) >= 0.5 {
@@ -109,6 +115,11 @@ public struct FolderOffload {
                 if options.deleteAfterCopy { try delete(r, copiedNow: copied, report: &report) }
             } catch {
                 (status.bytesDone, status.filesDone) = (bytesBefore, filesBefore)
+                // Files of the part verified before the stop stay (and are found next time).
+                if error.isStop, let reason = stop?.reason {
+                    report.stopped = (reason, todo[k...].map(\.base))
+                    break
+                }
                 report.failures.append(error)
                 if error.endsTheCopy { break }
             }
@@ -117,7 +128,7 @@ public struct FolderOffload {
         }
         // Recordings copied by an earlier run: with delete-after-copy they go too, each file
         // read again on both sides first (turned on later, the option never freed the card).
-        if options.deleteAfterCopy {
+        if options.deleteAfterCopy && report.stopped == nil {
             for r in there {
                 do { try delete(r, copiedNow: [], report: &report) } catch { report.failures.append(error) }
             }

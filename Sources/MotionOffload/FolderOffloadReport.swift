@@ -24,6 +24,8 @@ public struct FolderOffloadReport: Sendable {
     /// Of `awaitingRecovery`, those whose metadata exists but cannot be read.
     public var unreadableMetadata: [String] = []
     public var failures: [OffloadError] = []
+    /// Stopped on request (`OffloadStop`): why, and the parts not copied for it.
+    public var stopped: (reason: String, notCopied: [String])?
     /// Bytes and files (CSVs and the files beside them) copied in this run.
     public var bytesCopied: Int64 = 0
     public var filesCopied = 0
@@ -33,7 +35,9 @@ public struct FolderOffloadReport: Sendable {
     public init() {}
 
     /// True when everything finished is on the target (or deliberately skipped as there).
-    public var complete: Bool { didNotFit.isEmpty && tooLarge.isEmpty && conflicts.isEmpty && failures.isEmpty }
+    public var complete: Bool {
+        didNotFit.isEmpty && tooLarge.isEmpty && conflicts.isEmpty && failures.isEmpty && stopped == nil
+    }
 
     /// The report in sentences, one per line.
     public func lines() -> [String] {
@@ -67,6 +71,7 @@ public struct FolderOffloadReport: Sendable {
             out.append("Metadata that cannot be read (`motionlog check` says why), copied after the next start rebuilds it from the rows and keeps it beside: \(unreadableMetadata.joined(separator: ", ")).")
         }
         for f in failures { out.append("Error: \(f)") }
+        if let stopped { out.append(parts.stoppedSentence(stopped, verb: "copy", past: "copied")) }
         return out
     }
 }

@@ -8,6 +8,8 @@ public struct OffloadError: Error, CustomStringConvertible, Sendable, Equatable 
     public var reason: String
     /// The system's error, when one caused it.
     public var errno: Errno?
+    /// The copy was stopped on request (`OffloadStop`), not failed.
+    public var isStop = false
 
     public init(_ operation: String, path: String, reason: String) {
         self.operation = operation
@@ -20,8 +22,17 @@ public struct OffloadError: Error, CustomStringConvertible, Sendable, Equatable 
         self.errno = errno
     }
 
-    /// After this error nothing more can be written to the target: it is full, read-only or gone.
+    /// The copy of `path` stopped on request (`OffloadStop`) before it was finished.
+    static func stopped(_ path: String, by reason: String) -> OffloadError {
+        var e = OffloadError("finish copying", path: path, reason: "stopped by \(reason)")
+        e.isStop = true
+        return e
+    }
+
+    /// After this error nothing more can be written to the target: it is full, read-only or
+    /// gone, or the offload was asked to stop.
     public var endsTheCopy: Bool {
+        if isStop { return true }
         guard let errno else { return false }
         let fatal: [Errno] = [.noSpace, .readOnlyFileSystem, .ioError, .operationNotSupportedByDevice, .noSuchAddressOrDevice]
         return fatal.contains(errno)

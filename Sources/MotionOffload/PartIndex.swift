@@ -100,6 +100,13 @@ public struct PartIndex: Sendable, Equatable {
     }
 
     /// `10 files of 1 recording`: the files of the parts `bases` and their recordings.
+    /// What a stop on request left undone, and what to do: "Stopped by Ctrl-C (SIGINT): 3
+    /// files of 1 recording not copied (20251121142005); run the offload again to copy them."
+    func stoppedSentence(_ stopped: (reason: String, notCopied: [String]), verb: String, past: String) -> String {
+        "Stopped by \(stopped.reason): \(filesOfRecordings(stopped.notCopied)) not \(past) "
+            + "(\(stopped.notCopied.joined(separator: ", "))); run the offload again to \(verb) them."
+    }
+
     public func filesOfRecordings(_ bases: [String]) -> String {
         Self.count(files(bases), "file") + " of " + Self.count(recordings(bases).count, "recording")
     }

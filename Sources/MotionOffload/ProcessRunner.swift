@@ -1,4 +1,5 @@
 import Foundation
+import MotionSystem
 
 /// The result of running a program: its exit status and what it printed.
 public struct ProcessResult: Sendable, Equatable {
@@ -15,32 +16,36 @@ public protocol ProcessRunning: Sendable {
     func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> ProcessResult
 }
 
-/// Runs programs with Foundation's `Process`, found on PATH or the usual system folders.
+/// Runs programs found on PATH or the usual system folders (`ChildProcesses.run`), their
+/// output and errors captured together. With `stop`, a program still running when the stop
+/// is requested is sent SIGTERM.
 public struct SystemProcessRunner: ProcessRunning {
-    public init() {}
+    public var stop: OffloadStop?
+
+    public init(stop: OffloadStop? = nil) { self.stop = stop }
 
     public func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> ProcessResult {
         guard let path = Self.find(executable) else {
             return ProcessResult(status: 127, output: "\(executable) is not installed (apt-get install \(Self.package(of: executable)))")
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v.isEmpty ? nil : v }
-        p.environment = env
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        p.standardInput = FileHandle.nullDevice
-        do { try p.run() } catch {
-            return ProcessResult(status: 127, output: "cannot run \(path): \(error.localizedDescription)")
+        // Started as a shell starts a program (no signal blocked): Foundation's Process
+        // passed on the signal mask of the thread that started it, so a SIGTERM to end
+        // rclone could stay pending for ever.
+        let ran: (exit: ChildProcesses.Exit, output: [UInt8])
+        var child: Int32?
+        defer { if let stop, let child { stop.ended(child) } }
+        do {
+            ran = try ChildProcesses.run(path, arguments, environment: env) { pid in
+                child = pid
+                if let stop, !stop.started(pid) { ChildProcesses.send(Signals.terminate, to: pid) }
+            }
+        } catch {
+            return ProcessResult(status: 127, output: "cannot run \(path): \(error)")
         }
-        // Read while it runs, so a chatty program never blocks on a full pipe.
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
-        return ProcessResult(status: status, output: String(decoding: data, as: UTF8.self))
+        let status = ran.exit.signal.map { 128 + $0 } ?? ran.exit.exitCode ?? 1
+        return ProcessResult(status: status, output: String(decoding: ran.output, as: UTF8.self))
     }
 
     static func find(_ name: String) -> String? {

@@ -35,6 +35,8 @@ public struct RemoteUploadReport: Sendable {
     public var failures: [String] = []
     /// Set when nothing was tried (card below its reserve, remote unreachable).
     public var skipped: String?
+    /// Stopped on request (`OffloadStop`): why, and the parts not sent for it.
+    public var stopped: (reason: String, notCopied: [String])?
     /// Bytes and files (CSVs and the files beside them) sent in this run.
     public var bytesSent: Int64 = 0
     public var filesSent = 0
@@ -43,7 +45,7 @@ public struct RemoteUploadReport: Sendable {
 
     public init() {}
 
-    public var complete: Bool { failures.isEmpty && skipped == nil }
+    public var complete: Bool { failures.isEmpty && skipped == nil && stopped == nil }
 
     public func lines() -> [String] {
         var out: [String] = []
@@ -55,6 +57,7 @@ public struct RemoteUploadReport: Sendable {
         }
         if !inProgress.isEmpty { out.append("Being recorded, sent next time: \(inProgress.joined(separator: ", ")).") }
         for f in failures { out.append("Error: \(f)") }
+        if let stopped { out.append(parts.stoppedSentence(stopped, verb: "send", past: "sent")) }
         return out
     }
 }
@@ -72,6 +75,9 @@ public struct RemoteUpload {
     public var sleep: @Sendable (Double) -> Void = { s in if s > 0 { SystemClocks.sleep(nanos: Int64(min(s, 3600) * 1e9)) } }
     public var availableBytes: @Sendable (String) -> Int64? = { SystemCalls.availableBytes($0) }
     public var now: @Sendable () -> Date = { Date() }
+    /// Asked to stop (a signal): rclone is ended (`SystemProcessRunner(stop:)`), nothing
+    /// more is sent, retried or deleted, and the report says what was left.
+    public var stop: OffloadStop?
 
     public static let sentListName = ".motionlog-sent.csv"
 
@@ -98,7 +104,17 @@ public struct RemoteUpload {
         report.inProgress = inventory.inProgress
         var sent = SentList(path: source + "/" + Self.sentListName)
         var remoteChecked = false
-        for r in inventory.finished {
+        // What is left from part k on: the parts not sent before.
+        func left(_ k: Int) -> [String] {
+            inventory.finished[k...].filter { p in
+                !p.files.allSatisfy { sent.contains(remote: options.remote, file: $0.name, bytes: $0.bytes) }
+            }.map(\.base)
+        }
+        for (k, r) in inventory.finished.enumerated() {
+            if let reason = stop?.reason {
+                report.stopped = (reason, left(k))
+                return report
+            }
             if r.files.allSatisfy({ sent.contains(remote: options.remote, file: $0.name, bytes: $0.bytes) }) {
                 report.alreadySent.append(r.base)
                 // Sent by an earlier run, before `delete_after_copy` was set: deleted too,
@@ -106,6 +122,7 @@ public struct RemoteUpload {
                 if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
                     if !remoteChecked { try checkRemote(); remoteChecked = true }
                     if let differs = verify(r) {
+                        if stop?.isRequested == true { continue }   // said at the next part
                         report.failures.append("kept \(r.base), sent before: the remote's copy could not be verified (rclone check: \(differs)); the next run tries again")
                     } else {
                         deleteLocal(r, into: &report)
@@ -133,6 +150,10 @@ public struct RemoteUpload {
                 report.failures.append(message)
                 // The remote is unreachable for this run: the next run tries again.
                 return finish(report, sent: sent, log: log)
+            case .stopped(let reason):
+                // The remote's manifest.csv catches up with the next run that sends.
+                report.stopped = (reason, left(k))
+                return report
             }
         }
         return finish(report, sent: sent, log: log)
@@ -176,7 +197,7 @@ public struct RemoteUpload {
         return check.status == 0 ? nil : Self.lastLine(check.output)
     }
 
-    enum Outcome { case success, failure(String) }
+    enum Outcome { case success, failure(String), stopped(String) }
 
     /// Fails at once, without retries, when rclone is missing or does not define the
     /// remote: a mistake in the setup, not a network that may come back.
@@ -242,18 +263,34 @@ public struct RemoteUpload {
             if let bw = options.bandwidthLimit { copy += ["--bwlimit", bw] }
             let c = rclone(copy)
             if c.status == 0 {
-                guard let differs = verify(r) else { return .success }
+                let differs = verify(r)
+                if let reason = stop?.reason { return .stopped(reason) }
+                guard let differs else { return .success }
                 last = "rclone check found differences for \(r.base): \(differs)"
             } else {
+                if let reason = stop?.reason { return .stopped(reason) }
                 last = "rclone copy of \(r.base) to \(destination) failed (exit \(c.status)): \(Self.lastLine(c.output))"
             }
             if attempt < options.attempts {
                 log("\(last); trying again in \(Int(delay)) s (attempt \(attempt + 1) of \(options.attempts))")
-                sleep(delay)
+                if let reason = wait(delay) { return .stopped(reason) }
                 delay *= 2
             }
         }
         return .failure(last + " — gave up after \(options.attempts) attempts; the next run tries again")
+    }
+
+    /// Sleeps `seconds` before a retry, a second at a time while a stop can cut it short:
+    /// the stop's reason, or nil once the time is up.
+    private func wait(_ seconds: Double) -> String? {
+        guard let stop else { sleep(seconds); return nil }
+        var left = seconds
+        while left > 0 {
+            if let reason = stop.reason { return reason }
+            sleep(min(left, 1))
+            left -= 1
+        }
+        return stop.reason
     }
 
     private func rclone(_ arguments: [String]) -> ProcessResult {

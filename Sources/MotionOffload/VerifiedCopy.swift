@@ -12,7 +12,8 @@ public struct CopiedFile: Sendable, Equatable {
 /// Copies one file into a target folder so that no file there ever looks complete unless it
 /// is: written as `NAME.part`, flushed, read back from the device and compared by SHA-256
 /// with what was read from the source, then renamed (never over an existing file) and the
-/// folder flushed. A `.part` left by a stick pulled mid-copy is replaced.
+/// folder flushed. A `.part` left by a stick pulled mid-copy is replaced; one stopped on
+/// request (`stop`, checked after every chunk) is removed.
 enum VerifiedCopy {
     static let chunkBytes = 1 << 20
 
@@ -23,13 +24,16 @@ enum VerifiedCopy {
         return try hash(fd: fd, path: path, progress: progress)
     }
 
-    private static func hash(fd: FileDescriptor, path: String, progress: (Int64) -> Void,
+    /// With `stop`, a requested stop ends the read before the next chunk (`stopped`).
+    private static func hash(fd: FileDescriptor, path: String, stop: OffloadStop? = nil, stopped: String = "",
+                             progress: (Int64) -> Void,
                              sink: ((UnsafeRawBufferPointer) throws(OffloadError) -> Void)? = nil) throws(OffloadError) -> (hex: String, bytes: Int64) {
         var hasher = SHA256()
         var total: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 16)
         defer { buffer.deallocate() }
         while true {
+            if let reason = stop?.reason { throw OffloadError.stopped(stopped, by: reason) }
             let n = try SystemCalls.read(fd, buffer, path: path)
             if n == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
@@ -50,7 +54,7 @@ enum VerifiedCopy {
     }
 
     /// Copies `source` to `name` in the folder open as `directory` (path `folder`).
-    static func copy(source: String, directory: Directory, name: String,
+    static func copy(source: String, directory: Directory, name: String, stop: OffloadStop? = nil,
                      progress: (Int64) -> Void) throws(OffloadError) -> CopiedFile {
         let folder = directory.path
         let part = name + ".part"
@@ -73,7 +77,7 @@ enum VerifiedCopy {
         var written: (hex: String, bytes: Int64)
         do {
             defer { try? dst.close() }
-            written = try hash(fd: src, path: source, progress: progress) { (chunk: UnsafeRawBufferPointer) throws(OffloadError) in
+            written = try hash(fd: src, path: source, stop: stop, stopped: source, progress: progress) { (chunk: UnsafeRawBufferPointer) throws(OffloadError) in
                 try SystemCalls.writeAll(dst, chunk, path: folder + "/" + part)
             }
             try SystemCalls.fsync(dst, path: folder + "/" + part)
@@ -95,7 +99,10 @@ enum VerifiedCopy {
         let readBack: (hex: String, bytes: Int64)
         do {
             defer { try? check.close() }
-            readBack = try hash(fd: check, path: folder + "/" + part, progress: { _ in })
+            readBack = try hash(fd: check, path: folder + "/" + part, stop: stop, stopped: source, progress: { _ in })
+        } catch {
+            try? directory.removeIfPresent(part)
+            throw error
         }
         guard readBack == written else {
             try? directory.removeIfPresent(part)

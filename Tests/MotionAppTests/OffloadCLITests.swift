@@ -67,6 +67,33 @@ struct OffloadCLITests {
     }
     static let installed = "/var/lib/motionlog/recordings"
 
+    /// SIGTERM (from `kill`, as a service manager sends it) while rclone uploads: the offload
+    /// ends rclone, removes its temporary files and says what was not sent. Before, the
+    /// signal killed motionlog alone, and rclone and /tmp/motionlog-XXXX stayed behind.
+    @Test func aSignalDuringAnUploadEndsRcloneAndSaysWhatWasNotSent() throws {
+        let source = try recordings(seconds: 4, count: 1)
+        let bin = Binary.temporaryDirectory(), tmp = Binary.temporaryDirectory()
+        // rclone that signals its parent (motionlog) as soon as a copy starts, then waits.
+        let fake = """
+            #!/bin/sh
+            case "$1" in
+              listremotes) echo "nas:" ;;
+              copy) kill -TERM $PPID; exec sleep 300 ;;
+              *) exit 0 ;;
+            esac
+            """
+        try fake.write(toFile: bin + "/rclone", atomically: true, encoding: .utf8)
+        #expect(chmod(bin + "/rclone", 0o755) == 0)
+        let path = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let r = try Binary.run(via: "/usr/bin/env", ["PATH=" + path, "TMPDIR=" + tmp, Binary.path, "offload",
+                                                     "--remote-path", "nas:rides", "--out", source, "--config", S.emptyConfig()])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("SIGTERM: stopping the offload"), "\(r.stderr)")
+        #expect(r.stdout.contains("Stopped by SIGTERM: 2 files of 1 recording not sent"), "\(r.stdout)")
+        #expect(names(tmp).isEmpty, "\(names(tmp))")
+        #expect(!names(source).contains(".motionlog-sent.csv"))
+    }
+
     @Test func saysWhatIsWrongWithAnUnusableTarget() throws {
         let source = try recordings(seconds: 2, count: 1)
         let none = try run(["--to", "/proc/self", "--out", source])

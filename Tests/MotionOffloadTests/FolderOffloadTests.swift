@@ -1,6 +1,8 @@
 import Foundation
 import MotionCore
 @testable import MotionOffload
+import MotionTestSupport
+import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -249,5 +251,110 @@ struct FolderOffloadTests {
         #expect(throws: OffloadError.self) {
             _ = try FolderOffload(source: "/nonexistent/recordings", target: NSTemporaryDirectory(), options: .init()).run()
         }
+    }
+}
+
+/// Ctrl-C or SIGTERM during an offload (`OffloadStop`): the copy stops between chunks, the
+/// unfinished file is removed, nothing more is started, and the report says what was left.
+/// Before, the signal killed the process mid-file: a `.part` stayed on the stick, the stick
+/// stayed mounted, and rclone ran on alone.
+@Suite("Offload stopped on request")
+struct OffloadStopTests {
+    let t0 = 1_763_735_405.0
+
+    @Test func aStopMidFileRemovesTheUnfinishedCopyAndSaysWhatWasLeft() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        // 40 000 rows: more than one 1 MiB chunk, so the stop falls inside the CSV.
+        try source.addFinished("20251121142005", start: t0, rows: 40_000)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 300)
+        let stop = OffloadStop()
+        var job = FolderOffload(source: source.path, target: target.path, options: .init())
+        let clock = Mutex(0.0)
+        job.now = { Date(timeIntervalSince1970: clock.withLock { $0 += 1; return $0 }) }   // every chunk reports
+        job.stop = stop
+        var states: [OffloadProgress.State] = []
+        let report = try job.run { p in
+            states.append(p.state)
+            if p.bytesDone > 0 { stop.request("Ctrl-C (SIGINT)") }
+        }
+        #expect(report.copied.isEmpty && report.failures.isEmpty && !report.complete)
+        #expect(report.stopped?.notCopied == ["20251121142005", "20251121152005"])
+        #expect(report.lines().last == "Stopped by Ctrl-C (SIGINT): 4 files of 2 recordings not copied "
+                + "(20251121142005, 20251121152005); run the offload again to copy them.", "\(report.lines())")
+        #expect(states.last == .incomplete)
+        let left = try FileManager.default.contentsOfDirectory(atPath: target.path)
+        #expect(!left.contains { $0.hasSuffix(".part") } && !left.contains("20251121142005.csv"), "\(left)")
+        #expect(!left.contains("20251121152005.csv"))
+        // The next run copies everything, verified.
+        var again = FolderOffload(source: source.path, target: target.path, options: .init())
+        again.stop = OffloadStop()
+        let second = try again.run()
+        #expect(second.complete && second.stopped == nil)
+        #expect(Set(second.copied + second.alreadyThere) == ["20251121142005", "20251121152005"])
+        #expect(source.bytes("20251121142005.csv") == target.bytes("20251121142005.csv"))
+    }
+
+    @Test func anUploadStoppedDuringRcloneIsNeitherRetriedNorCountedAsAFailure() throws {
+        let source = RecordingFolder()
+        defer { source.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 100)
+        let stop = OffloadStop()
+        /// rclone ended by the stop: the signal arrives while `copy` runs.
+        final class StoppedRclone: ProcessRunning, Sendable {
+            let stop: OffloadStop
+            let calls = Mutex<[String]>([])
+            init(_ stop: OffloadStop) { self.stop = stop }
+            func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> ProcessResult {
+                if arguments.first == "listremotes" { return ProcessResult(status: 0, output: "nas:\n") }
+                calls.withLock { $0.append(arguments[0]) }
+                stop.request("SIGTERM")
+                return ProcessResult(status: 143, output: "")
+            }
+        }
+        let rclone = StoppedRclone(stop)
+        var options = RemoteUploadOptions(remote: "nas:rides")
+        options.deleteAfterUpload = true
+        var job = RemoteUpload(source: source.path, host: "pi", options: options, runner: rclone)
+        job.stop = stop
+        let slept = Mutex(0)
+        job.sleep = { _ in slept.withLock { $0 += 1 } }
+        let report = try job.run()
+        #expect(rclone.calls.withLock { $0 } == ["copy"])
+        #expect(slept.withLock { $0 } == 0)
+        #expect(report.failures.isEmpty && !report.complete && report.uploaded.isEmpty)
+        #expect(report.stopped?.notCopied == ["20251121142005", "20251121152005"])
+        #expect(report.lines().last?.hasPrefix("Stopped by SIGTERM: 4 files of 2 recordings not sent") == true, "\(report.lines())")
+        #expect(source.bytes("20251121142005.csv") != nil)
+        #expect(!FileManager.default.fileExists(atPath: source.path + "/" + RemoteUpload.sentListName))
+    }
+
+    @Test func aProgramStartedAfterTheStopIsEndedAtOnce() {
+        let stop = OffloadStop()
+        stop.request("SIGTERM")
+        let r = SystemProcessRunner(stop: stop).run("sleep", ["300"], environment: [:])
+        #expect(r.status == 128 + SIGTERM)
+    }
+
+    @Test func aRunningProgramIsEndedByTheStop() throws {
+        let dir = ScratchFolder.make("stop")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/ready"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let stop = OffloadStop()
+        let result = Mutex<Int32?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let r = SystemProcessRunner(stop: stop).run("sh", ["-c", "echo ready > '\(fifo)'; exec sleep 300"], environment: [:])
+            result.withLock { $0 = r.status }
+            done.signal()
+        }.start()
+        // Blocks until the program has started and written (no sleep to wait for it).
+        let ready = try #require(FileHandle(forReadingAtPath: fifo))
+        _ = ready.readDataToEndOfFile()
+        stop.request("Ctrl-C (SIGINT)")
+        done.wait()
+        #expect(result.withLock { $0 } == 128 + SIGTERM)
     }
 }

@@ -56,11 +56,25 @@ struct OffloadCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Ctrl-C or SIGTERM stops the copy cleanly: the unfinished file is removed, rclone
+        // is ended, the stick unmounted, and the report says what was left.
+        let stop = OffloadStop()
+        SignalWatcher.onStop(leftBehind: "an unfinished NAME.part may be left on the target, which the next offload replaces; "
+                                 + "a stick may still be mounted: `findmnt | grep motionlog-offload`, then `sudo umount` it") { sig in
+            let name = SignalWatcher.name(sig)
+            Console.showStatus(nil)
+            Console.error("\(name): stopping the offload (a second signal exits at once)")
+            stop.request(name)
+        }
+        try run(stop: stop)
+    }
+
+    func run(stop: OffloadStop) throws {
         let settings: RecorderSettings
         do { settings = try ConfigLoader.load(explicit: config) } catch { throw CommandFailure.usage("\(error)") }
         let offload = settings.offload ?? OffloadSettings()
         let source = try recordingsFolder(settings)
-        if remote || remotePath != nil { return try upload(source: source, settings: settings) }
+        if remote || remotePath != nil { return try upload(source: source, settings: settings, stop: stop) }
 
         var options = FolderOffloadOptions()
         options.deleteAfterCopy = deleteAfterCopy || (offload.deleteAfterCopy ?? false)
@@ -69,12 +83,12 @@ struct OffloadCommand: ParsableCommand {
             try Self.checkFolderTarget(to, source: source, deleting: options.deleteAfterCopy)
             if FolderOffload.isFAT(to) { options.maxFileBytes = FolderOffloadOptions.fatMaxFileBytes }
             try copy(source: source, target: to + "/" + host, options: options, label: to, shownTarget: to + "/" + host,
-                     statusFile: statusFile)
+                     statusFile: statusFile, stop: stop)
             return
         }
         guard let device else { return }
         try offloadDevice(device, source: source, options: options, host: host, offload: offload,
-                          status: statusFile ?? Self.defaultStatusFile(settings), runner: SystemProcessRunner())
+                          status: statusFile ?? Self.defaultStatusFile(settings), runner: SystemProcessRunner(), stop: stop)
     }
 
     /// Identifies, mounts, copies onto and unmounts the stick `device`. The run's final
@@ -82,7 +96,7 @@ struct OffloadCommand: ParsableCommand {
     /// the LED, only once the stick is unmounted; until then it stays "copying".
     func offloadDevice(_ device: String, source: String, options: FolderOffloadOptions, host: String,
                        offload: OffloadSettings, status: String?, runner: any ProcessRunning,
-                       mountParent: String = "/run") throws {
+                       mountParent: String = "/run", stop: OffloadStop? = nil) throws {
         var options = options
         let stick: BlockDevice
         do { stick = try BlockDevice.identify(device, runner: runner) } catch { throw CommandFailure.usage("\(error)") }
@@ -105,7 +119,7 @@ struct OffloadCommand: ParsableCommand {
         do {
             try copy(source: source, target: mounted.mountPoint + "/" + host, options: options, label: device,
                      shownTarget: "the folder \(host) on \(device)", shownMount: (mounted.mountPoint, device + ":"),
-                     statusFile: status, final: &final)
+                     statusFile: status, stop: stop, final: &final)
         } catch {
             failure = error
         }
@@ -118,8 +132,9 @@ struct OffloadCommand: ParsableCommand {
             p.updated = Date().timeIntervalSince1970
             p.write(to: status)
         }
-        if let failure { throw failure }
+        // Said whatever the copy did: a stopped or failed copy also left the stick unmounted.
         Console.out("Unmounted \(device): the stick may be pulled out.")
+        if let failure { throw failure }
     }
 
     /// `--to DIR` must be there already (a stick's mount point: a mistyped or unmounted path
@@ -140,20 +155,22 @@ struct OffloadCommand: ParsableCommand {
     /// With `final`, the last progress (the run's end) is kept there instead of written, for
     /// the caller to write once the target can be removed.
     private func copy(source: String, target: String, options: FolderOffloadOptions, label: String,
-                      shownTarget: String, shownMount: (point: String, device: String)? = nil, statusFile: String?) throws {
+                      shownTarget: String, shownMount: (point: String, device: String)? = nil, statusFile: String?,
+                      stop: OffloadStop?) throws {
         var unused: OffloadProgress?
         try copy(source: source, target: target, options: options, label: label, shownTarget: shownTarget,
-                 shownMount: shownMount, statusFile: statusFile, final: &unused, holdFinal: false)
+                 shownMount: shownMount, statusFile: statusFile, stop: stop, final: &unused, holdFinal: false)
     }
 
     private func copy(source: String, target: String, options: FolderOffloadOptions, label: String,
                       shownTarget: String, shownMount: (point: String, device: String)? = nil, statusFile: String?,
-                      final: inout OffloadProgress?, holdFinal: Bool = true) throws {
+                      stop: OffloadStop?, final: inout OffloadProgress?, holdFinal: Bool = true) throws {
         func show(_ text: String) -> String {
             shownMount.map { text.replacingOccurrences(of: $0.point + "/", with: $0.device + "/") } ?? text
         }
         var job = FolderOffload(source: source, target: target, options: options)
         job.now = { Date() }
+        job.stop = stop
         let report: FolderOffloadReport
         do {
             report = try job.run { progress in
@@ -172,7 +189,7 @@ struct OffloadCommand: ParsableCommand {
         if !report.complete { throw CommandFailure("", code: 1) }
     }
 
-    private func upload(source: String, settings: RecorderSettings) throws {
+    private func upload(source: String, settings: RecorderSettings, stop: OffloadStop) throws {
         let offload = settings.offload ?? OffloadSettings()
         guard let remoteName = remotePath ?? offload.remote else {
             throw CommandFailure.usage("no remote: set offload.remote in the config (e.g. remote: \"nas:motionlog\") or give --remote-path NAME:path")
@@ -183,7 +200,8 @@ struct OffloadCommand: ParsableCommand {
         options.attempts = offload.attempts ?? options.attempts
         options.deleteAfterUpload = deleteAfterCopy || (offload.deleteAfterCopy ?? false)
         options.minFreeSpace = settings.minFreeSpace ?? 100_000_000
-        let job = RemoteUpload(source: source, options: options)
+        var job = RemoteUpload(source: source, options: options, runner: SystemProcessRunner(stop: stop))
+        job.stop = stop
         let report: RemoteUploadReport
         do { report = try job.run(log: { Console.error($0) }) } catch { throw CommandFailure("\(error)", code: 2) }
         for line in report.lines() { Console.out(line) }

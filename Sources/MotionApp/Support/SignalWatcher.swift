@@ -24,7 +24,13 @@ enum SignalWatcher {
     private struct State {
         var handler: (@Sendable (Int32) -> Void)?
         var first: Received?
+        /// What exiting at the second signal leaves behind, said then.
+        var leftBehind = recordingLeftBehind
     }
+
+    /// A recording stopped without its clean stop.
+    static let recordingLeftBehind = "the next `motionlog record` or `daemon` in this folder recovers the files"
+
 
     /// One received signal: number, sender and when (CLOCK_MONOTONIC ns).
     struct Received: Equatable {
@@ -51,10 +57,11 @@ enum SignalWatcher {
     /// of killing the process; a second one exits with 128 + its number. SIGPIPE is ignored,
     /// so a closed pipe on stdout or stderr makes a write fail instead of killing a recording.
     /// (SIGXFSZ is ignored by every command: `MotionLogMain`.)
-    static func onStop(_ handler: @escaping @Sendable (Int32) -> Void) {
+    /// `leftBehind` says, at a second signal, what exiting at once leaves for the user.
+    static func onStop(leftBehind: String = recordingLeftBehind, _ handler: @escaping @Sendable (Int32) -> Void) {
         launch()
         Signals.ignoreBrokenPipe()
-        state.withLock { $0.handler = handler }
+        state.withLock { $0.handler = handler; $0.leftBehind = leftBehind }
     }
 
     private static func watch() {
@@ -70,7 +77,7 @@ enum SignalWatcher {
                 // The live status line goes first: redrawn after the message, it left the
                 // shell's prompt on the same line.
                 Console.showStatus(nil)
-                Console.error("second \(name(sig)): exiting without waiting for the clean stop (the next `motionlog record` or `daemon` in this folder recovers the files)")
+                Console.error("second \(name(sig)): exiting without waiting for the clean stop (\(state.withLock { $0.leftBehind }))")
                 Console.flush()
                 SafeOutputFile.removeUnfinished()
                 CurrentProcess.exitImmediately(128 + sig)

@@ -54,6 +54,55 @@ public enum ChildProcesses {
         return pid
     }
 
+    /// Runs `program` (a path, or a name searched in PATH) with `arguments` and exactly
+    /// `environment`, as a shell starts it (`withShellLikeAttributes`), input from /dev/null,
+    /// output and errors into one pipe read here; `started` hears its pid before anything
+    /// is read (to end it early). Returns how it ended and the last `keep` bytes it printed
+    /// (memory bounded whatever it prints).
+    public static func run(_ program: String, _ arguments: [String], environment: [String: String], keep: Int = 256 << 10,
+                           started: (Int32) -> Void = { _ in }) throws(Errno) -> (exit: Exit, output: [UInt8]) {
+        var fds: [Int32] = [0, 0]
+        try Syscall.retrying { pipe(&fds) }
+        // Close-on-exec at once (Glibc's module has no pipe2): no other child inherits them.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        do {
+            try withShellLikeAttributes { (attributes: UnsafePointer<posix_spawnattr_t>) throws(Errno) -> Void in
+                try Syscall.checking(posix_spawnp(&pid, program, &actions, attributes, argv, envp))
+            }
+        } catch {
+            close(readEnd); close(writeEnd)
+            throw error
+        }
+        close(writeEnd)
+        started(pid)
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if n < 0 && Syscall.errno == .interrupted { continue }
+            if n <= 0 { break }
+            output.append(contentsOf: buffer[0..<n])
+            if output.count > 2 * keep { output.removeFirst(output.count - keep) }
+        }
+        close(readEnd)
+        if output.count > keep { output.removeFirst(output.count - keep) }
+        return (try wait(pid), output)
+    }
+
     /// Spawn attributes that start a child as a shell does: no signal blocked and every
     /// signal at its default action (the caller's threads may block signals, and a child
     /// inheriting that would ignore SIGTERM), plus `flags` (e.g. glibc's POSIX_SPAWN_SETSID).
