@@ -18,7 +18,7 @@ enum DaemonWeb {
                                              live: DaemonLiveControl(daemon: daemon))
         if let n = connections.limit(settings) { configuration.maxConnections = n }
         let server = try WebSetup.start(configuration, option: "--web", log: log)
-        log.notice("web page at http://\(ListenAddress(host: address.host, port: server.port))/")
+        log.notice("web page at \(WebSetup.pageURL(address, port: server.port))")
         return server
     }
 }

@@ -57,8 +57,7 @@ struct ServeCommand: ParsableCommand {
         c.maxDownloads = 8
         if let n = connections.limit(settings) { c.maxConnections = n }
         let server = try WebSetup.start(c, option: "--listen", log: log)
-        let shown = ListenAddress(host: address.host == "0.0.0.0" || address.host == "::" ? "THIS-MACHINE" : address.host, port: server.port)
-        Console.out("Serving \(folder) at http://\(shown)/ — Ctrl-C stops")
+        Console.out("Serving \(folder) at \(WebSetup.pageURL(address, port: server.port)) — Ctrl-C stops")
         Console.flush()
         exitRequested.wait()
         server.stop()

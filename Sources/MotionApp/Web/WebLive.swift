@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MotionCore
+import MotionSystem
 import MotionWeb
 
 /// The daemon answering the web page in-process, through the control protocol: the page
@@ -33,6 +34,21 @@ enum WebSetup {
             throw .usage("listen address \"\(text)\": use \(ListenAddress.expected)")
         }
         return a
+    }
+
+    /// Where a browser finds the page: the address it listens on, or for a wildcard address
+    /// (`0.0.0.0`, `::`) the machine's name on the local network (`NAME.local`, as
+    /// Raspberry Pi OS announces it) and its IPv4 addresses. e.g. "http://pi.local:8080/
+    /// (or http://192.168.1.23:8080/)".
+    static func pageURL(_ address: ListenAddress, port: Int, hostName: String? = FileSystem.hostName(),
+                        addresses: [String] = NetworkAddresses.ipv4()) -> String {
+        guard address.host == "0.0.0.0" || address.host == "::" else {
+            return "http://\(ListenAddress(host: address.host, port: port))/"
+        }
+        let name = hostName.flatMap { $0.split(separator: ".").first }.map { "\($0).local" }
+        let urls = ((name.map { [$0] } ?? []) + addresses).map { "http://\(ListenAddress(host: $0, port: port))/" }
+        guard let first = urls.first else { return "http://THIS-MACHINE:\(port)/ (this machine's address)" }
+        return urls.count == 1 ? first : "\(first) (or \(urls.dropFirst().joined(separator: ", ")))"
     }
 
     /// Builds and starts the server; prints where it is. `option` is the command's option
