@@ -185,7 +185,10 @@ struct OffloadCommand: ParsableCommand {
             throw CommandFailure(show("\(error)"), code: 2)
         }
         for line in report.lines() { Console.out(show(line)) }
-        Console.out("Target: \(shownTarget) (manifest.csv lists every verified file)")
+        // The manifest is named only where it exists: a run stopped before its first file
+        // was verified wrote none.
+        let manifest = FileManager.default.fileExists(atPath: target + "/" + OffloadManifest.fileName)
+        Console.out("Target: \(shownTarget)\(manifest ? " (manifest.csv lists every verified file)" : "")")
         if !report.complete { throw CommandFailure("", code: 1) }
     }
 
