@@ -41,6 +41,12 @@ public enum ChildProcesses {
         if nullInput { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        return try spawn(program, arguments, environment: environment, actions: &actions)
+    }
+
+    /// `posix_spawnp` with shell-like attributes and the file actions given.
+    private static func spawn(_ program: String, _ arguments: [String], environment: [String: String],
+                              actions: inout posix_spawn_file_actions_t) throws(Errno) -> Int32 {
         let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -72,18 +78,8 @@ public enum ChildProcesses {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
-        do {
-            try withShellLikeAttributes { (attributes: UnsafePointer<posix_spawnattr_t>) throws(Errno) -> Void in
-                try Syscall.checking(posix_spawnp(&pid, program, &actions, attributes, argv, envp))
-            }
-        } catch {
+        let pid: Int32
+        do { pid = try spawn(program, arguments, environment: environment, actions: &actions) } catch {
             close(readEnd); close(writeEnd)
             throw error
         }
