@@ -5,7 +5,7 @@ import Testing
 
 /// Outliers of real GPS that each look possible on their own: the first fixes after the
 /// signal comes back (GeoLife: 100–600 m off, so one step of 40–120 m/s made bicycle rides'
-/// maximum 118–170 km/h), and a single multipath spike out and back.
+/// maximum 118–170 km/h), a single multipath spike out and back, and a stale fix after a loss.
 @Suite struct TrackOutlierTests {
     let t0 = 1_763_700_000.0
 
@@ -64,5 +64,36 @@ import Testing
         let s = try summary(points)
         #expect(s.fixesRejected == 1)
         #expect(abs(s.distanceM - 1.3 * 300) < 20, "\(s.distanceM)")   // 300 m more with the spike
+    }
+
+    /// A ride logged every 10 s (as GeoLife's 2007 phones did) at 3.5 m/s; after a 65 s loss
+    /// the first fix still gives a position from before it, the next one 5 s later the real
+    /// one: one step of about 45 m/s. It made such rides `vehicle` (GeoLife user 163).
+    func rideWithAStaleFix() -> [(Double, Double)] {
+        var points: [(Double, Double)] = []
+        for k in stride(from: 0, through: 360, by: 10) { points.append((Double(k), 3.5 * Double(k))) }
+        points.append((425, 3.5 * 360 + 10))
+        for k in stride(from: 430, through: 700, by: 10) { points.append((Double(k), 3.5 * Double(k))) }
+        return points
+    }
+
+    @Test func aStaleFixAfterALossIsDroppedAndTheRideStaysARide() throws {
+        let s = try summary(rideWithAStaleFix())
+        #expect(s.fixesRejected == 1)
+        let moves = s.timeline.filter { $0.type == .move }
+        #expect(moves.count == 1 && moves.first?.activity == .cycling, "\(s.timeline)")
+        #expect(abs(s.distanceM - 3.5 * 700) < 30, "\(s.distanceM)")
+    }
+
+    @Test func fixesAfterALossThatGoOnAsBeforeAreKept() throws {
+        // A car at 20 m/s through a 60 s tunnel, and a cyclist whose first fix after a loss
+        // is right: nothing is dropped.
+        var car: [(Double, Double)] = []
+        for k in stride(from: 0, through: 300, by: 5) { car.append((Double(k), 20 * Double(k))) }
+        for k in stride(from: 360, through: 600, by: 5) { car.append((Double(k), 20 * Double(k))) }
+        #expect(try summary(car).fixesRejected == 0)
+        var ride = rideWithAStaleFix()
+        ride[ride.firstIndex { $0.0 == 425 } ?? 0].1 = 3.5 * 425
+        #expect(try summary(ride).fixesRejected == 0)
     }
 }
