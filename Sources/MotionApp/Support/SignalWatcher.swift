@@ -31,7 +31,6 @@ enum SignalWatcher {
     /// A recording stopped without its clean stop.
     static let recordingLeftBehind = "the next `motionlog record` or `daemon` in this folder recovers the files"
 
-
     /// One received signal: number, sender and when (CLOCK_MONOTONIC ns).
     struct Received: Equatable {
         var signal: Int32
