@@ -22,9 +22,9 @@ public struct OffloadError: Error, CustomStringConvertible, Sendable, Equatable 
         self.errno = errno
     }
 
-    /// The copy of `path` stopped on request (`OffloadStop`) before it was finished.
+    /// Reading `path` (to copy or verify it) stopped on request (`OffloadStop`).
     static func stopped(_ path: String, by reason: String) -> OffloadError {
-        var e = OffloadError("finish copying", path: path, reason: "stopped by \(reason)")
+        var e = OffloadError("finish reading", path: path, reason: "stopped by \(reason)")
         e.isStop = true
         return e
     }

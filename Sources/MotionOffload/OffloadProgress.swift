@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 import MotionSystem
 
 /// Where an offload stands, written as JSON for the daemon (`status`, LED) while it runs.
@@ -63,8 +64,8 @@ public struct OffloadProgress: Codable, Sendable, Equatable {
 
     /// `3 of 10 recordings (40 of 120 files), 45 %`: how far a copy is.
     public var countsText: String {
-        "\(recordingsDone) of \(PartIndex.count(recordingsTotal, "recording"))"
-            + (filesTotal > 0 ? " (\(filesDone) of \(PartIndex.count(filesTotal, "file")))" : "") + ", \(percent) %"
+        "\(recordingsDone) of \(CountText.of(recordingsTotal, "recording"))"
+            + (filesTotal > 0 ? " (\(filesDone) of \(CountText.of(filesTotal, "file")))" : "") + ", \(percent) %"
     }
 
     /// Whole percent of the bytes to copy, rounded down: 100 only when every file to copy

@@ -26,8 +26,6 @@ public final class OffloadStop: Sendable {
     /// Why the offload was asked to stop; nil while it goes on.
     public var reason: String? { state.withLock { $0.reason } }
 
-    public var isRequested: Bool { reason != nil }
-
     /// A child started for the offload: stopped with it. Returns false, having registered
     /// nothing, when a stop was asked for already (the caller ends the child itself).
     func started(_ pid: Int32) -> Bool {

@@ -49,9 +49,6 @@ public struct PartIndex: Sendable, Equatable {
         return Set(seen.filter { $0.value.count >= (partsPerRecording[$0.key] ?? 1) }.keys)
     }
 
-    /// `1 recording`, `3 files`: a count and its noun, plural when not 1.
-    public static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-
     /// A report's first line, e.g. `Copied 1 recording (10 files, 12.3 MB); 3 already there
     /// (16 files).`: `verb` and the recordings of the parts `done` (with the `fileCount`
     /// files and `bytes` of this run), `only in part` when a finished part of one is in
@@ -68,13 +65,13 @@ public struct PartIndex: Sendable, Equatable {
         let continued = doneRecordings.intersection(recordings(before))
         let beforeOfDone = before.filter { continued.contains(recording(of: $0)) }
         let rest = !continued.isEmpty && continued == doneRecordings
-        var text = verb + (rest ? " the rest of " : " ") + Self.count(doneRecordings.count, "recording")
+        var text = verb + (rest ? " the rest of " : " ") + CountText.of(doneRecordings.count, "recording")
         if !done.isEmpty {
-            text += " (" + Self.count(fileCount, "file") + ", " + ByteText.describe(bytes)
+            text += " (" + CountText.of(fileCount, "file") + ", " + ByteText.describe(bytes)
             if !beforeOfDone.isEmpty {
                 let n = files(beforeOfDone)
                 let of = rest ? "" : " of " + (continued.count == 1 ? "1 of them" : "\(continued.count) of them")
-                text += "; " + Self.count(n, "file") + of + (n == 1 ? " was " : " were ") + beforeText
+                text += "; " + CountText.of(n, "file") + of + (n == 1 ? " was " : " were ") + beforeText
             }
             text += ")"
         }
@@ -82,7 +79,7 @@ public struct PartIndex: Sendable, Equatable {
         if partial > 0 { text += doneRecordings.count == 1 ? ", only in part" : ", \(partial) of them only in part" }
         let growing = doneRecordings.intersection(beingRecorded).count
         if growing > 0 {
-            text += "; " + Self.count(growing, "recording") + (growing == 1 ? " is" : " are")
+            text += "; " + CountText.of(growing, "recording") + (growing == 1 ? " is" : " are")
                 + " still being recorded: " + (growing == 1 ? "its" : "their") + " later parts are copied next time"
         }
         let earlier = before.filter { !continued.contains(recording(of: $0)) }
@@ -90,11 +87,11 @@ public struct PartIndex: Sendable, Equatable {
         let wholeParts = earlier.filter { whole.contains(recording(of: $0)) }
         let partly = earlier.filter { !whole.contains(recording(of: $0)) }
         if !wholeParts.isEmpty {
-            text += "; \(whole.count) \(beforeText) (" + Self.count(files(wholeParts), "file") + ")"
+            text += "; \(whole.count) \(beforeText) (" + CountText.of(files(wholeParts), "file") + ")"
         }
         if !partly.isEmpty {
-            text += "; part of " + Self.count(recordings(partly).count, "recording") + " \(beforeText) ("
-                + Self.count(files(partly), "file") + ")"
+            text += "; part of " + CountText.of(recordings(partly).count, "recording") + " \(beforeText) ("
+                + CountText.of(files(partly), "file") + ")"
         }
         return text + "."
     }
@@ -108,6 +105,6 @@ public struct PartIndex: Sendable, Equatable {
     }
 
     public func filesOfRecordings(_ bases: [String]) -> String {
-        Self.count(files(bases), "file") + " of " + Self.count(recordings(bases).count, "recording")
+        CountText.of(files(bases), "file") + " of " + CountText.of(recordings(bases).count, "recording")
     }
 }

@@ -104,25 +104,28 @@ public struct RemoteUpload {
         report.inProgress = inventory.inProgress
         var sent = SentList(path: source + "/" + Self.sentListName)
         var remoteChecked = false
-        // What is left from part k on: the parts not sent before.
-        func left(_ k: Int) -> [String] {
-            inventory.finished[k...].filter { p in
-                !p.files.allSatisfy { sent.contains(remote: options.remote, file: $0.name, bytes: $0.bytes) }
-            }.map(\.base)
+        func sentBefore(_ p: FinishedPart) -> Bool {
+            p.files.allSatisfy { sent.contains(remote: options.remote, file: $0.name, bytes: $0.bytes) }
         }
+        // What is left from part k on: the parts not sent before.
+        func left(_ k: Int) -> [String] { inventory.finished[k...].filter { !sentBefore($0) }.map(\.base) }
         for (k, r) in inventory.finished.enumerated() {
             if let reason = stop?.reason {
                 report.stopped = (reason, left(k))
                 return report
             }
-            if r.files.allSatisfy({ sent.contains(remote: options.remote, file: $0.name, bytes: $0.bytes) }) {
+            if sentBefore(r) {
                 report.alreadySent.append(r.base)
                 // Sent by an earlier run, before `delete_after_copy` was set: deleted too,
                 // as from a stick, once rclone finds the remote's copy equal now.
                 if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
                     if !remoteChecked { try checkRemote(); remoteChecked = true }
-                    if let differs = verify(r) {
-                        if stop?.isRequested == true { continue }   // said at the next part
+                    let differs = verify(r)
+                    if let reason = stop?.reason {
+                        report.stopped = (reason, left(k))
+                        return report
+                    }
+                    if let differs {
                         report.failures.append("kept \(r.base), sent before: the remote's copy could not be verified (rclone check: \(differs)); the next run tries again")
                     } else {
                         deleteLocal(r, into: &report)
@@ -142,7 +145,7 @@ public struct RemoteUpload {
                 report.uploaded.append(r.base)
                 report.bytesSent += r.totalBytes
                 report.filesSent += r.files.count
-                log("sent \(r.base): \(PartIndex.count(r.files.count, "file")), \(ByteText.describe(r.totalBytes)), to \(destination)")
+                log("sent \(r.base): \(CountText.of(r.files.count, "file")), \(ByteText.describe(r.totalBytes)), to \(destination)")
                 if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
                     deleteLocal(r, into: &report)
                 }

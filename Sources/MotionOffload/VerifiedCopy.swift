@@ -24,8 +24,8 @@ enum VerifiedCopy {
         return try hash(fd: fd, path: path, progress: progress)
     }
 
-    /// With `stop`, a requested stop ends the read before the next chunk (`stopped`).
-    private static func hash(fd: FileDescriptor, path: String, stop: OffloadStop? = nil, stopped: String = "",
+    /// With `stop`, a requested stop ends the read before the next chunk.
+    private static func hash(fd: FileDescriptor, path: String, stop: OffloadStop? = nil,
                              progress: (Int64) -> Void,
                              sink: ((UnsafeRawBufferPointer) throws(OffloadError) -> Void)? = nil) throws(OffloadError) -> (hex: String, bytes: Int64) {
         var hasher = SHA256()
@@ -33,7 +33,7 @@ enum VerifiedCopy {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            if let reason = stop?.reason { throw OffloadError.stopped(stopped, by: reason) }
+            if let reason = stop?.reason { throw OffloadError.stopped(path, by: reason) }
             let n = try SystemCalls.read(fd, buffer, path: path)
             if n == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
@@ -77,7 +77,7 @@ enum VerifiedCopy {
         var written: (hex: String, bytes: Int64)
         do {
             defer { try? dst.close() }
-            written = try hash(fd: src, path: source, stop: stop, stopped: source, progress: progress) { (chunk: UnsafeRawBufferPointer) throws(OffloadError) in
+            written = try hash(fd: src, path: source, stop: stop, progress: progress) { (chunk: UnsafeRawBufferPointer) throws(OffloadError) in
                 try SystemCalls.writeAll(dst, chunk, path: folder + "/" + part)
             }
             try SystemCalls.fsync(dst, path: folder + "/" + part)
@@ -99,7 +99,7 @@ enum VerifiedCopy {
         let readBack: (hex: String, bytes: Int64)
         do {
             defer { try? check.close() }
-            readBack = try hash(fd: check, path: folder + "/" + part, stop: stop, stopped: source, progress: { _ in })
+            readBack = try hash(fd: check, path: folder + "/" + part, stop: stop, progress: { _ in })
         } catch {
             try? directory.removeIfPresent(part)
             throw error

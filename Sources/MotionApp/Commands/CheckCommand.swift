@@ -54,11 +54,11 @@ struct CheckCommand: ParsableCommand {
             }
             for p in report.problems { Console.out("\(path):\(p.line): \(p.severity.rawValue): \(p.message)") }
             if report.unlisted > 0 {
-                Console.out("\(path): \(Self.counted(report.unlisted, "more problem")) not listed (\(Self.counted(report.unlistedErrors, "error")), "
-                            + "\(Self.counted(report.unlistedWarnings, "warning"))); the first \(report.problems.count) are above")
+                Console.out("\(path): \(CountText.of(report.unlisted, "more problem")) not listed (\(CountText.of(report.unlistedErrors, "error")), "
+                            + "\(CountText.of(report.unlistedWarnings, "warning"))); the first \(report.problems.count) are above")
             }
-            let verdict = report.isValid ? "valid" : "INVALID (\(Self.counted(report.errors, "error")))"
-            let warn = report.warnings > 0 ? ", " + Self.counted(report.warnings, "warning") : ""
+            let verdict = report.isValid ? "valid" : "INVALID (\(CountText.of(report.errors, "error")))"
+            let warn = report.warnings > 0 ? ", " + CountText.of(report.warnings, "warning") : ""
             Console.out("\(path): \(verdict)\(warn)")
             if !quiet {
                 Console.out(Self.summary(report))
@@ -69,9 +69,6 @@ struct CheckCommand: ParsableCommand {
         if ioError { throw CommandFailure("", code: 2) }
         if invalid { throw CommandFailure("", code: 1) }
     }
-
-    /// `1 error`, `3 errors`.
-    static func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// The spans above are of the When as written: say that the IMU's include a clock step.
     static func clockLine(_ step: ClockStep) -> String {

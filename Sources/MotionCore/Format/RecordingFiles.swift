@@ -24,12 +24,25 @@ public enum RecordingFiles {
     /// that is there but cannot be opened (its permissions, a folder of that name) is
     /// unreadable, not missing: nothing may take it for absent and write a new one over it.
     public static func loadMetadata(at json: String) -> LoadedMetadata? {
+        switch metadataBytes(at: json) {
+        case nil: return nil
+        case .failure(let e)?: return .unreadable(e.why)
+        case .success(let data)?: return decodeMetadata(data)
+        }
+    }
+
+    /// Why a metadata file's bytes could not be had, in words.
+    struct NotRead: Error { var why: String }
+
+    /// The bytes of the metadata file at `json` (at most `maxMetadataBytes`), or why they
+    /// cannot be read; nil when there is no such file.
+    static func metadataBytes(at json: String) -> Result<Data, NotRead>? {
         guard FileSystem.isReachable(json) else { return nil }
         if let size = try? FileSystem.status(json).size, size > maxMetadataBytes {
-            return .unreadable("it is larger than any recorder writes (\(size) bytes)")
+            return .failure(NotRead(why: "it is larger than any recorder writes (\(size) bytes)"))
         }
-        guard let data = FileManager.default.contents(atPath: json) else { return .unreadable(whyNotOpened(json)) }
-        return decodeMetadata(data)
+        guard let data = FileManager.default.contents(atPath: json) else { return .failure(NotRead(why: whyNotOpened(json))) }
+        return .success(data)
     }
 
     /// Metadata files larger than this are not read (a recorder writes a few KiB; a huge

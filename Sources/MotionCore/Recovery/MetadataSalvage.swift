@@ -14,8 +14,7 @@ struct MetadataSalvage: Equatable {
 
     /// The salvage of the metadata file at `path`; nil when it is not a JSON object at all.
     static func read(_ path: String) -> MetadataSalvage? {
-        guard let size = try? FileSystem.status(path).size, size <= RecordingFiles.maxMetadataBytes,
-              let data = FileManager.default.contents(atPath: path),
+        guard case .success(let data)? = RecordingFiles.metadataBytes(at: path),
               let doc = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
         let recording = doc["recording"] as? [String: Any] ?? [:]
         let file = doc["file"] as? [String: Any] ?? [:]

@@ -99,7 +99,7 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
             e.health = [json == nil ? "no metadata" : "unreadable metadata"]
             // Without metadata the rows' own times, from the summary (epoch When only: a
             // relative one would read as 1970): the card said "unknown time" and "–".
-            if let a = brief?.start, let b = brief?.end, a >= 1e9, b >= a {
+            if let a = brief?.start, let b = brief?.end, a >= RecordingAnalyzer.relativeLooking, b >= a {
                 e.startEpoch = a
                 e.start = TimeText.isoLocal(epochSeconds: a)
                 e.durationSeconds = b - a
