@@ -313,6 +313,19 @@ import ZIPFoundation
         #expect(abs((entry.durationSeconds ?? 0) - 29.9) < 0.001, "\(entry.durationSeconds ?? -1)")
     }
 
+    /// Where no summary is cached (a server that may not write the folder never caches one),
+    /// the list reads the times of the file's first and last rows: the card said "unknown
+    /// time" and "–" for good.
+    @Test func aRecordingWithoutMetadataOrSummaryListsItsRowsTimes() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", start: 1_790_000_000, seconds: 30, tornTail: true)
+        try FileManager.default.removeItem(atPath: f.folder + "/20260101080000.json")
+        let entry = try #require(RecordingFolder(path: f.folder).list().first)
+        #expect(!FileManager.default.fileExists(atPath: f.folder + "/20260101080000.summary.json"))
+        #expect(entry.startEpoch == 1_790_000_000 && entry.start != nil)
+        #expect(abs((entry.durationSeconds ?? 0) - 29.9) < 0.001, "\(entry.durationSeconds ?? -1)")
+    }
+
     /// The page of such a recording takes its time and length from the summary it computes,
     /// before any is cached (a server that may not write the folder never caches one): its
     /// heading said "unknown time" and "–".

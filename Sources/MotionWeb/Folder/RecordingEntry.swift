@@ -97,9 +97,13 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         }
         guard let meta else {
             e.health = [json == nil ? "no metadata" : "unreadable metadata"]
-            // Without metadata the rows' own times, from the summary (epoch When only: a
-            // relative one would read as 1970): the card said "unknown time" and "–".
-            if let a = brief?.start, let b = brief?.end, a >= RecordingAnalyzer.relativeLooking, b >= a {
+            // Without metadata the rows' own times, from the summary, or, where none is
+            // cached (a folder the server may not write), from the file's first and last rows
+            // (epoch When only: a relative one would read as 1970): the card said "unknown
+            // time" and "–".
+            let fromRows = brief == nil ? RowSpan.whens(ofFileAt: folder + "/" + name + ".csv") : nil
+            if let a = brief?.start ?? fromRows?.first, let b = brief?.end ?? fromRows?.last,
+               a >= RecordingAnalyzer.relativeLooking, b >= a {
                 e.startEpoch = a
                 e.start = TimeText.isoLocal(epochSeconds: a)
                 e.durationSeconds = b - a
