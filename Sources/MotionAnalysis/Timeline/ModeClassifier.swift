@@ -34,11 +34,15 @@ enum ModeClassifier {
     /// on conventional bicycles and 2 km/h more on pedelecs, whose motor stops helping at
     /// 25 km/h by law; only S-pedelecs (motor to 45 km/h) averaged about 24 km/h. It is
     /// also the issue's own speed rule's bicycle limit (7 m/s). A faster rider whose logger
-    /// feels the road is still a bicycle (`decisiveCyclingVibration`, up to p85 9 m/s).
+    /// feels the road is still a bicycle (`decisiveCyclingVibration`, up to `imuVehicleP85`).
     static let vehicleP85 = 7.0
     /// GPS only: faster than this at the 85th percentile (21.6 km/h, above most everyday
     /// riders) is one of the signs of traffic; two signs make a vehicle.
     static let trafficP85 = 6.0
+    /// With the IMU: a run faster than this at the 85th (m/s, 32 km/h) or 95th percentile
+    /// (47 km/h) is a vehicle whatever the vibration (a road racer's fast group ride is
+    /// beyond it too: a known limit).
+    static let imuVehicleP85 = 9.0, imuVehicleP95 = 13.0
 
     /// Features of one run of fixes.
     struct Features {
@@ -107,7 +111,7 @@ enum ModeClassifier {
         if f.imuWindows >= 4 {
             if f.stepShare >= 0.5 && f.p85 < 3.5 { return (.walking, "speed+imu") }
             if f.vibrationKnown {
-                guard f.p85 < 9 && f.p95 < 13 else { return (.vehicle, "speed+imu") }
+                guard f.p85 < imuVehicleP85 && f.p95 < imuVehicleP95 else { return (.vehicle, "speed+imu") }
                 if f.vibration >= decisiveCyclingVibration { return (.cycling, "speed+imu") }
                 if f.vibration < cyclingVibration { return (.vehicle, "speed+imu") }
                 // A vibration a car and a bicycle share: the speed profile decides.
