@@ -96,7 +96,6 @@ public struct PartIndex: Sendable, Equatable {
         return text + "."
     }
 
-    /// `10 files of 1 recording`: the files of the parts `bases` and their recordings.
     /// What a stop on request left undone, and what to do: "Stopped by Ctrl-C (SIGINT): 3
     /// files of 1 recording not copied (20251121142005); run the offload again to copy them."
     func stoppedSentence(_ stopped: (reason: String, notCopied: [String]), verb: String, past: String) -> String {
@@ -104,6 +103,7 @@ public struct PartIndex: Sendable, Equatable {
             + "(\(stopped.notCopied.joined(separator: ", "))); run the offload again to \(verb) them."
     }
 
+    /// `10 files of 1 recording`: the files of the parts `bases` and their recordings.
     public func filesOfRecordings(_ bases: [String]) -> String {
         CountText.of(files(bases), "file") + " of " + CountText.of(recordings(bases).count, "recording")
     }
