@@ -74,7 +74,45 @@ struct TimelineBuilder {
     /// The entries of a timeline's pieces, in time order, made final: short moves take
     /// their neighbour's activity and touching moves of one activity become one.
     static func finish(_ entries: [TimelineEntry]) -> [TimelineEntry] {
-        joinTouchingMoves(absorbShortMoves(entries))
+        joinTouchingMoves(judgeByNeighbours(absorbShortMoves(entries)))
+    }
+
+    /// Moves judged by the moves they meet end to start, where their own evidence is thin:
+    /// * A loss bridged as `vehicle` (`gap-speed`) at a straight-line speed a bicycle
+    ///   reaches (below `ModeClassifier.vehicleP85`) whose touching moves are all `cycling`
+    ///   is `cycling`: a rider's logger saving a fix every one to two minutes made every
+    ///   longer step a "vehicle" (13 km/h in a straight line between two rides).
+    /// * A GPS move left `unknown` (too few fixes to judge, faster than walking) takes the
+    ///   activity of the moves it meets when they agree on `cycling` or `vehicle`: changing
+    ///   from one to the other passes through walking, and the move is too fast to be that
+    ///   walk. A logger saving a fix a minute in a bus left such pieces between its
+    ///   `vehicle` moves.
+    static func judgeByNeighbours(_ entries: [TimelineEntry]) -> [TimelineEntry] {
+        var out = entries
+        func touching(_ a: Int, _ b: Int) -> Bool {
+            out[a].type == .move && out[b].type == .move && out[a].end == out[b].start
+                && out[a].distanceM != nil && out[b].distanceM != nil
+        }
+        func neighbourActivities(_ k: Int) -> Set<Activity> {
+            let sides = [k > 0 && touching(k - 1, k) ? k - 1 : nil, k + 1 < out.count && touching(k, k + 1) ? k + 1 : nil]
+            return Set(sides.compactMap { $0 }.compactMap { out[$0].activity })
+        }
+        for k in out.indices where out[k].type == .move && out[k].basis == "gap-speed" {
+            guard let metres = out[k].distanceM, out[k].duration > 0,
+                  metres / out[k].duration < ModeClassifier.vehicleP85 else { continue }
+            let around = neighbourActivities(k)
+            if around == [.cycling] {
+                out[k].activity = .cycling
+                out[k].basis = "gap-speed+neighbours"
+            }
+        }
+        for k in out.indices where out[k].type == .move && out[k].activity == .unknown && out[k].distanceM != nil {
+            let around = neighbourActivities(k)
+            guard around.count == 1, let activity = around.first, activity == .cycling || activity == .vehicle else { continue }
+            out[k].activity = activity
+            out[k].basis = "neighbours"
+        }
+        return out
     }
 
     /// The entries of these fixes (one piece of a track, `TrackTimeline`), not yet
