@@ -217,6 +217,23 @@ import ZIPFoundation
         }
     }
 
+    /// A sparse track without gpsd's speed (a fix every 2–5 min) has too few speeds from
+    /// positions to draw; the chart says why (it said "no GPS speed" under "from positions").
+    @Test func aSparseTrackWithoutGPSSpeedSaysWhyItHasNoSpeedChart() async throws {
+        let f = try WebFixture()
+        var csv = CSVFormat.headerLine + "\n"
+        var t = 1_790_000_000.0
+        for k in 0..<12 {
+            csv += "L,W,\(t),\(48.1 + Double(k) * 4.5e-3),11.5,500.0,nan,nan,nan,nan,nan,3\n"
+            t += k % 2 == 0 ? 130 : 250
+        }
+        try f.addCopiedCSV("20260101080000", csv)
+        try await f.app().test(.router) { client in
+            let html = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(html.contains("too few fixes lie within a minute of each other") && !html.contains("no GPS speed"), "\(html)")
+        }
+    }
+
     /// Without metadata nothing says whether GPS was recorded: a CSV of A rows copied in
     /// was "No GPS positions in this file (GPS was not recorded)".
     @Test func aFileWithoutMetadataClaimsNothingAboutGPS() async throws {

@@ -53,7 +53,12 @@ enum RecordingPage {
         // noise (metres) are not drawn as full-height motion or relief.
         // Where gpsd gave no speed (a converted GPX), the speed from positions; the title says so.
         let speedTitle = series?.speedIsFromPositions == true ? "Speed (from positions)" : "Speed"
-        body += chart(speedTitle, unit: "km/h", points: series?.speed, minimumSpan: 5, css: "speed", missing: "no GPS speed")
+        // A sparse track without gpsd's speed (a logger saving a fix a minute or less often)
+        // gives too few speeds from positions to draw: it said "no GPS speed" under "from positions".
+        let noSpeed = series.map { !$0.track.isEmpty && $0.speedFromGPSD == 0 } == true
+            ? "gpsd gave no speed, and too few fixes lie within a minute of each other to take it from positions"
+            : "no GPS speed"
+        body += chart(speedTitle, unit: "km/h", points: series?.speed, minimumSpan: 5, css: "speed", missing: noSpeed)
         body += chart("Elevation", unit: "m", points: series?.elevation, minimumSpan: 10, css: "elevation", missing: "no GPS altitude")
         body += acceleration(series)
         body += movementChart(summary, writing: writing, declined: summaryNote != nil)
