@@ -12,7 +12,7 @@ import Testing
 @Suite struct NeighbourJudgementTests {
     let t0 = 1_763_700_000.0
 
-    /// Fixes going north: `before` for 300 s every 10 s at `speedBefore`, a loss of 150 s
+    /// Fixes going north: every 10 s for 300 s at `speedBefore`, a loss of 150 s
     /// covered at 10 m/s, two fixes 90 s and 600 m apart, another such loss, then
     /// `speedAfter` for 300 s (nil: the track ends after the piece).
     func timeline(speedBefore: Double, speedAfter: Double?) throws -> [TimelineEntry] {
@@ -75,20 +75,21 @@ import Testing
         }
     }
 
-    /// Moves of `(activity, seconds)` one after another, GPS moves unless `imu`.
-    func moves(_ parts: [(Activity?, Double)], imu: Bool = false) -> [TimelineEntry] {
+    /// GPS moves of `(activity, seconds)` one after another; a nil activity is a stop.
+    func moves(_ parts: [(Activity?, Double)]) -> [TimelineEntry] {
         var t = t0
         return parts.map { activity, seconds in
             var e = TimelineEntry(type: activity == nil ? .stop : .move, start: t, end: t + seconds)
             e.activity = activity
-            if activity != nil && !imu { e.distanceM = 100 }
+            if activity != nil { e.distanceM = 100 }
             t += seconds
             return e
         }
     }
 
     @Test func aPieceWhoseNeighboursDisagreeOrWalkStaysUnknown() {
-        // Cycling, then a vehicle: the change happened somewhere unseen.
+        // Cycling, then a vehicle: the change happened somewhere unseen; a walk: the piece
+        // is faster than one; stops: nothing moving to go by.
         for parts: [(Activity?, Double)] in [[(.cycling, 300), (.unknown, 90), (.vehicle, 300)],
                                              [(.walking, 300), (.unknown, 90), (.walking, 300)],
                                              [(.walking, 300), (.unknown, 90), (.vehicle, 300)],
