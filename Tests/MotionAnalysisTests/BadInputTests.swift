@@ -390,6 +390,17 @@ import Testing
         #expect(one.timeline.contains { $0.basis == "gap-speed" && $0.activity == .vehicle }, "\(one.timeline)")
     }
 
+    /// One fix left out is said in the singular ("1 GPS fixes were not used").
+    @Test func oneFixLeftOutIsSaidInTheSingular() throws {
+        var text = Self.header
+        for k in 0..<20 {
+            let eph = k == 10 ? 500.0 : 5.0   // beyond the 50 m limit: not used
+            text += "L,W,\(t0 + Double(k)),\(52.52 + Double(k) * 1.2e-5),13.405,30.0,nan,nan,nan,\(eph),nan,3\n"
+        }
+        let s = try ScenarioRecording.summarize(text)
+        #expect(s.health.findings.contains("1 GPS fix was not used (inaccurate or impossible jumps)."), "\(s.health.findings)")
+    }
+
     /// Files given out of order (`summary b.csv a.csv`) are read in time order when they are
     /// named by time; before, b was read first, a's fixes were "not used (inaccurate or
     /// impossible jumps)" and the duration was negative. Other names keep the order given.

@@ -111,10 +111,12 @@ enum HealthReport {
         } else if anyRows && fixes == 0 {
             findings.append("No usable GPS fix (positions missing or inaccurate): no track or places.")
         }
-        if h.droppedRows > 0 { findings.append("\(h.droppedRows) rows were dropped: the card could not keep up (both buffers full).") }
-        if h.missedTicks > 0 { findings.append("\(h.missedTicks) ticks were missed in \(h.overruns) late wake-ups of the sampler (no sample exists for them).") }
+        if h.droppedRows > 0 { findings.append("\(CountText.were(h.droppedRows, "row", "rows")) dropped: the card could not keep up (both buffers full).") }
+        if h.missedTicks > 0 {
+            findings.append("\(CountText.were(h.missedTicks, "tick", "ticks")) missed in \(CountText.of(Int(clamping: h.overruns), "late wake-up")) of the sampler (no sample exists for them).")
+        }
         if h.rowsLostToWriteErrors > 0 || h.writeErrors > 0 {
-            findings.append("\(h.rowsLostToWriteErrors) rows were lost to \(h.writeErrors) write error\(h.writeErrors == 1 ? "" : "s") (full or failing card?).")
+            findings.append("\(CountText.were(h.rowsLostToWriteErrors, "row", "rows")) lost to \(CountText.of(Int(clamping: h.writeErrors), "write error")) (full or failing card?).")
         }
         for (step, rows) in a.placedSteps {
             findings.append("The logger's clock was \(Text.duration(step.seconds)) behind until GPS time set it at "
@@ -151,7 +153,7 @@ enum HealthReport {
                 let n = a.impossibleSpeeds
                 findings.append("\(n == 1 ? "1 GPS fix" : "\(n) GPS fixes") reported a speed above \(Text.number(a.options.maxSpeedMps * 3.6, 0)) km/h, which no vehicle reaches: the speed there comes from the positions.")
             }
-            if a.filter.rejected > 0 { findings.append("\(a.filter.rejected) GPS fixes were not used (inaccurate or impossible jumps).") }
+            if a.filter.rejected > 0 { findings.append("\(CountText.were(a.filter.rejected, "GPS fix", "GPS fixes")) not used (inaccurate or impossible jumps).") }
             if a.filter.outOfOrder > 0 {
                 let n = a.filter.outOfOrder
                 findings.append("\(n == 1 ? "1 GPS fix was" : "\(n) GPS fixes were") not used: \(n == 1 ? "its time was" : "their time was") not after the fix before (files out of order, or a clock set back).")
