@@ -390,6 +390,15 @@ import Testing
         #expect(one.timeline.contains { $0.basis == "gap-speed" && $0.activity == .vehicle }, "\(one.timeline)")
     }
 
+    /// A logger saving a fix every two minutes: its rate is said as such (it was "0.00 Hz").
+    @Test func aSparseRateIsSaidAsOneEvery() throws {
+        var text = Self.header
+        for k in 0..<10 { text += "L,W,\(t0 + Double(k) * 120),\(52.52 + Double(k) * 2e-3),13.405,30.0,nan,nan,nan,5.0,nan,3\n" }
+        let report = SummaryReport.text(try ScenarioRecording.summarize(text), title: "sparse")
+        let line = try #require(report.split(separator: "\n").first { $0.hasPrefix("  L ") })
+        #expect(line.contains("one every 2 min") && !line.contains("Hz"), "\(line)")
+    }
+
     /// One fix left out is said in the singular ("1 GPS fixes were not used").
     @Test func oneFixLeftOutIsSaidInTheSingular() throws {
         var text = Self.header

@@ -79,7 +79,8 @@ public enum SummaryReport {
         out.append("Health")
         for h in s.health.sources {
             var line = "  \(h.source)  \(String(h.rows).padding(toLength: 9, withPad: " ", startingAt: 0))rows"
-            if let got = h.achievedHz { line += "  \(Text.number(got, 2)) Hz" }
+            // A sparse GPS logger (a fix a minute or rarer) was "0.00 Hz".
+            if let got = h.achievedHz { line += got > 0 && got < 0.1 ? "  one every \(Text.duration(1 / got))" : "  \(Text.number(got, 2)) Hz" }
             if let want = h.configuredHz { line += " of \(Text.number(want, 0)) Hz" }
             if let g = h.longestGaps.first { line += "  longest gap \(Text.duration(g.durationS))" }
             out.append(line)
