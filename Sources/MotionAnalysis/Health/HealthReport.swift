@@ -156,11 +156,11 @@ enum HealthReport {
             if a.filter.rejected > 0 { findings.append("\(CountText.were(a.filter.rejected, "GPS fix", "GPS fixes")) not used (inaccurate or impossible jumps).") }
             if a.filter.outOfOrder > 0 {
                 let n = a.filter.outOfOrder
-                findings.append("\(n == 1 ? "1 GPS fix was" : "\(n) GPS fixes were") not used: \(n == 1 ? "its time was" : "their time was") not after the fix before (files out of order, or a clock set back).")
+                findings.append("\(CountText.were(n, "GPS fix", "GPS fixes")) not used: \(n == 1 ? "its time was" : "their time was") not after the fix before (files out of order, or a clock set back).")
             }
             if a.filter.aheadOfTime > 0 {
                 let n = a.filter.aheadOfTime
-                findings.append("\(n == 1 ? "1 GPS fix was" : "\(n) GPS fixes were") not used: \(n == 1 ? "its time was" : "their time was") ahead of the fixes after \(n == 1 ? "it" : "them"), which went on from the fix before (a damaged row, or a receiver's glitch).")
+                findings.append("\(CountText.were(n, "GPS fix", "GPS fixes")) not used: \(n == 1 ? "its time was" : "their time was") ahead of the fixes after \(n == 1 ? "it" : "them"), which went on from the fix before (a damaged row, or a receiver's glitch).")
             }
         }
         h.accelClipped = a.accelClipped; h.gyroClipped = a.gyroClipped
