@@ -122,7 +122,7 @@ struct FuseCommand: ParsableCommand {
               metadata: \(metadata == nil ? "none: the input has relative When and no metadata with its start time" : metadataPath)
             """)
         if r.incompleteTicks > 0 {
-            Console.error("\(r.incompleteTicks) ticks had only one of A and G: no D row for them")
+            Console.error("\(CountText.of(r.incompleteTicks, "tick")) had only one of A and G: no D row for \(r.incompleteTicks == 1 ? "it" : "them")")
         }
     }
 

@@ -147,7 +147,7 @@ struct ImportCommand: ParsableCommand {
                      + (c.creator.map { " (written by \($0))" } ?? "")
                      + ": GPX has no eph, epv or climb (nan); speed and course only where the file gives them"]
         if c.modeFromElevation > 0 {
-            notes.append("\(c.modeFromElevation) points had no <fix>: mode 3 where they have an elevation, 2 where not")
+            notes.append("\(CountText.of(c.modeFromElevation, "point")) had no <fix>: mode 3 where \(c.modeFromElevation == 1 ? "it has" : "they have") an elevation, 2 where not")
         }
         if let s = skippedText(c) { notes.append("points skipped: \(s)") }
         if let damage = c.stoppedEarly { notes.append(damage) }
