@@ -111,12 +111,12 @@ enum HealthReport {
         } else if anyRows && fixes == 0 {
             findings.append("No usable GPS fix (positions missing or inaccurate): no track or places.")
         }
-        if h.droppedRows > 0 { findings.append("\(CountText.were(h.droppedRows, "row", "rows")) dropped: the card could not keep up (both buffers full).") }
+        if h.droppedRows > 0 { findings.append("\(CountText.were(h.droppedRows, "row")) dropped: the card could not keep up (both buffers full).") }
         if h.missedTicks > 0 {
-            findings.append("\(CountText.were(h.missedTicks, "tick", "ticks")) missed in \(CountText.of(Int(clamping: h.overruns), "late wake-up")) of the sampler (no sample exists for them).")
+            findings.append("\(CountText.were(h.missedTicks, "tick")) missed in \(CountText.of(h.overruns, "late wake-up")) of the sampler (no sample exists for them).")
         }
         if h.rowsLostToWriteErrors > 0 || h.writeErrors > 0 {
-            findings.append("\(CountText.were(h.rowsLostToWriteErrors, "row", "rows")) lost to \(CountText.of(Int(clamping: h.writeErrors), "write error")) (full or failing card?).")
+            findings.append("\(CountText.were(h.rowsLostToWriteErrors, "row")) lost to \(CountText.of(h.writeErrors, "write error")) (full or failing card?).")
         }
         for (step, rows) in a.placedSteps {
             findings.append("The logger's clock was \(Text.duration(step.seconds)) behind until GPS time set it at "
@@ -151,16 +151,16 @@ enum HealthReport {
             }
             if a.impossibleSpeeds > 0 {
                 let n = a.impossibleSpeeds
-                findings.append("\(n == 1 ? "1 GPS fix" : "\(n) GPS fixes") reported a speed above \(Text.number(a.options.maxSpeedMps * 3.6, 0)) km/h, which no vehicle reaches: the speed there comes from the positions.")
+                findings.append("\(CountText.of(n, "GPS fix", plural: "GPS fixes")) reported a speed above \(Text.number(a.options.maxSpeedMps * 3.6, 0)) km/h, which no vehicle reaches: the speed there comes from the positions.")
             }
-            if a.filter.rejected > 0 { findings.append("\(CountText.were(a.filter.rejected, "GPS fix", "GPS fixes")) not used (inaccurate or impossible jumps).") }
+            if a.filter.rejected > 0 { findings.append("\(CountText.were(a.filter.rejected, "GPS fix", plural: "GPS fixes")) not used (inaccurate or impossible jumps).") }
             if a.filter.outOfOrder > 0 {
                 let n = a.filter.outOfOrder
-                findings.append("\(CountText.were(n, "GPS fix", "GPS fixes")) not used: \(n == 1 ? "its time was" : "their time was") not after the fix before (files out of order, or a clock set back).")
+                findings.append("\(CountText.were(n, "GPS fix", plural: "GPS fixes")) not used: \(n == 1 ? "its time was" : "their time was") not after the fix before (files out of order, or a clock set back).")
             }
             if a.filter.aheadOfTime > 0 {
                 let n = a.filter.aheadOfTime
-                findings.append("\(CountText.were(n, "GPS fix", "GPS fixes")) not used: \(n == 1 ? "its time was" : "their time was") ahead of the fixes after \(n == 1 ? "it" : "them"), which went on from the fix before (a damaged row, or a receiver's glitch).")
+                findings.append("\(CountText.were(n, "GPS fix", plural: "GPS fixes")) not used: \(n == 1 ? "its time was" : "their time was") ahead of the fixes after \(n == 1 ? "it" : "them"), which went on from the fix before (a damaged row, or a receiver's glitch).")
             }
         }
         h.accelClipped = a.accelClipped; h.gyroClipped = a.gyroClipped

@@ -89,14 +89,7 @@ struct TimelineBuilder {
     ///   `vehicle` moves.
     static func judgeByNeighbours(_ entries: [TimelineEntry]) -> [TimelineEntry] {
         var out = entries
-        func touching(_ a: Int, _ b: Int) -> Bool {
-            out[a].type == .move && out[b].type == .move && out[a].end == out[b].start
-                && out[a].distanceM != nil && out[b].distanceM != nil
-        }
-        func neighbourActivities(_ k: Int) -> Set<Activity> {
-            let sides = [k > 0 && touching(k - 1, k) ? k - 1 : nil, k + 1 < out.count && touching(k, k + 1) ? k + 1 : nil]
-            return Set(sides.compactMap { $0 }.compactMap { out[$0].activity })
-        }
+        func neighbourActivities(_ k: Int) -> Set<Activity> { Set(neighbours(of: k, in: out).compactMap { out[$0].activity }) }
         for k in out.indices where out[k].type == .move && out[k].basis == "gap-speed" {
             guard let metres = out[k].distanceM, out[k].duration > 0,
                   metres / out[k].duration < ModeClassifier.vehicleP85 else { continue }
@@ -151,18 +144,23 @@ struct TimelineBuilder {
     /// 230 m and 11 s apart between two bridged vehicle moves were "walking, 75.6 km/h".
     static func absorbShortMoves(_ entries: [TimelineEntry]) -> [TimelineEntry] {
         var out = entries
-        func touching(_ a: Int, _ b: Int) -> Bool {
-            out[a].type == .move && out[b].type == .move && out[a].end == out[b].start
-                && (out[a].distanceM == nil) == (out[b].distanceM == nil)
-        }
         for k in out.indices where out[k].type == .move && out[k].duration < ModeClassifier.minRunSeconds {
-            let left = k > 0 && touching(k - 1, k) ? k - 1 : nil
-            let right = k + 1 < out.count && touching(k, k + 1) ? k + 1 : nil
-            let neighbours = [left, right].compactMap { $0 }.filter { out[$0].duration > out[k].duration }
-            guard let longer = neighbours.max(by: { out[$0].duration < out[$1].duration }) else { continue }
-            out[k].activity = out[longer].activity
+            let longer = neighbours(of: k, in: out).filter { out[$0].duration > out[k].duration }
+            guard let longest = longer.max(by: { out[$0].duration < out[$1].duration }) else { continue }
+            out[k].activity = out[longest].activity
         }
         return out
+    }
+
+    /// Whether move `b` follows move `a` with nothing between, both from GPS or both from
+    /// the IMU alone.
+    static func meet(_ a: TimelineEntry, _ b: TimelineEntry) -> Bool {
+        a.type == .move && b.type == .move && a.end == b.start && (a.distanceM == nil) == (b.distanceM == nil)
+    }
+
+    /// The moves that meet entry `k` (before it, after it).
+    static func neighbours(of k: Int, in entries: [TimelineEntry]) -> [Int] {
+        (k > 0 && meet(entries[k - 1], entries[k]) ? [k - 1] : []) + (k + 1 < entries.count && meet(entries[k], entries[k + 1]) ? [k + 1] : [])
     }
 
     /// Moves with the same activity that meet end to start become one (a train logged once a
@@ -172,8 +170,7 @@ struct TimelineBuilder {
     static func joinTouchingMoves(_ entries: [TimelineEntry]) -> [TimelineEntry] {
         var out: [TimelineEntry] = []
         for e in entries {
-            guard var last = out.last, last.type == .move, e.type == .move, last.activity == e.activity,
-                  last.end == e.start, (last.distanceM == nil) == (e.distanceM == nil) else {
+            guard var last = out.last, meet(last, e), last.activity == e.activity else {
                 out.append(e); continue
             }
             if e.duration > last.duration { last.basis = e.basis }

@@ -53,8 +53,8 @@ enum RecordGuards {
         if summary.hadWriteFailures {
             let written = summary.rowsWritten.values.reduce(0, +)
             var text = written == 0 && summary.removedFiles.isEmpty
-                ? "nothing was recorded: \(CountText.were(c.rowsLostToWriteErrors, "row", "rows")) lost to write errors"
-                : "\(CountText.were(c.rowsLostToWriteErrors, "row", "rows")) lost to write errors (\(CountText.of(Int(clamping: c.writeErrors), "failed write")))"
+                ? "nothing was recorded: \(CountText.were(c.rowsLostToWriteErrors, "row")) lost to write errors"
+                : "\(CountText.were(c.rowsLostToWriteErrors, "row")) lost to write errors (\(CountText.of(c.writeErrors, "failed write")))"
             if let first = summary.writeFailure { text += "; the first: \(first)" }
             parts.append(text)
         }

@@ -149,12 +149,12 @@ enum RecordingPage {
     /// (whose findings tell them).
     static func counterSentences(_ c: CounterSnapshot, summarized: Bool) -> [String] {
         var items: [String] = []
-        if c.droppedRows == 0 { items.append("No rows dropped.") } else if !summarized { items.append("\(CountText.of(Int(clamping: c.droppedRows), "row")) dropped (both buffers full).") }
-        if c.rowsLostToWriteErrors > 0 && !summarized { items.append("\(CountText.of(Int(clamping: c.rowsLostToWriteErrors), "row")) lost to \(CountText.of(Int(clamping: c.writeErrors), "write error")).") }
+        if c.droppedRows == 0 { items.append("No rows dropped.") } else if !summarized { items.append("\(CountText.of(c.droppedRows, "row")) dropped (both buffers full).") }
+        if c.rowsLostToWriteErrors > 0 && !summarized { items.append("\(CountText.of(c.rowsLostToWriteErrors, "row")) lost to \(CountText.of(c.writeErrors, "write error")).") }
         if c.overruns == 0 { items.append("No scheduler overruns.") } else if !summarized || c.missedTicks == 0 {
-            items.append("\(CountText.of(Int(clamping: c.overruns), "overrun")), \(CountText.of(Int(clamping: c.missedTicks), "tick")) missed (no sample exists for \(c.missedTicks == 1 ? "it" : "them")).")
+            items.append("\(CountText.of(c.overruns, "overrun")), \(CountText.of(c.missedTicks, "tick")) missed (no sample exists for \(c.missedTicks == 1 ? "it" : "them")).")
         }
-        if c.rejectedFixes > 0 { items.append("\(c.rejectedFixes == 1 ? "1 GPS fix" : "\(c.rejectedFixes) GPS fixes") refused.") }
+        if c.rejectedFixes > 0 { items.append("\(CountText.of(c.rejectedFixes, "GPS fix", plural: "GPS fixes")) refused.") }
         return items
     }
 
