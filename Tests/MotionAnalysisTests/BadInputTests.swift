@@ -387,7 +387,7 @@ import Testing
         #expect(!two.timeline.contains { $0.activity == .vehicle }, "\(two.timeline)")
         #expect(two.timeline.contains { $0.type == .gap && $0.start == t0 + 599 && $0.end == t1 }, "\(two.timeline)")
         let one = try summarize(a + b.dropFirst(Self.header.count))
-        #expect(one.timeline.contains { $0.basis == "gap-speed" && $0.activity == .vehicle }, "\(one.timeline)")
+        #expect(one.timeline.contains { $0.basis == .gapSpeed && $0.activity == .vehicle }, "\(one.timeline)")
     }
 
     /// A logger saving a fix every two minutes: its rate is said as such (it was "0.00 Hz").

@@ -71,7 +71,7 @@ import Testing
         // A bicycle does not cover 8 m/s in a straight line; walk, metro, walk is a vehicle.
         for timeline in [try ride(lossSpeed: 8), try ride(lossSpeed: 4.5, walk: true)] {
             let loss = try #require(timeline.first { $0.start == t0 + 300 }, "\(timeline)")
-            #expect(loss.activity == .vehicle && loss.basis == "gap-speed", "\(timeline)")
+            #expect(loss.activity == .vehicle && loss.basis == .gapSpeed, "\(timeline)")
         }
     }
 
@@ -101,7 +101,7 @@ import Testing
 
     @Test func aPieceBesideAStopTakesTheOneMoveItMeets() {
         let out = TimelineBuilder.judgeByNeighbours(moves([(.cycling, 300), (.unknown, 90), (nil, 600)]))
-        #expect(out[1].activity == .cycling && out[1].basis == "neighbours")
+        #expect(out[1].activity == .cycling && out[1].basis == .neighbours)
     }
 
     @Test func anIMUMoveIsNotJudgedByGPSNeighbours() {

@@ -127,7 +127,7 @@ import Testing
         options.stopMaxGapSeconds = 500
         let (cut, one, pieces) = try both([dir + "/a.csv", dir + "/b.csv"], options: options)
         #expect(pieces >= 4, "\(pieces) pieces")
-        #expect(one.timeline.contains { $0.basis == "imu" }, "\(one.timeline)")
+        #expect(one.timeline.contains { $0.basis == .imu }, "\(one.timeline)")
         #expect(try json(cut) == json(one))
     }
 

@@ -30,7 +30,7 @@ import Testing
         }
         // The moves' distances add up to the track's (each rounded to 0.1 m; measured apart
         // they once added up to 6136.2 m of 6128.4).
-        let moves = summary.timeline.filter { $0.type == .move && $0.basis != "gap-speed" }
+        let moves = summary.timeline.filter { $0.type == .move && $0.basis != .gapSpeed }
         let sum = moves.compactMap(\.distanceM).reduce(0, +)
         #expect(abs(sum - summary.distanceM) <= 0.05 * Double(moves.count) + 0.05, "\(scenario): moves \(sum) m, track \(summary.distanceM) m")
         for stop in found {

@@ -63,7 +63,7 @@ import Testing
     @Test func timelineEntriesHaveEveryKeyOfTheirType() throws {
         var move = TimelineEntry(type: .move, start: 10, end: 70)
         move.activity = .cycling
-        move.basis = "imu"
+        move.basis = .imu
         var stop = TimelineEntry(type: .stop, start: 70, end: 700)
         stop.radiusM = nil
         let gap = TimelineEntry(type: .gap, start: 700, end: 900)

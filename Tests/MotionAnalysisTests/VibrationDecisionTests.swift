@@ -28,14 +28,14 @@ import Testing
     @Test func aCabinsVibrationLeavesTheDecisionToTheSpeedProfile() {
         let (activity, basis) = ModeClassifier.classifyFast(Self.townTraffic(vibration: 0.03))
         #expect(activity == .vehicle)
-        #expect(basis == "speed")
+        #expect(basis == .speed)
         #expect(ModeClassifier.classifyFast(Self.steadyRide(vibration: 0.03)).0 == .cycling)
     }
 
     /// A handlebar's vibration is a bicycle even in stop-and-go; a smooth ride is a vehicle
     /// even at a steady bicycle speed.
     @Test func decisiveVibrationStillDecides() {
-        #expect(ModeClassifier.classifyFast(Self.townTraffic(vibration: 0.12)) == (.cycling, "speed+imu"))
-        #expect(ModeClassifier.classifyFast(Self.steadyRide(vibration: 0.008)) == (.vehicle, "speed+imu"))
+        #expect(ModeClassifier.classifyFast(Self.townTraffic(vibration: 0.12)) == (.cycling, .speedAndIMU))
+        #expect(ModeClassifier.classifyFast(Self.steadyRide(vibration: 0.008)) == (.vehicle, .speedAndIMU))
     }
 }

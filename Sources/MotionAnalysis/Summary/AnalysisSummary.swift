@@ -171,8 +171,8 @@ public struct TimelineEntry: Codable, Sendable, Equatable {
     public var distanceM: Double?
     public var meanSpeedMps: Double?
     public var maxSpeedMps: Double?
-    /// What decided the activity (e.g. `speed`, `speed+imu`, `imu`).
-    public var basis: String?
+    /// What decided the activity.
+    public var basis: ActivityBasis?
 
     public init(type: Kind, start: Double, end: Double) { self.type = type; self.start = start; self.end = end }
 
@@ -213,4 +213,22 @@ public struct TimelineEntry: Codable, Sendable, Equatable {
 /// How a move was made.
 public enum Activity: String, Codable, Sendable, CaseIterable {
     case walking, cycling, vehicle, unknown
+}
+
+/// What decided a move's activity (docs/ANALYSIS.md, "Activity"); the raw values are the
+/// JSON's `basis`.
+public enum ActivityBasis: String, Codable, Sendable, CaseIterable {
+    /// The GPS speed profile of the move's fixes.
+    case speed
+    /// The speed profile and the accelerometer (steps, vibration).
+    case speedAndIMU = "speed+imu"
+    /// The accelerometer alone (no fixes over the move).
+    case imu
+    /// Signal lost while covering ground faster than anyone walks: the straight-line speed
+    /// over the loss.
+    case gapSpeed = "gap-speed"
+    /// A loss at a bicycle's pace between rides (rule 7).
+    case gapSpeedAndNeighbours = "gap-speed+neighbours"
+    /// Too few fixes to judge; the moves it meets agreed (rule 7).
+    case neighbours
 }

@@ -81,7 +81,7 @@ struct IMUTimeline {
                 case .vehicle: e.activity = .vehicle
                 case .still, .active: e.activity = .unknown
                 }
-                e.basis = "imu"
+                e.basis = .imu
                 return e
             }
         }

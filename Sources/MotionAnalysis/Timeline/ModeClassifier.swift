@@ -96,35 +96,35 @@ enum ModeClassifier {
     }
 
     /// The activity of a walk-like run (mostly 0.5–2.2 m/s) and what decided it.
-    static func classifyWalkLike(_ f: Features) -> (Activity, String) {
+    static func classifyWalkLike(_ f: Features) -> (Activity, ActivityBasis) {
         if f.imuWindows >= 4 {
-            if f.stepShare >= 0.3 { return (.walking, "speed+imu") }
+            if f.stepShare >= 0.3 { return (.walking, .speedAndIMU) }
             if f.stepShare < 0.15 && f.motion > 0.012 && f.vibrationKnown {
-                return (f.vibration >= cyclingVibration ? .cycling : .vehicle, "speed+imu")
+                return (f.vibration >= cyclingVibration ? .cycling : .vehicle, .speedAndIMU)
             }
         }
-        return (.walking, "speed")
+        return (.walking, .speed)
     }
 
     /// The activity of a run faster than walking.
-    static func classifyFast(_ f: Features) -> (Activity, String) {
+    static func classifyFast(_ f: Features) -> (Activity, ActivityBasis) {
         if f.imuWindows >= 4 {
-            if f.stepShare >= 0.5 && f.p85 < 3.5 { return (.walking, "speed+imu") }
+            if f.stepShare >= 0.5 && f.p85 < 3.5 { return (.walking, .speedAndIMU) }
             if f.vibrationKnown {
-                guard f.p85 < imuVehicleP85 && f.p95 < imuVehicleP95 else { return (.vehicle, "speed+imu") }
-                if f.vibration >= decisiveCyclingVibration { return (.cycling, "speed+imu") }
-                if f.vibration < cyclingVibration { return (.vehicle, "speed+imu") }
+                guard f.p85 < imuVehicleP85 && f.p95 < imuVehicleP95 else { return (.vehicle, .speedAndIMU) }
+                if f.vibration >= decisiveCyclingVibration { return (.cycling, .speedAndIMU) }
+                if f.vibration < cyclingVibration { return (.vehicle, .speedAndIMU) }
                 // A vibration a car and a bicycle share: the speed profile decides.
             }
         }
-        if f.p85 >= vehicleP85 || f.p95 >= 12.5 { return (.vehicle, "speed") }
-        if f.p85 < walkMax + 0.3 { return (.walking, "speed") }
+        if f.p85 >= vehicleP85 || f.p95 >= 12.5 { return (.vehicle, .speed) }
+        if f.p85 < walkMax + 0.3 { return (.walking, .speed) }
         // Speeds a bicycle and urban traffic share: look at how it moves.
         var evidence = 0
         if f.p95 > 9.5 { evidence += 1 }
         if f.accelP90 > 0.9 { evidence += 1 }
         if f.stillShare > 0.2 && f.p85 > trafficP85 { evidence += 1 }
         if f.p85 > trafficP85 { evidence += 1 }
-        return (evidence >= 2 ? .vehicle : .cycling, "speed")
+        return (evidence >= 2 ? .vehicle : .cycling, .speed)
     }
 }

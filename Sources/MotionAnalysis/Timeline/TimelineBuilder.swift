@@ -90,20 +90,20 @@ struct TimelineBuilder {
     static func judgeByNeighbours(_ entries: [TimelineEntry]) -> [TimelineEntry] {
         var out = entries
         func neighbourActivities(_ k: Int) -> Set<Activity> { Set(neighbours(of: k, in: out).compactMap { out[$0].activity }) }
-        for k in out.indices where out[k].type == .move && out[k].basis == "gap-speed" {
+        for k in out.indices where out[k].type == .move && out[k].basis == .gapSpeed {
             guard let metres = out[k].distanceM, out[k].duration > 0,
                   metres / out[k].duration < ModeClassifier.vehicleP85 else { continue }
             let around = neighbourActivities(k)
             if around == [.cycling] {
                 out[k].activity = .cycling
-                out[k].basis = "gap-speed+neighbours"
+                out[k].basis = .gapSpeedAndNeighbours
             }
         }
         for k in out.indices where out[k].type == .move && out[k].activity == .unknown && out[k].distanceM != nil {
             let around = neighbourActivities(k)
             guard around.count == 1, let activity = around.first, activity == .cycling || activity == .vehicle else { continue }
             out[k].activity = activity
-            out[k].basis = "neighbours"
+            out[k].basis = .neighbours
         }
         return out
     }
@@ -197,7 +197,7 @@ struct TimelineBuilder {
                 // a bus): a vehicle move over the loss, straight-line distance.
                 if i - 1 > start { out += classify(start, i - 1) }
                 var e = TimelineEntry(type: .move, start: fixes[i - 1].time, end: fixes[i].time)
-                e.activity = .vehicle; e.basis = "gap-speed"
+                e.activity = .vehicle; e.basis = .gapSpeed
                 e.distanceM = Text.round(straight * dt, 1)
                 e.meanSpeedMps = Text.round(straight, 2)
                 e.maxSpeedMps = e.meanSpeedMps
@@ -225,7 +225,7 @@ struct TimelineBuilder {
         var lo: Int, hi: Int
         var walkLike: Bool
         var activity: Activity = .unknown
-        var basis = "speed"
+        var basis = ActivityBasis.speed
     }
 
     /// Splits fixes `lo...hi` (no long gaps inside) into activities.
@@ -289,7 +289,7 @@ struct TimelineBuilder {
                 }
             }
             (runs[k].activity, runs[k].basis) = walkLike ? ModeClassifier.classifyWalkLike(f) : ModeClassifier.classifyFast(f)
-            if tooFewToJudge && runs[k].basis == "speed" { runs[k].activity = .unknown }
+            if tooFewToJudge && runs[k].basis == .speed { runs[k].activity = .unknown }
         }
         var merged: [Run] = []
         for r in runs {
