@@ -65,6 +65,35 @@ struct FuseCLITests {
         #expect(meta.recording.notes.contains { $0.contains("D rows recomputed") })
     }
 
+    /// A fused file beside its input holds the same rows: `summary` and `export` of the
+    /// folder read them once (every row and GPS point was counted twice), and the fused file
+    /// is a recording of its own, so that the web page does not take it for a part.
+    @Test func aFolderWithAFusedFileReadsItsRowsOnce() throws {
+        let input = try record("AGML", seconds: 4)
+        let folder = (input as NSString).deletingLastPathComponent
+        let plain = try Binary.run(["summary", folder, "--json"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try Binary.run(["fuse", input, "--no-calibration"]).status == 0)
+        let output = input.replacingOccurrences(of: ".csv", with: "-fused.csv")
+        let both = try Binary.run(["summary", folder, "--json"])
+        #expect(both.status == 0 && both.stderr.contains("\(input): left out: \(output) holds the same rows"), "\(both.stderr)")
+        func rows(_ json: String) throws -> [String: Int] {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            return try #require(object["rows"] as? [String: Int])
+        }
+        #expect(try rows(both.stdout)["A"] == rows(plain.stdout)["A"])
+        #expect(try rows(both.stdout)["L"] == rows(plain.stdout)["L"])
+        let gpx = try Binary.run(["export", folder, "--format", "gpx"])
+        let points = gpx.stdout.components(separatedBy: "<trkpt").count - 1
+        #expect(points == (try rows(plain.stdout)["L"]) ?? -1, "\(gpx.stderr)")
+        let metadata = { (csv: String) throws -> RecordingMetadata in
+            let data = try #require(FileManager.default.contents(atPath: csv.replacingOccurrences(of: ".csv", with: ".json")))
+            return try RecordingMetadata.decode(Array(data))
+        }
+        #expect(try metadata(output).recording.id == metadata(input).recording.id + "-fused")
+        #expect(try metadata(output).recording.recomputedFrom == (input as NSString).lastPathComponent)
+    }
+
     @Test("replaces old D rows, uses the config's calibration, and says so in the metadata")
     func replacesWithCalibration() throws {
         let input = try record("AGMD")

@@ -78,6 +78,33 @@ public enum RecordingInputs {
         return placingProvisional(out)
     }
 
+    /// `files` with each file left out whose rows another of them holds: a `fuse` output
+    /// (metadata `recording.deviceMotion.recomputedFrom`) copies its input's rows with the D
+    /// rows recomputed, and beside its input in a folder every row was read twice (twice the
+    /// rows and the rate, each GPS point twice in an export). The fused file is read, as the
+    /// newer work on the same rows; of several fused from one input, the first. `leftOut`
+    /// says why each file was left out.
+    public static func readingOnce(_ files: [String]) -> (files: [String], leftOut: [String]) {
+        var copyOf: [String: String] = [:]   // left-out path -> the file that holds its rows
+        let given = Set(files)
+        for path in files where copyOf[path] == nil {
+            guard let name = RecordingFiles.readMetadata(besides: path)?.recording.recomputedFrom else { continue }
+            let source = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+            guard source != path, given.contains(source) else { continue }
+            if copyOf[source] == nil { copyOf[source] = path }
+        }
+        // Other files fused from the same input as the one read.
+        for path in files where copyOf[path] == nil {
+            guard let name = RecordingFiles.readMetadata(besides: path)?.recording.recomputedFrom else { continue }
+            let source = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+            if let kept = copyOf[source], kept != path { copyOf[path] = kept }
+        }
+        let leftOut = files.compactMap { path in
+            copyOf[path].map { "\(path): left out: \($0) holds the same rows (motionlog fuse recomputed their D rows); name it alone to read it" }
+        }
+        return (files.filter { copyOf[$0] == nil }, leftOut)
+    }
+
     /// Whether `name` is `yyyyMMddHHmmss.csv` or `yyyyMMddHHmmss-N.csv` (the writer's names).
     static func isTimeName(_ name: String) -> Bool {
         let u = Array(name.utf8)

@@ -15,7 +15,7 @@ extension ExportCommand {
         case .timeline, .timelineGeoJSON:
             let inputs: [String], summary: AnalysisSummary
             do {
-                inputs = try RecordingInputs.resolveSome(files)
+                inputs = RecordingInputs.readingOnceSaying(try RecordingInputs.resolveSome(files))
                 let meter = ProgressMeter(verb: "analysing", paths: inputs)
                 defer { meter.finish() }
                 summary = try RecordingAnalyzer.summarize(inputs, progress: meter.told)
@@ -47,7 +47,7 @@ extension ExportCommand {
             return true
         case .wideCSV:
             let inputs: [String]
-            do { inputs = try RecordingInputs.resolveSome(files) } catch { throw CommandFailure("\(error)", code: 2) }
+            do { inputs = RecordingInputs.readingOnceSaying(try RecordingInputs.resolveSome(files)) } catch { throw CommandFailure("\(error)", code: 2) }
             try writeAnalysisOutput(protected: protected) { emit in
                 try withoutActuallyEscaping(emit) { emit in
                     var export = WideCSVExport(emit: emit)

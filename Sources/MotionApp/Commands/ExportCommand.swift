@@ -109,7 +109,7 @@ struct ExportCommand: ParsableCommand {
         if try runAnalysisFormat(protected: protected) { return }
         // A folder stands for its recordings in time order, as for the other formats (gpx
         // and geojson said "Is a directory").
-        let files = try RecordingInputs.expandingFolders(self.files) { throw CommandFailure("\($0)", code: 2) }
+        let files = RecordingInputs.readingOnceSaying(try RecordingInputs.expandingFolders(self.files) { throw CommandFailure("\($0)", code: 2) })
         let progress = ProgressMeter(verb: "reading", paths: files)
         // The first reading: the points are held up to TrackScan.defaultHoldLimit, and read
         // again while writing beyond that (memory does not grow with the track).

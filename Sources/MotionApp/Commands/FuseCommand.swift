@@ -101,6 +101,7 @@ struct FuseCommand: ParsableCommand {
         }
         var info = filter.info
         info[FuseOutput.recomputedBy] = "motionlog fuse \(MotionLogCommand.version) from \((input as NSString).lastPathComponent)"
+        info[RecordingDescription.recomputedFromKey] = (input as NSString).lastPathComponent
         if result.rewriter.magnetometerSamples == 0 && !noMagnetometer {
             info["yawReference"] = "start heading (the recording has no M rows): yaw starts at 0"
         }

@@ -15,6 +15,8 @@ enum FuseOutput {
     /// The `recording.deviceMotion` key naming the fuse that wrote a file's D rows (what
     /// `fuse --force` may replace).
     static let recomputedBy = "recomputedBy"
+    /// Appended to the input's recording id: a fused file is a recording of its own.
+    static let fusedSuffix = "-fused"
 
     /// The output's metadata: the input's (when there is one) with the file section, the
     /// sources and the device-motion description replaced; otherwise a minimal one; nil
@@ -29,9 +31,14 @@ enum FuseOutput {
             + "from the A, G and M rows of \((input as NSString).lastPathComponent); calibration: \(calibration.summary)"
             + (r.skippedLines > 0 ? "; \(r.skippedLines) defective input lines skipped" : "")
             + (r.outOfOrderRows > 0 ? "; \(r.outOfOrderRows) input rows left out because their When did not increase" : "")
-        var file = RecordingMetadata.FileSection(name: (output as NSString).lastPathComponent,
+        // Its own recording (`ID-fused`), so that the web page and offload do not take it for
+        // a part of the one it copies; the part before it is that part's fused file when both
+        // have their default names.
+        let outputName = (output as NSString).lastPathComponent
+        let defaultNamed = outputName == (FuseCommand.defaultOutput(for: input) as NSString).lastPathComponent
+        var file = RecordingMetadata.FileSection(name: outputName,
                                                  index: inputMetadata?.file.index ?? 1,
-                                                 previous: inputMetadata?.file.previous)
+                                                 previous: inputMetadata?.file.previous.map { defaultNamed ? FuseCommand.defaultOutput(for: $0) : $0 })
         file.firstWhen = r.firstWhen
         file.lastWhen = r.lastWhen
         file.rows = r.rowsBySource
@@ -40,6 +47,7 @@ enum FuseOutput {
         let letters = Set(r.rowsBySource.keys.compactMap { $0.first.flatMap(Source.init(letter:)) }).letters
         if var m = inputMetadata {
             m.file = file
+            if !m.recording.id.hasSuffix(fusedSuffix) { m.recording.id += fusedSuffix }
             m.recording.deviceMotion = info
             m.recording.calibration = calibration.isIdentity ? nil : calibration.record
             m.recording.sources = letters

@@ -60,7 +60,7 @@ struct SummaryCommand: ParsableCommand {
         var files: [String]
         // Nothing to read at all (empty folders) is exit 2, as for `check`; a day without
         // recordings in folders that have some is "nothing to summarise", exit 1.
-        do { files = try RecordingInputs.resolveSome(paths) } catch {
+        do { files = RecordingInputs.readingOnceSaying(try RecordingInputs.resolveSome(paths)) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
         if let day, let bounds = LocalDay.bounds(day) {

@@ -97,6 +97,11 @@ public struct RecordingDescription: Codable, Sendable, Equatable {
     public var sensor: SensorInfo
     public var gps: String?
     public var deviceMotion: [String: String]?
+    /// The `deviceMotion` key that `motionlog fuse` sets to the name of its input: a fused
+    /// file holds that file's rows with the D rows recomputed (docs/FUSION.md).
+    public static let recomputedFromKey = "recomputedFrom"
+    /// The file whose rows this one copies (a `fuse` output), by name in the same folder.
+    public var recomputedFrom: String? { deviceMotion?[Self.recomputedFromKey] }
     /// The calibration the D rows were computed with, as numbers (nil: none applied).
     public var calibration: CalibrationRecord?
     /// `motionlog fuse` only: the filter's gyroscope bias estimate at the end, rad/s.
