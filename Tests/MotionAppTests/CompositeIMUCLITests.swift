@@ -31,6 +31,26 @@ struct CompositeIMUCLITests {
         #expect(unknown.stderr.contains("qmc5883l") && unknown.stderr.contains("mpu6050"))
     }
 
+    /// A chip without a magnetometer: M asked for is refused (the recording said "AGM" and
+    /// had no M row); by default M is left out of the metadata's sources.
+    @Test func mFromAChipWithoutAMagnetometerIsRefusedOrLeftOut() throws {
+        let dir = Binary.temporaryDirectory()
+        let asked = try Binary.run(["record", "--board", "simulator", "--imu", "mpu6050", "--fast", "--duration", "1",
+                                    "--sources", "AGM", "--out", dir + "/asked"])
+        #expect(asked.status == 2)
+        #expect(asked.stderr.contains("include M") && asked.stderr.contains("has no magnetometer"), "\(asked.stderr)")
+        #expect(Binary.csvFiles(in: dir + "/asked").isEmpty)
+        let plain = try Binary.run(["record", "--board", "simulator", "--imu", "mpu6050", "--fast", "--duration", "1",
+                                    "--out", dir + "/plain", "--quiet"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let csv = try #require(Binary.csvFiles(in: dir + "/plain").first)
+        let json = try String(contentsOfFile: csv.replacingOccurrences(of: ".csv", with: ".json"), encoding: .utf8)
+        #expect(json.contains("\"sources\" : \"AGDL\""), "\(json)")
+        let paired = try Binary.run(["record", "--board", "simulator", "--imu", "mpu6050+qmc5883l", "--fast", "--duration", "1",
+                                     "--sources", "AGM", "--out", dir + "/paired", "--quiet"])
+        #expect(paired.status == 0, "\(paired.stderr)")
+    }
+
     @Test func aBoardFileNamesTheMagnetometerItsAddressAndMount() throws {
         let dir = Binary.temporaryDirectory()
         let board = dir + "/gy.yaml"

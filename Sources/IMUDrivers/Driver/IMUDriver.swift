@@ -114,6 +114,8 @@ public final class IMUDriver: MotionSensor {
                           gyroRateHz: s.gyroRateHz, magRateHz: hasMag ? s.magRateHz : nil, notes: notes)
     }
 
+    public var hasMagnetometer: Bool? { chip.hasMagnetometer }
+
     /// The chip's own fusion for the metadata (with `IMUOptions.chipFusion`, after `start`).
     public var chipFusionInfo: [String: String]? {
         guard chipFusion, started, var info = chip.fusionInfo else { return nil }

@@ -114,6 +114,13 @@ extension SensorFactory {
             if estimator == nil { setup.configuration.sources.remove(.deviceMotion) }
             if location == nil { setup.configuration.sources.remove(.location) }
         }
+        // M from a chip without a magnetometer: the metadata listed M and the file had none.
+        if sensor.hasMagnetometer == false && setup.configuration.sources.contains(.magnetometer) {
+            if setup.sourcesExplicit {
+                throw .usage("the sources asked for (--sources, or sources: in the config) include M, but the IMU (\(sensor.info.model)) has no magnetometer: leave M out, or pair one (e.g. --imu mpu6050+qmc5883l; docs/IMU.md)")
+            }
+            setup.configuration.sources.remove(.magnetometer)
+        }
         let directory: DiskDirectory
         do { directory = try DiskDirectory(path: setup.outputPath) } catch {
             throw CommandFailure("\(error)", code: 1)

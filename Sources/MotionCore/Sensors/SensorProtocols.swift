@@ -99,10 +99,13 @@ public protocol MotionSensor: AnyObject {
     /// computes it (chip, mode, calibration status at start), for the metadata's
     /// `recording.deviceMotion`. Valid after `start`; nil for sensors without one.
     var chipFusionInfo: [String: String]? { get }
+    /// Whether the sensor gives M rows at all, known before `start` (nil: not known).
+    var hasMagnetometer: Bool? { get }
 }
 
 extension MotionSensor {
     public var chipFusionInfo: [String: String]? { nil }
+    public var hasMagnetometer: Bool? { nil }
 }
 
 /// Counters a location source keeps (for the metadata and status).

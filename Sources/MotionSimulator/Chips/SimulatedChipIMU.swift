@@ -54,6 +54,8 @@ public final class SimulatedChipIMU: MotionSensor {
 
     public var health: SensorHealth { driver.health }
 
+    public var hasMagnetometer: Bool? { driver.hasMagnetometer }
+
     public var chipFusionInfo: [String: String]? {
         guard var info = driver.chipFusionInfo else { return nil }
         info["chip"] = "simulated: " + (info["chip"] ?? selection.displayName)
