@@ -4,6 +4,8 @@ import MotionCore
 /// defaults that command-line options override, and calibration.
 public struct RecorderSettings: Sendable, Equatable {
     public var board: String?
+    /// The line of `board:` (what a board that cannot be loaded is reported at).
+    public var boardLine: Int?
     public var boardsDir: String?
     public var out: String?
     public var rate: Int?
@@ -40,6 +42,7 @@ public struct RecorderSettings: Sendable, Equatable {
         var s = RecorderSettings()
         s.file = file
         s.board = try doc.string("board")
+        s.boardLine = doc.line(of: "board")
         s.boardsDir = try doc.string("boards_dir")
         s.out = try doc.string("out")
         s.rate = try doc.int("rate", in: RecorderConfiguration.rateRange)

@@ -14,6 +14,8 @@ public final class YAMLDocument {
     private let pairs: [(key: String, keyLine: Int, value: Node)]
     private let prefix: String
     private var used = Set<String>()
+    /// The keys the reader asked for, present or not: what a typo is compared with.
+    private var asked: [String] = []
     private let line: Int
 
     /// Parses `text` (the contents of `file`); an empty document is an empty mapping.
@@ -25,7 +27,8 @@ public final class YAMLDocument {
             if case .duplicatedKeysInMapping(let keys, let context) = e {
                 throw Self.duplicate(keys, first: context.mark, text: text, file: file)
             }
-            throw ConfigError(file: file, line: Self.line(of: e), key: nil, message: "not valid YAML: \(Self.summary(of: e))")
+            throw ConfigError(file: file, line: Self.line(of: e), key: nil,
+                              message: "not valid YAML: \(Self.summary(of: e)) (look at that line and the one before: each setting is `key: value`, nested ones indented by spaces under their section)")
         } catch {
             throw ConfigError(file: file, line: nil, key: nil, message: "not valid YAML: \(error)")
         }
@@ -93,9 +96,15 @@ public final class YAMLDocument {
     }
 
     public var keys: [String] { pairs.map(\.key) }
-    public func has(_ key: String) -> Bool { pairs.contains { $0.key == key } }
+    public func has(_ key: String) -> Bool { noteAsked(key); return pairs.contains { $0.key == key } }
+
+    /// The line `key` is on, nil when absent.
+    public func line(of key: String) -> Int? { pairs.first { $0.key == key }?.keyLine }
+
+    private func noteAsked(_ key: String) { if !asked.contains(key) { asked.append(key) } }
 
     func entry(_ key: String) -> (keyLine: Int, value: Node)? {
+        noteAsked(key)
         guard let e = pairs.first(where: { $0.key == key }) else { return nil }
         used.insert(key)
         return (e.keyLine, e.value)
@@ -105,10 +114,20 @@ public final class YAMLDocument {
         ConfigError(file: file, line: line, key: prefix + key, message: message)
     }
 
-    /// Any key not read so far is an error (typos must not be silently ignored).
+    /// Any key not read so far is an error (typos must not be silently ignored), with the
+    /// known key it is closest to, or the keys known here.
     public func rejectUnknownKeys() throws(ConfigError) {
         for p in pairs where !used.contains(p.key) {
-            throw ConfigError(file: file, line: p.keyLine, key: prefix + p.key, message: "unknown key")
+            let known = asked.filter { !has($0) }
+            let hint: String
+            if let close = KeySuggestion.closest(to: p.key, among: known) {
+                hint = "did you mean \(close)?"
+            } else if !known.isEmpty {
+                hint = "the keys here are " + asked.joined(separator: ", ")
+            } else {
+                hint = "remove it"
+            }
+            throw ConfigError(file: file, line: p.keyLine, key: prefix + p.key, message: "unknown key: \(hint)")
         }
     }
 

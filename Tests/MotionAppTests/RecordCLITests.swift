@@ -84,11 +84,11 @@ struct RecordCLITests {
         // '--duration <duration>'", as if "-1" were another option).
         let negative = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "-1"])
         #expect(negative.status == 2 && negative.stderr.contains("--duration \"-1\": use seconds"), "\(negative.stderr)")
-        // A board named in the config file: the message says which file named it.
+        // A board named in the config file: the message says which file and line named it.
         let config = Binary.temporaryDirectory() + "/c.yaml"
         try "board: nosuchboard\n".write(toFile: config, atomically: true, encoding: .utf8)
         let configured = try Binary.run(["record", "--config", config, "--duration", "1"])
-        #expect(configured.status == 2 && configured.stderr.contains("board: nosuchboard in \(config)"), "\(configured.stderr)")
+        #expect(configured.status == 2 && configured.stderr.contains("\(config):1: board: nosuchboard: no such board"), "\(configured.stderr)")
         let rate = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "1", "--rate", "-5"])
         #expect(rate.status == 2 && rate.stderr.contains("--rate -5 is outside"), "\(rate.stderr)")
     }

@@ -1,6 +1,6 @@
 import IMUDrivers
 import Foundation
-import MotionConfig
+@testable import MotionConfig
 import MotionCore
 import Testing
 
@@ -40,9 +40,23 @@ struct ConfigTests {
               bus: 1
               adress: 0x68
             """
-        #expect(throws: ConfigError(file: "b.yaml", line: 6, key: "imu.adress", message: "unknown key")) {
+        #expect(throws: ConfigError(file: "b.yaml", line: 6, key: "imu.adress", message: "unknown key: did you mean address?")) {
             try BoardDefinition.parse(text: text, file: "b.yaml")
         }
+    }
+
+    /// A typo names the key it is closest to (letters swapped, one dropped); a key like
+    /// none names the keys the section knows.
+    @Test func anUnknownKeySaysWhatItMayHaveMeant() {
+        func message(_ text: String) -> String? {
+            do { _ = try RecorderSettings.parse(text: text, file: "c.yaml"); return nil } catch { return (error as? ConfigError)?.message }
+        }
+        #expect(message("rtae: 50\n") == "unknown key: did you mean rate?")
+        #expect(message("daemon:\n  sockt: /tmp/x\n") == "unknown key: did you mean socket?")
+        let far = message("colour: blue\n") ?? ""
+        #expect(far.hasPrefix("unknown key: the keys here are ") && far.contains("rate") && far.contains("out"), "\(far)")
+        #expect(KeySuggestion.distance(Array("rtae"), Array("rate")) == 1)
+        #expect(KeySuggestion.closest(to: "bus", among: ["out", "rate"]) == nil)
     }
 
     @Test func badValuesNameTheirLineAndKey() {

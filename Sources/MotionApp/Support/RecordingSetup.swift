@@ -178,8 +178,8 @@ struct RecordingSetup {
         if let name = o.board ?? settings.board {
             do { return try catalog.load(name) } catch {
                 // Say where the name came from when it was the config's.
-                let from = o.board == nil ? "board: \(name) in \(settings.file ?? "the config file"): " : ""
-                throw .usage(from + "\(error)")
+                let at = [settings.file ?? "the config file", settings.boardLine.map(String.init)].compactMap { $0 }.joined(separator: ":")
+                throw .usage((o.board == nil ? "\(at): board: " : "") + "\(error)")
             }
         }
         // /proc/device-tree links to /sys/firmware/devicetree/base (the service hides /proc's non-process files).
