@@ -25,6 +25,25 @@ struct CheckFolderCLITests {
         #expect(bad.status == 1 && bad.stdout.contains("INVALID"), "\(bad.stdout)")
     }
 
+    /// A file whose metadata says it was not closed (killed, not recovered yet) has valid
+    /// rows, and `check` says how it ended, as `summary` does; a closed one says nothing more.
+    @Test func aFileThatWasNotClosedSaysSo() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "2", "--sources", "AG", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csv = try #require(Binary.csvFiles(in: out).first)
+        let closed = try Binary.run(["check", csv])
+        #expect(closed.status == 0 && !closed.stdout.contains("did not end cleanly"), "\(closed.stdout)")
+        let json = csv.replacingOccurrences(of: ".csv", with: ".json")
+        var metadata = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: json))))
+        metadata.endedCleanly = false
+        metadata.endReason = FileEnding.recordingReason
+        try Data(metadata.encoded()).write(to: URL(fileURLWithPath: json))
+        let killed = try Binary.run(["check", "--quiet", csv])
+        #expect(killed.status == 0 && killed.stdout.contains("\(csv): valid"), "\(killed.stdout)")
+        #expect(killed.stdout.contains("The file did not end cleanly: it is still being written, or a power cut or crash cut it off"), "\(killed.stdout)")
+    }
+
     /// A file with more problems than are listed says how many more, and its verdict
     /// counts every error, not the ones listed plus one.
     @Test func theVerdictCountsEveryErrorWhenNotAllAreListed() throws {

@@ -57,7 +57,7 @@ struct ImportCLITests {
         let csv = try #require(Binary.csvFiles(in: folder).first)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: csv))
         let again = try Binary.run(["import", gpx])
-        #expect(again.status == 2 && again.stderr.contains("exists") && again.stderr.contains("imported before?"), "\(again.stderr)")
+        #expect(again.status == 2 && again.stderr.contains("exists") && again.stderr.contains("exists (imported before): pass --force"), "\(again.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == bytes && Binary.csvFiles(in: folder).count == 1)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
@@ -69,6 +69,9 @@ struct ImportCLITests {
         metadata.endReason = "stopped"
         try Data(metadata.encoded()).write(to: URL(fileURLWithPath: json))
         let recorded = try Data(contentsOf: URL(fileURLWithPath: csv)), recordedMetadata = try Data(contentsOf: URL(fileURLWithPath: json))
+        // Without --force it is not offered: it would be refused.
+        let plain = try Binary.run(["import", gpx])
+        #expect(plain.status == 2 && plain.stderr.contains("is not an earlier import") && !plain.stderr.contains("--force"), "\(plain.stderr)")
         let forced = try Binary.run(["import", gpx, "--force"])
         #expect(forced.status == 2 && forced.stderr.contains("is a recording, not an earlier output of `import`: not written over, even with --force"), "\(forced.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == recorded && Data(contentsOf: URL(fileURLWithPath: json)) == recordedMetadata)

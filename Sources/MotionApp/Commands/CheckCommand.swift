@@ -60,9 +60,14 @@ struct CheckCommand: ParsableCommand {
             let verdict = report.isValid ? "valid" : "INVALID (\(CountText.of(report.errors, "error")))"
             let warn = report.warnings > 0 ? ", " + CountText.of(report.warnings, "warning") : ""
             Console.out("\(path): \(verdict)\(warn)")
+            let metadata = RecordingFiles.readMetadata(besides: path)
+            // Valid rows, but not closed (or recovered): the owner should know, as `summary` says.
+            if let metadata, metadata.ending != .clean {
+                Console.out("  " + FileEndingText.sentence(metadata, subject: "The file"))
+            }
             if !quiet {
                 Console.out(Self.summary(report))
-                if let step = ClockStep(RecordingFiles.readMetadata(besides: path)) { Console.out(Self.clockLine(step)) }
+                if let step = ClockStep(metadata) { Console.out(Self.clockLine(step)) }
             }
             if !report.isValid { invalid = true }
         }

@@ -89,9 +89,11 @@ struct ImportCommand: ParsableCommand {
             metadataFile = try SafeOutputFile(path: metadataPath, inputs: [input], overwrite: force)
         } catch {
             // The output's name is the track's start time, not an -o of a file name.
-            let text = error.kind == .exists
-                ? "\(error.path) exists (imported before?): pass --force to replace an earlier import, or import into another folder with --out DIR"
-                : "\(error)"
+            // --force is offered only where it would work: over an earlier import.
+            let earlierImport = RecordingFiles.readMetadata(besides: csvPath)?.endReason == ImportedRecording.endReason
+            let text = error.kind != .exists ? "\(error)"
+                : earlierImport ? "\(error.path) exists (imported before): pass --force to replace that import, or import into another folder with --out DIR"
+                : "\(error.path) exists and is not an earlier import (a recording that started in the same second?): import into another folder with --out DIR"
             throw CommandFailure(text, code: 2)
         }
         var rows = ImportedRows(label: label.utf8.first ?? 0x57, output: csvFile)

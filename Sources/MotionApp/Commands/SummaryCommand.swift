@@ -79,7 +79,9 @@ struct SummaryCommand: ParsableCommand {
         meter.finish()
         // Nothing to summarise: only the error, no report of nothing ("no data rows") beside it.
         if summary.start == nil, let day {
-            throw CommandFailure("no data rows on \(day) (local time) in \(files.joined(separator: ", ")): nothing to summarise (without --day the summary shows the days they cover)", code: 1)
+            // Named as given (a folder), with the files that could hold the day and were read.
+            let read = files.count == 1 ? files[0] : "\(CountText.of(files.count, "file")) that could hold it"
+            throw CommandFailure("no data rows on \(day) (local time) in \(paths.joined(separator: ", ")) (read \(read)): nothing to summarise (without --day the summary shows the days they cover)", code: 1)
         }
         if summary.start == nil {
             throw CommandFailure("no data rows in \(files.joined(separator: ", ")): nothing to summarise (empty or not a recording? see `motionlog check`)", code: 1)

@@ -1,3 +1,4 @@
+import MotionConfig
 import MotionCore
 
 /// The safety nets `record` shares with the daemon: the free-space guard while recording,
@@ -9,7 +10,7 @@ enum RecordGuards {
     /// start when the space is already low.
     static func startFreeSpaceMonitor(_ setup: RecordingSetup, recorder: Recorder) throws(CommandFailure) -> FreeSpaceMonitor? {
         guard let freeSpace = freeSpaceGuard(setup, minimumFreeBytes: setup.settings.minFreeSpace,
-                                             howToLower: recordHowToLower) else { return nil }
+                                             howToLower: recordHowToLower(setup.settings)) else { return nil }
         let verdict = freeSpace.check()
         if verdict.isLow { throw CommandFailure("not starting: \(verdict)", code: 1) }
         let stop = recorder.stop
@@ -19,8 +20,15 @@ enum RecordGuards {
         return monitor
     }
 
-    /// How `record` (no option for it) and the daemon (`--min-free-space`) lower the reserve.
-    static let recordHowToLower = "lower the reserve: set min_free_space in a config file and pass it with --config FILE"
+    /// How `record` (no option for it) lowers the reserve: in the config file it read, when
+    /// it read one (it said "pass a config file" to someone who had), else in one to pass.
+    static func recordHowToLower(_ settings: RecorderSettings) -> String {
+        guard let file = settings.file else {
+            return "lower the reserve: set min_free_space in a config file and pass it with --config FILE"
+        }
+        return "lower the reserve: \(settings.minFreeSpace == nil ? "set" : "lower") min_free_space in \(file)"
+    }
+    /// How the daemon (`--min-free-space`) lowers the reserve.
     static let daemonHowToLower = "lower the reserve with --min-free-space (or min_free_space in the config file)"
 
     /// The free-space rule for a setup (nil: disabled with 0), with room for what is still
