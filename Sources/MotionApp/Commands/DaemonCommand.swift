@@ -56,7 +56,12 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
         let log = Logging.motionlogLogger()
-        let setup = try RecordingSetup.resolve(options, run: .init(duration: duration))
+        var setup = try RecordingSetup.resolve(options, run: .init(duration: duration))
+        // Clients (`status`, `stop`) run from other folders: a relative output folder in
+        // their replies ("last drec/…csv") named nothing from there.
+        if !setup.outputPath.hasPrefix("/") {
+            setup.outputPath = ((FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(setup.outputPath) as NSString).standardizingPath
+        }
         let config = try DaemonConfiguration.resolve(
             socket: socket, socketGroup: socketGroup, longPress: longPress, shutdownCommand: shutdownCommand,
             minFreeSpace: minFreeSpace, noGPIO: noGPIO, settings: setup.settings, board: setup.board)
