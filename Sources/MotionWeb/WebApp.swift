@@ -52,7 +52,7 @@ final class WebApp: Sendable {
             let folder = self.folder, live = configuration.live
             let memory = configuration.availableMemory, refusals = summaryRefusals
             summaries = SummaryWarmer(folder: folder, isWriting: { e in
-                folder.isRecentlyWritten(e) || (live.flatMap { try? $0.send("status").status?.currentName } == e.name)
+                folder.mayBeWriting(e) || (live.flatMap { try? $0.send("status").status?.currentName } == e.name)
             }, summarise: { r in refusals.summarise(r, paths: r.csvPaths(in: folder.path), available: memory()) != nil },
                onRound: configuration.onSummaryRound)
         } else {
@@ -110,7 +110,7 @@ final class WebApp: Sendable {
 
     /// Whether a recording may be being written (by the daemon or another `record`).
     func isBeingWritten(_ e: RecordingEntry, writing: String?) -> Bool {
-        e.name == writing || folder.isRecentlyWritten(e)
+        e.name == writing || folder.mayBeWriting(e)
     }
 
     /// `writer` with a stall guard: when the client stops reading for

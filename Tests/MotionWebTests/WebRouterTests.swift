@@ -4,7 +4,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 @testable import MotionWeb
+import MotionSystem
 import NIOCore
+import SystemPackage
 import Testing
 import ZIPFoundation
 
@@ -459,6 +461,29 @@ import ZIPFoundation
                 let card = list.components(separatedBy: "data-name=\"\(name)\"").dropFirst().first?.components(separatedBy: "</li>").first ?? ""
                 #expect(card.contains("recording now") && !card.contains(">unfinished<"), "\(name): \(card.prefix(400))")
             }
+        }
+    }
+
+    /// A writer that has written nothing for minutes (a stalled card, a paused recorder)
+    /// still holds its file's lock: the page refuses to delete the file from under it (the
+    /// minute alone let it, and the recording was lost). Once the lock is gone, an old
+    /// unfinished file (cut off by a power cut) may go.
+    @Test func aFileItsWriterHoldsLockedIsNotDeletedHoweverOld() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", endedCleanly: false, endReason: "recording")
+        let clock = TestClock()
+        clock.now.withLock { $0 = Date().timeIntervalSince1970 + 3600 }
+        let writer = try FileDescriptor.open(f.folder + "/20260101080000.csv", .readWrite)
+        #expect(try writer.tryLockExclusive())
+        try await f.app(clock: clock).test(.router) { client in
+            let t = try await token(client)
+            let held = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: t])
+            #expect(held.status == .conflict && String(buffer: held.body).contains("locked by its writer"), "\(String(buffer: held.body))")
+            #expect(f.exists("20260101080000.csv"))
+            try writer.close()
+            let free = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete, headers: [.csrfToken: t])
+            #expect(free.status == .ok, "\(String(buffer: free.body))")
+            #expect(!f.exists("20260101080000.csv"))
         }
     }
 

@@ -173,10 +173,14 @@ public final class RecordingFolder: Sendable {
     }
 
     /// Whether a file that its writer has not closed (metadata still says `recording`, or
-    /// none yet) was written to in the last minute (a `record` of another process may
-    /// still be writing it). A file closed after write errors is finished, however recent.
-    public func isRecentlyWritten(_ entry: RecordingEntry) -> Bool {
-        (entry.metadata?.ending ?? .unfinished) == .unfinished && clock() - entry.csvStamp.modifiedEpoch < 60
+    /// none yet) may still be being written: a writer holds its lock (`flock`, as the
+    /// recorder does from the file's first byte to its close), or it was written to in the
+    /// last minute (a recorder that takes no lock). A stalled card or a paused recorder
+    /// writes nothing for minutes: the minute alone let the page delete a recording from
+    /// under its writer. A file closed after write errors is finished, however recent.
+    public func mayBeWriting(_ entry: RecordingEntry) -> Bool {
+        guard (entry.metadata?.ending ?? .unfinished) == .unfinished else { return false }
+        return clock() - entry.csvStamp.modifiedEpoch < 60 || FileSystem.isLockedExclusively(path + "/" + entry.name + ".csv")
     }
 
     /// Opens a file of the folder for reading without following symlinks.

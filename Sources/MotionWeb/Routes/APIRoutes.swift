@@ -179,8 +179,8 @@ extension WebApp {
             return Self.failure(.conflict, "\(name) is in a ZIP being downloaded right now: try again when the download has ended", api: true)
         }
         defer { claim.release() }
-        if folder.isRecentlyWritten(entry) {
-            return Self.failure(.conflict, "\(name) was written to less than a minute ago and has not ended cleanly: it may still be recording; try again later", api: true)
+        if folder.mayBeWriting(entry) {
+            return Self.failure(.conflict, "\(name) has not ended cleanly and is locked by its writer or was written to less than a minute ago: it may still be recording; stop the recording first, or try again later", api: true)
         }
         if let why = partOfLiveRecording(entry, writing: writing) { return Self.failure(.conflict, why, api: true) }
         var removed: [String] = []
@@ -209,11 +209,11 @@ extension WebApp {
     /// written by a recorder of an earlier version, which finalised the old part first.
     func partOfLiveRecording(_ entry: RecordingEntry, writing: String?) -> String? {
         guard entry.recordingID != nil, let group = try? folder.recording(containing: entry.name) else { return nil }
-        if let live = group.parts.first(where: { $0.name != entry.name && ($0.name == writing || folder.isRecentlyWritten($0)) }) {
+        if let live = group.parts.first(where: { $0.name != entry.name && ($0.name == writing || folder.mayBeWriting($0)) }) {
             return "\(entry.name) is a part of a recording still being recorded (\(live.name) is being written): stop the recording first"
         }
         if group.lastPartMissing,
-           let next = (try? folder.list())?.first(where: { $0.recordingID == nil && $0.name != entry.name && folder.isRecentlyWritten($0) }) {
+           let next = (try? folder.list())?.first(where: { $0.recordingID == nil && $0.name != entry.name && folder.mayBeWriting($0) }) {
             return "\(entry.name) is a part of a recording that may be moving on to a new file right now (\(next.name) is being written): try again in a moment"
         }
         return nil
