@@ -23,7 +23,7 @@ public struct AnalysisResult: Sendable {
 /// the pieces still to analyse look at.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 21
+    public static let version = 22
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     public static let relativeLooking = 1e9
 
@@ -38,6 +38,9 @@ public struct RecordingAnalyzer: RowSink {
     /// follow to count as one (0 with metadata); set on the first L row after `nextRecording`.
     var recordingBreaks: [RecordingBreak] = []
     var nextRecording: Double?
+    /// A part of the recording is missing before the next file (its index skips): the first
+    /// fix after it is taken as `jumped`.
+    var holeBefore = false
     /// Whether the files read are more than one recording (the logger was off between them).
     var severalRecordings = false
     /// Fixes whose Doppler speed was above `maxSpeedMps` (not used; positions give the speed).
@@ -146,7 +149,11 @@ public struct RecordingAnalyzer: RowSink {
         // the speed then comes from the positions, as where gpsd has none.
         var speed = v[3]
         if speed.isFinite && abs(speed) > options.maxSpeedMps { impossibleSpeeds += 1; speed = .nan }
-        filter.add(Fix(time: when, lat: lat, lon: lon, alt: v[2], speed: speed, eph: v[6], mode: mode))
+        var fix = Fix(time: when, lat: lat, lon: lon, alt: v[2], speed: speed, eph: v[6], mode: mode)
+        // After missing parts the way is unknown, as after a jump: no distance, stop or move
+        // across them, a gap in the timeline.
+        if holeBefore { fix.jumped = true; holeBefore = false }
+        filter.add(fix)
         takeFixes()
     }
 
@@ -233,6 +240,14 @@ public struct RecordingAnalyzer: RowSink {
                 for i in analyzer.stats.indices { analyzer.stats[i].startRecording(longerThan: longerThan) }
                 analyzer.nextRecording = longerThan
                 analyzer.severalRecordings = true
+            } else if k > 0, let meta, let before = metas[k - 1], meta.file.index > before.file.index + 1 {
+                // Parts of this recording between the two files are missing (deleted, not
+                // copied): nothing is known of that time. Across it no stop, no move: a gap
+                // (a car's part deleted was a five-minute "stop" where it drove 7.7 km).
+                analyzer.holeBefore = true
+                let missing = meta.file.index - before.file.index - 1
+                let which = missing == 1 ? "part \(before.file.index + 1) is" : "parts \(before.file.index + 1)–\(meta.file.index - 1) are"
+                fileFindings.append("The recording's \(which) missing between \(before.file.name) and \(meta.file.name) (deleted or not copied?): nothing is known of that time.")
             }
             if let meta {
                 metadata.append((path, meta))

@@ -135,7 +135,7 @@ import Testing
             let card = try #require(cards(html).first)
             #expect(cards(html).count == 1)
             #expect(card.contains("href=\"/recordings/\(names[1])\""))
-            #expect(card.contains("2 files (parts 2–3)") && card.contains("parts missing"))
+            #expect(card.contains("2 files (parts 2–3, 1 missing)") && card.contains("parts missing"))
             #expect(selectedFiles(card) == Array(names[1...]))
             let page = try await client.execute(uri: "/recordings/\(names[1])", method: .get)
             #expect(page.status == .ok)
@@ -154,7 +154,7 @@ import Testing
             try f.addRotatedRide(present: [1, 2], partEnd: partEnd)
             try await f.app().test(.router) { client in
                 let card = try #require(cards(String(buffer: try await client.execute(uri: "/", method: .get).body)).first)
-                #expect(card.contains("2 files (parts 1–2)"), "\(partEnd): \(card)")
+                #expect(card.contains("2 files (parts 1–2, a later one missing)"), "\(partEnd): \(card)")
                 let page = String(buffer: try await client.execute(uri: "/recordings/\(names[0])", method: .get).body)
                 #expect(page.contains("Not in this folder (deleted or offloaded): the part after the last one here."), "\(partEnd)")
                 if partEnd == FileEnding.fileSizeLimitReason {

@@ -114,15 +114,19 @@ public struct RecordingParts: Sendable, Equatable {
     /// last: its metadata still says `recording`.)
     public var lastPartMissing: Bool { parts.last?.endReason.map(FileEnding.wasFollowedByNextFile) ?? false }
 
-    /// `3 files`, `2 files (parts 2–3)` when some are missing, `part 2` for a lone later
-    /// part (as a single file always showed it); nil for a recording of one file.
+    /// `3 files`, `3 files (parts 1–4, 1 missing)` or `2 files (parts 1–2, a later one
+    /// missing)` when some are missing ("3 files (parts 1–4)" read as if all four were
+    /// there), `part 2` for a lone later part (as a single file always showed it); nil for a
+    /// recording of one file.
     public var partsText: String? {
         guard isRotated else { return nil }
         if parts.count == 1 { return first.part.map { "part \($0)" } }
         let numbers = parts.compactMap(\.part)
         let text = "\(parts.count) files"
         guard !missingParts.isEmpty || lastPartMissing, let a = numbers.min(), let b = numbers.max() else { return text }
-        return text + " (parts \(a)–\(b))"
+        let missing = missingParts.isEmpty ? "a later one missing"
+            : "\(missingCount) missing" + (lastPartMissing ? ", and a later one" : "")
+        return text + " (parts \(a)–\(b), \(missing))"
     }
 
     /// `cycling 80% · walking 20%` over the whole recording.

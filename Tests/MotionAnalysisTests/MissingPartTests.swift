@@ -1,0 +1,58 @@
+import Foundation
+import MotionAnalysis
+import MotionCore
+import Testing
+
+/// A rotated recording with a part missing (deleted from the web page, not copied): nothing
+/// is known of its time. A car's part deleted was a five-minute "stop" where it drove
+/// 7.7 km, and the straight line across the hole was in the distance.
+@Suite("A missing part of a recording")
+struct MissingPartTests {
+    static let start = ScenarioRecording.startEpoch
+
+    /// L rows (1 Hz) of a car going east at 25 m/s from `from` to `to` seconds, standing
+    /// still at a junction from `stillFrom` on.
+    static func rows(from: Int, to: Int, stillFrom: Int = .max) -> String {
+        var text = CSVFormat.headerLine + "\n"
+        for t in from..<to {
+            let metres = 25.0 * Double(min(t, stillFrom))
+            let lon = 13.4 + metres / (111_320 * cos(52.5 * Double.pi / 180))
+            text += "L,W,\(start + Double(t)),52.5,\(lon),40,nan,nan,nan,4.0,nan,3\n"
+        }
+        return text
+    }
+
+    /// Parts 1 and 3 of three: part 1 drives, then waits 10 s at a junction; part 2 (300 s)
+    /// is gone; part 3 drives on, 7.5 km further east.
+    func summary(secondPartPresent: Bool) throws -> AnalysisSummary {
+        let dir = try ScenarioRecording.tempDir()
+        let parts = [(1, 0, 300), (2, 300, 600), (3, 600, 900)]
+        var paths: [String] = []
+        for (index, from, to) in parts where index != 2 || secondPartPresent {
+            let path = dir + "/part\(index).csv"
+            try Self.rows(from: from, to: to, stillFrom: index == 1 ? 290 : .max).write(toFile: path, atomically: true, encoding: .utf8)
+            try ScenarioRecording.writeMetadata(for: path, id: "ride", start: Self.start, rateHz: 1, sources: "L",
+                                                rows: ["L": to - from], index: index,
+                                                previous: index > 1 ? "part\(index - 1).csv" : nil)
+            paths.append(path)
+        }
+        return try RecordingAnalyzer.summarize(paths)
+    }
+
+    @Test func itsTimeIsAGapNotAStopAndItsWayIsNotInTheDistance() throws {
+        let s = try summary(secondPartPresent: false)
+        #expect(!s.timeline.contains { $0.type == .stop }, "\(s.timeline)")
+        let gap = try #require(s.timeline.first { $0.type == .gap }, "\(s.timeline)")
+        #expect(gap.start == Self.start + 299 && gap.end == Self.start + 600)
+        #expect(s.timeline.filter { $0.type == .move }.allSatisfy { $0.activity == .vehicle }, "\(s.timeline)")
+        // 290 s and 300 s of driving at 25 m/s, not the 7.7 km straight line between them.
+        #expect(abs(s.distanceM - 25 * (289 + 299)) < 100, "\(s.distanceM)")
+        #expect(s.health.findings.contains { $0.contains("part 2 is missing between part1.csv and part3.csv") }, "\(s.health.findings)")
+    }
+
+    @Test func withEveryPartThereIsNoGapAndNoFinding() throws {
+        let s = try summary(secondPartPresent: true)
+        #expect(!s.timeline.contains { $0.type == .gap }, "\(s.timeline)")
+        #expect(!s.health.findings.contains { $0.contains("missing between") }, "\(s.health.findings)")
+    }
+}
