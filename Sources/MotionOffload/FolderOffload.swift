@@ -43,6 +43,7 @@ public struct FolderOffload {
         report.parts = PartIndex(inventory.finished, recordingNow: inventory.inProgressRecordingIDs)
         report.inProgress = inventory.inProgress
         report.awaitingRecovery = inventory.awaitingRecovery
+        report.unrecoverable = inventory.unrecoverable
         report.unreadableMetadata = inventory.unreadableMetadata
         try FolderOffload.makeFolder(target)
         try FolderOffload.checkWritable(target)

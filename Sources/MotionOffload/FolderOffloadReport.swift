@@ -23,6 +23,8 @@ public struct FolderOffloadReport: Sendable {
     public var awaitingRecovery: [String] = []
     /// Of `awaitingRecovery`, those whose metadata exists but cannot be read.
     public var unreadableMetadata: [String] = []
+    /// CSVs without an ending that recovery cannot repair (`RecordingInventory.unrecoverable`).
+    public var unrecoverable: [String] = []
     public var failures: [OffloadError] = []
     /// Stopped on request (`OffloadStop`): why, and the parts not copied for it.
     public var stopped: (reason: String, notCopied: [String])?
@@ -36,7 +38,7 @@ public struct FolderOffloadReport: Sendable {
 
     /// True when everything finished is on the target (or deliberately skipped as there).
     public var complete: Bool {
-        didNotFit.isEmpty && tooLarge.isEmpty && conflicts.isEmpty && failures.isEmpty && stopped == nil
+        didNotFit.isEmpty && tooLarge.isEmpty && conflicts.isEmpty && failures.isEmpty && stopped == nil && unrecoverable.isEmpty
     }
 
     /// The report in sentences, one per line.
@@ -70,6 +72,7 @@ public struct FolderOffloadReport: Sendable {
         if !unreadableMetadata.isEmpty {
             out.append("Metadata that cannot be read (`motionlog check` says why), copied after the next start rebuilds it from the rows and keeps it beside: \(unreadableMetadata.joined(separator: ", ")).")
         }
+        if let line = RecordingInventory.unrecoverableSentence(unrecoverable, verb: "copied") { out.append(line) }
         for f in failures { out.append("Error: \(f)") }
         if let stopped { out.append(parts.stoppedSentence(stopped, verb: "copy", past: "copied")) }
         return out

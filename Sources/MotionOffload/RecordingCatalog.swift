@@ -40,9 +40,22 @@ public struct RecordingInventory: Sendable {
     /// CSVs without an end in their metadata and not being written: a power cut that the
     /// next start of `record` or the daemon recovers; copied after that.
     public var awaitingRecovery: [String] = []
-    /// Of those, the CSVs whose metadata exists but cannot be read (damaged, or holding a
+    /// CSVs without an end in their metadata, not being written, that recovery cannot
+    /// repair (`RecordingRecovery.canRecover`: another program's file, or not the format):
+    /// never copied, and said so.
+    public var unrecoverable: [String] = []
+    /// Of those awaiting recovery, the CSVs whose metadata exists but cannot be read (damaged, or holding a
     /// number no recorder writes): the next start rebuilds it from the rows, keeping it beside.
     public var unreadableMetadata: [String] = []
+}
+
+extension RecordingInventory {
+    /// The sentence about `names` (`unrecoverable`), nil when there are none.
+    static func unrecoverableSentence(_ names: [String], verb: String) -> String? {
+        guard !names.isEmpty else { return nil }
+        return "Not \(verb): \(names.joined(separator: ", ")): no metadata says how \(names.count == 1 ? "it" : "they") ended, and recovery cannot repair \(names.count == 1 ? "it" : "them") "
+            + "(not named yyyyMMddHHmmss.csv as the recorder names files, or not starting with the format's header): another program's file? Copy \(names.count == 1 ? "it" : "them") by hand, or move \(names.count == 1 ? "it" : "them") out of the recordings folder."
+    }
 }
 
 /// Finds the finished recordings in a folder. A recording is finished when its metadata
@@ -72,9 +85,11 @@ public enum RecordingCatalog {
                 if SystemCalls.isLockedByWriter(path) {
                     inventory.inProgress.append(csv)
                     if let id = metadata?.recording.id, !id.isEmpty { inventory.inProgressRecordingIDs.append(id) }
-                } else {
+                } else if RecordingRecovery.canRecover(folder: folder, name: csv) {
                     inventory.awaitingRecovery.append(csv)
                     if case .unreadable? = loaded { inventory.unreadableMetadata.append(csv) }
+                } else {
+                    inventory.unrecoverable.append(csv)
                 }
                 continue
             }

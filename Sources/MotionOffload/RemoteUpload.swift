@@ -32,6 +32,9 @@ public struct RemoteUploadReport: Sendable {
     /// Parts removed from the card (every file) after rclone verified them.
     public var deleted: [String] = []
     public var inProgress: [String] = []
+    /// CSVs a power cut left for recovery, sent after it; and those recovery cannot repair.
+    public var awaitingRecovery: [String] = []
+    public var unrecoverable: [String] = []
     public var failures: [String] = []
     /// Set when nothing was tried (card below its reserve, remote unreachable).
     public var skipped: String?
@@ -45,7 +48,7 @@ public struct RemoteUploadReport: Sendable {
 
     public init() {}
 
-    public var complete: Bool { failures.isEmpty && skipped == nil && stopped == nil }
+    public var complete: Bool { failures.isEmpty && skipped == nil && stopped == nil && unrecoverable.isEmpty }
 
     public func lines() -> [String] {
         var out: [String] = []
@@ -56,6 +59,10 @@ public struct RemoteUploadReport: Sendable {
             out.append("Deleted from the card after rclone verified them: \(parts.filesOfRecordings(deleted)): \(deleted.joined(separator: ", ")).")
         }
         if !inProgress.isEmpty { out.append("Being recorded, sent next time: \(inProgress.joined(separator: ", ")).") }
+        if !awaitingRecovery.isEmpty {
+            out.append("Not finished (a power cut?), sent after the next start recovers them: \(awaitingRecovery.joined(separator: ", ")).")
+        }
+        if let line = RecordingInventory.unrecoverableSentence(unrecoverable, verb: "sent") { out.append(line) }
         for f in failures { out.append("Error: \(f)") }
         if let stopped { out.append(parts.stoppedSentence(stopped, verb: "send", past: "sent")) }
         return out
@@ -102,6 +109,8 @@ public struct RemoteUpload {
         let inventory = try RecordingCatalog.inventory(folder: source)
         report.parts = PartIndex(inventory.finished, recordingNow: inventory.inProgressRecordingIDs)
         report.inProgress = inventory.inProgress
+        report.awaitingRecovery = inventory.awaitingRecovery
+        report.unrecoverable = inventory.unrecoverable
         var sent = SentList(path: source + "/" + Self.sentListName)
         var remoteChecked = false
         func sentBefore(_ p: FinishedPart) -> Bool {

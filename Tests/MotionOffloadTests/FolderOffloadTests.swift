@@ -120,6 +120,24 @@ struct FolderOffloadTests {
         #expect(!report.lines().contains { $0.contains("power cut") }, "\(report.lines())")
     }
 
+    /// A CSV without metadata that recovery never repairs (another program's file, or
+    /// binary data under a recorder's name) was "copied after the next start recovers it"
+    /// run after run, with exit 0: it is said not to be copied, and the run is incomplete.
+    @Test func aFileRecoveryCannotRepairIsSaidNotCopied() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        try "lat,lon\n52.5,13.4\n".write(toFile: source.path + "/walk.csv", atomically: false, encoding: .utf8)
+        try "garbage\n".write(toFile: source.path + "/20251121152005.csv", atomically: false, encoding: .utf8)
+        try String(CSVFormat.headerLine.prefix(10)).write(toFile: source.path + "/20251121162005.csv", atomically: false, encoding: .utf8)
+        let report = try FolderOffload(source: source.path, target: target.path, options: FolderOffloadOptions()).run()
+        #expect(report.copied == ["20251121142005"])
+        #expect(report.unrecoverable.sorted() == ["20251121152005.csv", "walk.csv"])
+        #expect(report.awaitingRecovery == ["20251121162005.csv"], "a torn header is a power cut's")
+        #expect(!report.complete)
+        #expect(report.lines().contains { $0.hasPrefix("Not copied: ") && $0.contains("walk.csv") && $0.contains("recovery cannot repair them") }, "\(report.lines())")
+    }
+
     @Test func neverTouchesARecordingBeingWrittenOrOneAwaitingRecovery() throws {
         let source = RecordingFolder(), target = RecordingFolder()
         defer { source.remove(); target.remove() }

@@ -44,6 +44,20 @@ public enum RecordingRecovery {
     /// handled is complete: it is left alone.
     static func needsRecovery(_ m: RecordingMetadata) -> Bool { m.ending.needsRecovery }
 
+    /// Whether recovery can repair the CSV `name` in `folder` when it needs it: named as the
+    /// writer names files, and beginning with the format's header or a piece of it (torn by
+    /// a power cut). Any other file without an ending is never repaired, so what waits for
+    /// recovery (offload) would wait for ever.
+    public static func canRecover(folder: String, name: String) -> Bool {
+        guard isRecordingName(name),
+              let fd = try? FileSystem.open(folder + "/" + name, .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking])
+        else { return false }
+        defer { try? fd.close() }
+        var head = [UInt8](repeating: 0, count: CSVFormat.headerBytes.count)
+        guard let n = try? head.withUnsafeMutableBytes({ (b) throws(Errno) -> Int in try fd.readSome(into: b, at: 0) }) else { return false }
+        return CSVFormat.headerBytes.starts(with: head.prefix(n))
+    }
+
     /// `yyyyMMddHHmmss.csv` or `yyyyMMddHHmmss-N.csv`.
     public static func isRecordingName(_ name: String) -> Bool {
         guard name.hasSuffix(".csv") else { return false }
