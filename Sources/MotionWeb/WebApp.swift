@@ -316,7 +316,11 @@ struct AccessMiddleware: RouterMiddleware {
         let isLogin = path == "/login"
         let session = app.session(request)
         if session == nil && !isLogin {
-            if api || request.method != .get { return WebApp.failure(.unauthorized, "log in first", api: true) }
+            // HEAD as GET (docs/WEB.md: the status and headers the GET would have).
+            if api || (request.method != .get && request.method != .head) {
+                let r = WebApp.failure(.unauthorized, "log in first", api: true)
+                return request.method == .head ? WebApp.headersOnly(r) : r
+            }
             var headers = HTTPFields()
             headers[.location] = "/login"
             return Response(status: .seeOther, headers: headers)

@@ -552,6 +552,10 @@ import ZIPFoundation
                 let r = try await client.execute(uri: uri, method: .get)
                 #expect(r.status == .seeOther || r.status == .unauthorized, "\(uri)")
                 #expect(!String(buffer: r.body).contains("Source, Label"))
+                // HEAD answers as GET would (it said 401 where GET sent to the login page).
+                let head = try await client.execute(uri: uri, method: .head)
+                #expect(head.status == r.status && head.headers[.location] == r.headers[.location], "\(uri): \(head.status)")
+                #expect(head.body.readableBytes == 0)
             }
             let del = try await client.execute(uri: "/api/recordings/20260101080000", method: .delete)
             #expect(del.status == .unauthorized)
