@@ -38,6 +38,12 @@ struct RecordCLITests {
             aRows += fileA
             let check = try Binary.run(["check", f])
             #expect(check.status == 0, "\(check.stdout)")
+            // On the simulated clock a file ends when its last row is, after the start
+            // (the real clock's "ended" lagged the simulated rows and came before "started").
+            let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: f.replacingOccurrences(of: ".csv", with: ".json")))))
+            let ended = try #require(meta.ended)
+            let last = try #require(meta.file.lastWhen)
+            #expect(ended > meta.recording.started && ended == TimeText.isoUTC(epochSeconds: last), "\(ended)")
         }
         #expect(aRows == 60_000)
     }

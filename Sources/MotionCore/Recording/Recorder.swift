@@ -44,6 +44,8 @@ public struct RecordingSummary: Sendable {
 /// thread (the CLI uses the main thread). `stop.request()` may be called from any thread;
 /// `run()` returns once every row produced before the stop is written, fsynced and closed.
 public final class Recorder {
+    /// `recording.clock` of a recording on the simulated clock (`--fast`).
+    public static let simulatedClock = "simulated"
     public let configuration: RecorderConfiguration
     public let counters: RecorderCounters
     public let labels: LabelState
@@ -118,7 +120,7 @@ public final class Recorder {
             rateHz: cfg.rateHz, sources: cfg.sources.letters, label: String(UnicodeScalar(cfg.label)),
             whenMode: cfg.whenMode, startEpoch: timeline.startEpochSeconds,
             started: TimeText.isoUTC(epochSeconds: timeline.startEpochSeconds),
-            clock: !clock.isRealTime ? "simulated" : cfg.systemClockSynchronised == false ? "system-unsynchronised" : "system",
+            clock: !clock.isRealTime ? Self.simulatedClock : cfg.systemClockSynchronised == false ? "system-unsynchronised" : "system",
             rotateBytes: cfg.rotation.maxBytes, rotateSeconds: cfg.rotation.maxSeconds,
             fsyncIntervalSeconds: cfg.fsyncIntervalSeconds, bufferRows: cfg.bufferRows, notes: notes,
             calibration: cfg.sources.contains(.deviceMotion) ? estimator?.calibrationRecord : nil)

@@ -21,6 +21,16 @@ struct FileMetadataWriter {
     /// The next check finds a refresh due (a file opened without writing its metadata yet).
     mutating func makeDue() { lastWrite = .min / 2 }
 
+    /// When the file was closed: the system clock's time; on the simulated clock (`--fast`,
+    /// faster than real time) its last row's, on the rows' time scale ("ended" was before
+    /// "started" when the real clock lagged the simulated one).
+    func endedEpoch(_ section: RecordingMetadata.FileSection) -> Double {
+        if description.clock == Recorder.simulatedClock, let last = section.lastWhen {
+            return description.whenMode == .relative ? description.startEpoch + last : last
+        }
+        return Double(SystemClock.realtimeNanos()) / 1e9
+    }
+
     /// Replaces the file's metadata; the error, if the replace failed.
     mutating func write(_ section: RecordingMetadata.FileSection, endedCleanly: Bool, reason: String,
                         now: Int64) -> OutputError? {
@@ -29,7 +39,7 @@ struct FileMetadataWriter {
         let doc = RecordingMetadata(
             software: .init(version: softwareVersion), recording: description, file: section,
             counters: snapshot, endedCleanly: endedCleanly, endReason: reason,
-            ended: endedCleanly ? TimeText.isoUTC(epochSeconds: Double(SystemClock.realtimeNanos()) / 1e9) : nil)
+            ended: endedCleanly ? TimeText.isoUTC(epochSeconds: endedEpoch(section)) : nil)
         lastWrite = now
         do { try directory.replace(name: RecordingFiles.metadataPath(for: section.name), contents: doc.encoded()) } catch {
             return error
