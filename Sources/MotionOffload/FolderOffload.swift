@@ -187,6 +187,7 @@ public struct FolderOffload {
             }
         }
         if SystemCalls.isLockedByWriter(source + "/" + r.csvName) { return }
+        if let cache = r.cache { try SystemCalls.delete(source + "/" + cache) }
         for f in r.files { try SystemCalls.delete(source + "/" + f.name) }
         try SystemCalls.fsync(SystemCalls.openDirectory(source))
         report.deleted.append(r.base)

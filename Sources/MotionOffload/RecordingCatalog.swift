@@ -17,6 +17,10 @@ public struct FinishedPart: Sendable, Equatable {
     public var part: Int = 1
     /// The metadata's recording id, shared by the parts of one recording (nil when empty).
     public var recordingID: String?
+    /// The cached summary beside it, if any: not copied (it is rebuilt from the rows, and
+    /// rewritten when the analysis changes: a copy that differed stopped every later
+    /// offload as a conflict), but deleted with the part.
+    public var cache: String? = nil
 
     public var totalBytes: Int64 { files.reduce(0) { $0 + $1.bytes } }
     public var csvName: String { base + ".csv" }
@@ -94,14 +98,16 @@ public enum RecordingCatalog {
                 continue
             }
             var files: [(name: String, bytes: Int64)] = []
+            var cache: String?
             for name in all.sorted() where name != csv && isSidecar(name, of: base) {
+                if name == base + RecordingFiles.summaryCacheSuffix { cache = name; continue }
                 if let size = fileSize(folder + "/" + name) { files.append((name, size)) }
             }
             guard let size = fileSize(path) else { continue }
             files.append((csv, size))
             let id = metadata.recording.id
             inventory.finished.append(FinishedPart(base: base, files: files, startEpoch: metadata.recording.startEpoch,
-                                                   part: metadata.file.index, recordingID: id.isEmpty ? nil : id))
+                                                   part: metadata.file.index, recordingID: id.isEmpty ? nil : id, cache: cache))
         }
         inventory.finished.sort { ($0.startEpoch, $0.part, $0.base) < ($1.startEpoch, $1.part, $1.base) }
         inventory.inProgress.sort()

@@ -188,6 +188,7 @@ public struct RemoteUpload {
     /// Removes the recording's files from the card (after rclone verified them).
     private func deleteLocal(_ r: FinishedPart, into report: inout RemoteUploadReport) {
         var removed = true
+        if let cache = r.cache { try? FileSystem.removeIfPresent(source + "/" + cache) }
         for f in r.files {
             do { try FileSystem.removeIfPresent(source + "/" + f.name) } catch {
                 removed = false

@@ -120,6 +120,26 @@ struct FolderOffloadTests {
         #expect(!report.lines().contains { $0.contains("power cut") }, "\(report.lines())")
     }
 
+    /// A cached summary is not copied: it is rewritten whenever the analysis changes, and a
+    /// copy on the stick that differed stopped every later offload as a conflict. It goes
+    /// with the recording when the recording is deleted from the card.
+    @Test func aCachedSummaryIsNotCopiedAndGoesWithItsRecording() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        let cache = source.path + "/20251121142005" + RecordingFiles.summaryCacheSuffix
+        try "{\"analysis_version\":21}".write(toFile: cache, atomically: false, encoding: .utf8)
+        let first = try FolderOffload(source: source.path, target: target.path, options: FolderOffloadOptions()).run()
+        #expect(first.copied == ["20251121142005"] && first.complete)
+        #expect(!files(in: target.path).contains { $0.hasSuffix(RecordingFiles.summaryCacheSuffix) }, "\(files(in: target.path))")
+        try "{\"analysis_version\":22}".write(toFile: cache, atomically: false, encoding: .utf8)
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        let second = try FolderOffload(source: source.path, target: target.path, options: options).run()
+        #expect(second.complete && second.conflicts.isEmpty && second.alreadyThere == ["20251121142005"], "\(second.lines())")
+        #expect(second.deleted == ["20251121142005"] && files(in: source.path).isEmpty, "\(files(in: source.path))")
+    }
+
     /// A CSV without metadata that recovery never repairs (another program's file, or
     /// binary data under a recorder's name) was "copied after the next start recovers it"
     /// run after run, with exit 0: it is said not to be copied, and the run is incomplete.

@@ -473,7 +473,7 @@ import ZIPFoundation
         try f.addRecording("20260101080000", endedCleanly: false, endReason: "recording")
         let clock = TestClock()
         clock.now.withLock { $0 = Date().timeIntervalSince1970 + 3600 }
-        let writer = try FileDescriptor.open(f.folder + "/20260101080000.csv", .readWrite)
+        let writer = try FileDescriptor.open(f.folder + "/20260101080000.csv", .readWrite, options: [.closeOnExec])
         #expect(try writer.tryLockExclusive())
         try await f.app(clock: clock).test(.router) { client in
             let t = try await token(client)

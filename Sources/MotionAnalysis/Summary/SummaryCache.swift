@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 import MotionSystem
 import SystemPackage
 
@@ -23,7 +24,7 @@ public enum SummaryCache {
     /// The cache file for a recording whose (first) CSV is `csvPath`.
     public static func cachePath(for csvPath: String) -> String {
         let base = csvPath.hasSuffix(".csv") ? String(csvPath.dropLast(4)) : csvPath
-        return base + ".summary.json"
+        return base + RecordingFiles.summaryCacheSuffix
     }
 
     /// The cached summary of the recording made of `csvPaths` (in time order), or nil

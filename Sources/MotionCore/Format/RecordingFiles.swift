@@ -4,6 +4,10 @@ import MotionSystem
 /// The files of one recording: `NAME.csv` and its metadata `NAME.json` beside it. The one
 /// place that derives one name from the other.
 public enum RecordingFiles {
+    /// The cached summary beside a recording's first CSV (`NAME.summary.json`): derived
+    /// data anyone reading the recording rebuilds; offload does not copy it.
+    public static let summaryCacheSuffix = ".summary.json"
+
     /// `X.csv` → `X.json`; a name without `.csv` (a recording's base name) gets `.json` appended.
     public static func metadataPath(for csv: String) -> String {
         (csv.hasSuffix(".csv") ? String(csv.dropLast(4)) : csv) + ".json"

@@ -203,7 +203,7 @@ public final class RecordingFolder: Sendable {
     }
 
     /// Files beside a recording that belong to it and go with it on delete (cached summaries).
-    static let cacheSuffixes = [".summary.json"]
+    static let cacheSuffixes = [RecordingFiles.summaryCacheSuffix]
 
     /// Lists the folder once in the background, so the first page view finds the cache warm.
     public func warmUp() {
