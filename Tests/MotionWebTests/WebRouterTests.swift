@@ -464,6 +464,18 @@ import ZIPFoundation
         }
     }
 
+    /// An empty CSV says so (its page said only "No metadata beside the CSV").
+    @Test func anEmptyFileSaysItIsEmpty() async throws {
+        let f = try WebFixture()
+        #expect(FileManager.default.createFile(atPath: f.folder + "/20260101080000.csv", contents: Data()))
+        let clock = TestClock()
+        clock.now.withLock { $0 = Date().timeIntervalSince1970 + 3600 }
+        try await f.app(clock: clock).test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(page.contains("The file is empty (0 bytes): nothing was recorded in it."), "\(page.suffix(2000))")
+        }
+    }
+
     /// A writer that has written nothing for minutes (a stalled card, a paused recorder)
     /// still holds its file's lock: the page refuses to delete the file from under it (the
     /// minute alone let it, and the recording was lost). Once the lock is gone, an old

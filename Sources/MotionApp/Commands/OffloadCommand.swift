@@ -141,7 +141,9 @@ struct OffloadCommand: ParsableCommand {
     /// was created on the card and "copied" to), and with --delete-after-copy on another file
     /// system than the recordings (else deleting leaves no second copy anywhere).
     static func checkFolderTarget(_ to: String, source: String, deleting: Bool) throws {
-        guard let target = try? FileSystem.status(to), target.kind == .directory else {
+        let status = try? FileSystem.status(to)
+        guard let target = status, target.kind == .directory else {
+            if status != nil { throw CommandFailure.usage("--to \(to) is a file, not a folder: give the folder to copy into (the stick's mount point)") }
             throw CommandFailure.usage("--to \(to): no such folder — mount the stick first, or create the folder if you mean it")
         }
         if deleting, let card = try? FileSystem.status(source), card.device == target.device {

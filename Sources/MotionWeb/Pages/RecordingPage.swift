@@ -121,6 +121,8 @@ enum RecordingPage {
             // The summary's findings still hold (a GPS gap, a torn line), and say when the
             // metadata could not be read; before, the page said only "No metadata".
             var items: [String] = []
+            // An empty file has nothing to summarise: the page said only "No metadata".
+            if e.csvStamp.size == 0 { items.append("The file is empty (0 bytes): nothing was recorded in it.") }
             if e.jsonStamp == nil {
                 items.append("No metadata beside the CSV: nothing known about how it was recorded.")
             } else if summary == nil {
