@@ -89,6 +89,8 @@ import Testing
         // Speeds up to 22 km/h were labelled 0, 11, 22; an elevation of 34–40 m 34, 37, 40.
         (-1.1, 23.1, [0.0, 10, 20]), (33.7, 40.3, [34.0, 36, 38, 40]), (0.555, 1.545, [1.0, 1.5]),
         (33.99, 34.21, [34.0, 34.1, 34.2]), (0.0, 73.5, [0.0, 20, 40, 60]),
+        // A commute's |a| of 0.62–1.45 g had one line, "1.0".
+        (0.58, 1.49, [0.6, 0.8, 1.0, 1.2, 1.4]),
     ])
     func gridLinesFallOnRoundValues(lo: Double, hi: Double, values: [Double]) {
         let got = SVGChart.roundValues(from: lo, to: hi).values

@@ -110,15 +110,19 @@ enum SVGChart {
         return svg + "</svg>"
     }
 
-    /// At most four multiples of a round step (1, 2 or 5 × 10ⁿ) within `[lo, hi]` (one or more
-    /// for any range a chart draws), and the step.
+    /// Two to four multiples of a round step (1, 2 or 5 × 10ⁿ) within `[lo, hi]`, else five
+    /// (0.6–1.4 g had one line, "1.0", and the size of the band could not be read), else
+    /// whatever one step gives; and the step.
     static func roundValues(from lo: Double, to hi: Double) -> (values: [Double], step: Double) {
         guard lo.isFinite, hi.isFinite, hi > lo else { return ([], 0) }
         let magnitude = pow(10, (log10((hi - lo) / 4)).rounded(.down))
-        for factor in [1.0, 2, 5, 10, 20] {
-            let step = factor * magnitude
-            let first = (lo / step).rounded(.up), last = (hi / step).rounded(.down)
-            if last - first <= 3 { return (stride(from: first, through: last, by: 1).map { $0 * step }, step) }
+        let steps = [1.0, 2, 5, 10, 20].map { $0 * magnitude }
+        func lines(_ step: Double) -> (first: Double, last: Double) { ((lo / step).rounded(.up), (hi / step).rounded(.down)) }
+        for wanted in [2...4, 5...5, 1...4] {
+            for step in steps {
+                let (first, last) = lines(step)
+                if wanted.contains(Int(last - first) + 1) { return (stride(from: first, through: last, by: 1).map { $0 * step }, step) }
+            }
         }
         return ([lo, hi], hi - lo)
     }
