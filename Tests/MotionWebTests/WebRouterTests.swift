@@ -464,6 +464,23 @@ import ZIPFoundation
         }
     }
 
+    /// A file without metadata just copied in under another program's name is not taken
+    /// for a recording in progress ("recording now", not deletable for a minute).
+    @Test func aForeignFileJustCopiedInIsNotRecordingNow() async throws {
+        let f = try WebFixture()
+        try (CSVFormat.headerLine + "\nL,W,1795729800.0,52.5,13.4,40,nan,nan,nan,4,nan,3\n")
+            .write(toFile: f.folder + "/ride.csv", atomically: false, encoding: .utf8)
+        let clock = TestClock()
+        clock.now.withLock { $0 = Date().timeIntervalSince1970 }
+        try await f.app(clock: clock).test(.router) { client in
+            let list = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(!list.contains("recording now"), "\(list.suffix(1500))")
+            let t = try await token(client)
+            let del = try await client.execute(uri: "/api/recordings/ride", method: .delete, headers: [.csrfToken: t])
+            #expect(del.status == .ok, "\(String(buffer: del.body))")
+        }
+    }
+
     /// An empty CSV says so (its page said only "No metadata beside the CSV").
     @Test func anEmptyFileSaysItIsEmpty() async throws {
         let f = try WebFixture()

@@ -178,9 +178,14 @@ public final class RecordingFolder: Sendable {
     /// last minute (a recorder that takes no lock). A stalled card or a paused recorder
     /// writes nothing for minutes: the minute alone let the page delete a recording from
     /// under its writer. A file closed after write errors is finished, however recent.
+    /// A file without metadata whose name is not a recorder's (`ride.csv` just copied in)
+    /// is not taken for a recording by its age alone: the recorder names its files by time
+    /// and locks them.
     public func mayBeWriting(_ entry: RecordingEntry) -> Bool {
         guard (entry.metadata?.ending ?? .unfinished) == .unfinished else { return false }
-        return clock() - entry.csvStamp.modifiedEpoch < 60 || FileSystem.isLockedExclusively(path + "/" + entry.name + ".csv")
+        let recent = clock() - entry.csvStamp.modifiedEpoch < 60
+            && (entry.metadata != nil || entry.metadataProblem != nil || RecordingRecovery.isRecordingName(entry.name + ".csv"))
+        return recent || FileSystem.isLockedExclusively(path + "/" + entry.name + ".csv")
     }
 
     /// Opens a file of the folder for reading without following symlinks.
