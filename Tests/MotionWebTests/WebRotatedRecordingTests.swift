@@ -145,6 +145,22 @@ import Testing
         }
     }
 
+    /// A part missing between two here is said once, by the summary's finding (which names
+    /// the files around it); the page's own sentence said it again.
+    @Test func aPartMissingInTheMiddleIsSaidOnce() async throws {
+        let f = try WebFixture()
+        try f.addRotatedRide(present: [1, 3])
+        try await f.app().test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/\(names[0])", method: .get).body)
+            let health = page.components(separatedBy: "Health</h2>").dropFirst().first?.components(separatedBy: "</section>").first ?? ""
+            #expect(health.contains("The recording&apos;s part 2 is missing between"), "\(health)")
+            #expect(!health.contains("Not in this folder"), "\(health)")
+            // The list of files still says which part is not there.
+            #expect(page.contains("Not in this folder (deleted or offloaded): part 2."))
+            #expect(page.contains("No data"), "the hole is a gap in the timeline")
+        }
+    }
+
     /// A part closed at the file system's size limit (FAT32's 4 GiB) was followed by another,
     /// as a rotated one, and so was one rotated after write errors: when the next is not
     /// in the folder, the page says so (it said nothing: only `rotated` counted).

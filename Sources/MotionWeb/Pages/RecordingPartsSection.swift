@@ -28,11 +28,14 @@ enum RecordingPartsSection {
     }
 
     /// Which parts are not in the folder (deleted or offloaded), as a sentence; nil when none.
-    static func missingText(_ r: RecordingParts) -> String? {
+    /// `inner: false` leaves out those between two parts here (the summary's findings name
+    /// them), not those before the first.
+    static func missingText(_ r: RecordingParts, inner: Bool = true) -> String? {
         var what: [String] = []
-        let missing = r.missingParts
+        let first = r.parts.compactMap(\.part).min() ?? 0
+        let missing = r.missingParts.filter { inner || $0 < first }
         if !missing.isEmpty {
-            let more = r.missingCount > missing.count ? ", … (\(r.missingCount) parts)" : ""
+            let more = inner && r.missingCount > missing.count ? ", … (\(r.missingCount) parts)" : ""
             what.append((missing.count == 1 ? "part " : "parts ") + missing.map(String.init).joined(separator: ", ") + more)
         }
         if r.lastPartMissing { what.append("the part after the last one here") }
@@ -72,7 +75,8 @@ enum RecordingPartsSection {
         let c = metas.reduce(CounterSnapshot()) { $0.latest($1.counters) }
         items += RecordingPage.counterSentences(c, summarized: summarized)
         if r.sources.contains("L") && !r.hasLocation { items.append("GPS was on but recorded no position.") }
-        if let missing = missingText(r) { items.append(missing) }
+        // Each problem said once: the summary's findings name a part missing between two here.
+        if let missing = missingText(r, inner: !summarized) { items.append(missing) }
         for note in metas.flatMap(\.recording.notes) where !items.contains(note) { items.append(note) }
         items += summary?.health.findings ?? []
         return Text.list(items)
