@@ -79,8 +79,6 @@ struct DaemonCommand: ParsableCommand {
                 gpioProblem = "\(error)"
                 log.error("GPIO: \(error); the daemon runs without buttons and LED (use `motionlog start|stop`)")
             }
-        } else if !noGPIO {
-            log.notice("board \(setup.board.name) has no buttons or LED in its gpio section: control with `motionlog start|stop`")
         }
 
         let freeSpace = RecordGuards.freeSpaceGuard(setup, minimumFreeBytes: config.minFreeSpaceBytes,
@@ -112,6 +110,10 @@ struct DaemonCommand: ParsableCommand {
         }
         let loop = DaemonLoop(daemon: daemon, gpio: gpio, log: log)
         loop.start()
+        // Said once the socket is ours (a second daemon said it, then was refused).
+        if config.wiring == nil && !noGPIO {
+            log.notice("board \(setup.board.name) has no buttons or LED in its gpio section: control with `motionlog start|stop`")
+        }
         let hint = gpio != nil ? "; press the button to start" : "; run `motionlog start` to record"
         log.notice("ready: board \(setup.board.name), \(setup.configuration.rateHz) Hz into \(setup.outputPath); control socket \(config.socket)\(hint)")
 
