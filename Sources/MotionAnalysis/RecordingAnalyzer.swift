@@ -266,7 +266,10 @@ public struct RecordingAnalyzer: RowSink {
                 var rows: [Source: Int] = [:]
                 let rowsAfter = analyzer.rowsRead
                 for src in Source.canonicalOrder { rows[src] = rowsAfter[src.order] - rowsBefore[src.order] }
-                if let cut = CutShortFile(metadata: meta, fileBytes: counts.bytes - bytesBefore, fileRows: rows) {
+                // With --day only the day's rows are counted: the bytes alone say it (a night
+                // across midnight was "rows were damaged after recording").
+                let whole = options.from == nil && options.to == nil
+                if let cut = CutShortFile(metadata: meta, fileBytes: counts.bytes - bytesBefore, fileRows: whole ? rows : nil) {
                     fileFindings.append(cut.sentence(subject: name) + ".")
                 }
             }

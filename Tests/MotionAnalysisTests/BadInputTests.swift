@@ -370,6 +370,56 @@ import Testing
         #expect(one.rows["L"] == 120 && one.start == day2)
     }
 
+    /// Two healthy recordings at 100 and 25 Hz: the rate they should have is each one's over
+    /// its own time ("came at 62.6 Hz of the configured 100 Hz" took the fastest for both).
+    @Test func recordingsAtDifferentRatesAreNotSlow() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var paths: [String] = []
+        for (k, rate) in [100, 25].enumerated() {
+            let start = t0 + Double(k) * 600
+            var text = Self.header
+            for i in 0..<(60 * rate) { text += "A,W,\(start + Double(i) / Double(rate)),0.0,0.0,1.0\n" }
+            let path = dir + "/" + TimeTextName.of(start)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try ScenarioRecording.writeMetadata(for: path, id: "r\(k)", start: start, rateHz: rate, sources: "A", rows: ["A": 60 * rate],
+                                                bytes: Int64(text.utf8.count), firstWhen: start, lastWhen: start + 60 - 1 / Double(rate))
+            paths.append(path)
+        }
+        let s = try RecordingAnalyzer.summarize(paths)
+        #expect(!s.health.findings.contains { $0.contains("Hz of the configured") }, "\(s.health.findings)")
+        let a = try #require(s.health.sources.first { $0.source == "A" })
+        #expect(abs((a.configuredHz ?? 0) - 62.5) < 0.1 && abs((a.achievedHz ?? 0) - 62.5) < 0.5, "\(a)")
+        // One of them slow is still found.
+        let one = try RecordingAnalyzer.summarize([paths[0]])
+        #expect(one.health.sources.first?.configuredHz == 100)
+    }
+
+    /// A recording across midnight summarised for one day counts that day's rows only: it
+    /// is not "cut short" for having fewer rows than its metadata (a night was reported as
+    /// "rows were damaged after recording"); one that is shorter on disk still is.
+    @Test func aDayOfARecordingAcrossMidnightIsNotCutShort() throws {
+        let dir = try ScenarioRecording.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let midnight = try #require(LocalDay.bounds(LocalDay.date(t0 + 86_400))).start
+        var text = Self.header
+        for k in 0..<120 { text += fix(midnight - 60 + Double(k), 52.52 + Double(k) * 0.00001, 13.405, speed: "1.1") }
+        let path = dir + "/" + TimeTextName.of(midnight - 60)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try ScenarioRecording.writeMetadata(for: path, id: "night", start: midnight - 60, rateHz: 1, sources: "L",
+                                            rows: ["L": 120], bytes: Int64(text.utf8.count))
+        var options = AnalysisOptions()
+        let bounds = try #require(LocalDay.bounds(LocalDay.date(midnight)))
+        options.from = bounds.start; options.to = bounds.end
+        let day = try RecordingAnalyzer.summarize([path], options: options)
+        #expect(day.rows["L"] == 60)
+        #expect(!day.health.findings.contains { $0.contains("than when it was closed") }, "\(day.health.findings)")
+        // Cut by a bad copy: the bytes still say so.
+        try String(text.dropLast(200)).write(toFile: path, atomically: true, encoding: .utf8)
+        let cut = try RecordingAnalyzer.summarize([path], options: options)
+        #expect(cut.health.findings.contains { $0.contains("than when it was closed") }, "\(cut.health.findings)")
+    }
+
     /// Two recordings 30 min and 6 km apart: the logger was off between them, so that time
     /// is a gap, not the "vehicle, 30 min" move a loss of signal that fast inside one
     /// recording is. The same fixes in one file still bridge the loss.

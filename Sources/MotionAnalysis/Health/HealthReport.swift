@@ -29,14 +29,21 @@ enum HealthReport {
         var findings: [String] = []
         // Counters: running totals per recording, so the largest per recording id, summed.
         var perRecording: [String: CounterSnapshot] = [:]
-        var rates: [String: Int] = [:]
+        // The configured rate over the recordings, weighted by each file's span: recordings
+        // at 100 and 25 Hz read "came at 62.6 Hz of the configured 100 Hz".
+        var rateTimesSeconds = 0.0, rateSeconds = 0.0, fastest = 0
         var endings: [String] = []
         for (_, m) in metadata {
             let c = m.counters
             var best = (perRecording[m.recording.id] ?? CounterSnapshot()).latest(c)
             if let t = c.time { if (best.time?.steps ?? -1) < t.steps { best.time = t } }
             perRecording[m.recording.id] = best
-            rates[m.recording.sources, default: 0] = max(rates[m.recording.sources] ?? 0, m.recording.rateHz)
+            if m.recording.rateHz > 0 {
+                fastest = max(fastest, m.recording.rateHz)
+                if let f = m.file.firstWhen, let l = m.file.lastWhen, l > f {
+                    rateTimesSeconds += Double(m.recording.rateHz) * (l - f); rateSeconds += l - f
+                }
+            }
             let ending = m.ending
             if ending == .recovered || ending.needsRecovery { h.recoveredFiles.append(m.file.name) }
             if !ending.isClean { endings.append(FileEndingText.sentence(m, subject: m.file.name)) }
@@ -47,7 +54,7 @@ enum HealthReport {
         h.clockSteps = perRecording.values.reduce(0) { $0 + min($1.time?.steps ?? 0, 1_000_000) }
         if !metadata.isEmpty { h.endedCleanly = metadata.allSatisfy { $0.1.ending.isClean } }
         // A rate of 0 (damaged metadata) is no rate: "100.00 Hz of 0 Hz" said nothing.
-        let configured = rates.values.max().flatMap { $0 > 0 ? Double($0) : nil }
+        let configured = rateSeconds > 0 ? Text.round(rateTimesSeconds / rateSeconds, 2) : fastest > 0 ? Double(fastest) : nil
         // Times in sentences: the clock, and the date too when the files cover several days.
         let firsts = a.stats.compactMap(\.first), lasts = a.stats.compactMap(\.last)
         let severalDays = (firsts.min().map(LocalDay.date) ?? "") != (lasts.max().map(LocalDay.date) ?? "")
@@ -67,7 +74,7 @@ enum HealthReport {
             h.timeJumps += st.backwards
             let name = names[src] ?? src.description
             if src != .location, let want = configured, let got = st.achievedHz, got < want * 0.98 {
-                say(name, "rows came at \(Text.number(got, 1)) Hz of the configured \(Text.number(want, 0)) Hz.")
+                say(name, "rows came at \(Text.number(got, 1)) Hz of the configured \(Text.number(want, want == want.rounded() ? 0 : 1)) Hz.")
             }
             let period = src == .location ? 1.0 : 1 / (configured ?? st.achievedHz ?? 1)
             let threshold = src == .location ? 30.0 : max(0.1, 10 * period)

@@ -137,7 +137,8 @@ struct SourceStats {
 
     func report(_ letter: String, configuredHz: Double?) -> AnalysisSummary.SourceHealth {
         AnalysisSummary.SourceHealth(source: letter, rows: count, configuredHz: configuredHz,
-                                      achievedHz: achievedHz.map { Text.round($0, 3) },
+                                      // Sparse sources keep their digits: 0.009 Hz made "one every 1 min 51 s" of 110 s.
+                                      achievedHz: achievedHz.map { Text.round($0, $0 < 0.1 ? 6 : 3) },
                                       gapEdgesS: Self.edges, gapCounts: histogram,
                                       longestGaps: longest.map { .init(start: $0.start, durationS: Text.round($0.durationS, 3)) })
     }

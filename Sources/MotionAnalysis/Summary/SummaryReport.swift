@@ -81,8 +81,12 @@ public enum SummaryReport {
             var line = "  \(h.source)  \(String(h.rows).padding(toLength: 9, withPad: " ", startingAt: 0))rows"
             // A sparse GPS logger (a fix a minute or rarer) was "0.00 Hz".
             if let got = h.achievedHz { line += got > 0 && got < 0.1 ? "  one every \(Text.duration(1 / got))" : "  \(Text.number(got, 2)) Hz" }
-            if let want = h.configuredHz { line += " of \(Text.number(want, 0)) Hz" }
-            if let g = h.longestGaps.first { line += "  longest gap \(Text.duration(g.durationS))" }
+            // Recordings at different rates give a weighted, fractional configured rate.
+            if let want = h.configuredHz { line += " of \(Text.number(want, want == want.rounded() ? 0 : 1)) Hz" }
+            // Below a second in milliseconds: at 100 Hz every gap read "0.0 s".
+            if let g = h.longestGaps.first {
+                line += "  longest gap " + (g.durationS < 0.95 ? "\(Text.number(g.durationS * 1000, 0)) ms" : Text.duration(g.durationS))
+            }
             out.append(line)
         }
         if let g = s.health.gps {
