@@ -38,6 +38,9 @@ public struct RecordingAnalyzer: RowSink {
     /// follow to count as one (0 with metadata); set on the first L row after `nextRecording`.
     var recordingBreaks: [RecordingBreak] = []
     var nextRecording: Double?
+    /// The file being read has relative When: its start and tick rate, to put fixes back on
+    /// the ticks they were rounded from (`RelativeWhen.placedOnTicks`).
+    var relativeTicks: (start: Double, rateHz: Int)?
     /// A part of the recording is missing before the next file (its index skips): the first
     /// fix after it is taken as `jumped`.
     var holeBefore = false
@@ -87,6 +90,9 @@ public struct RecordingAnalyzer: RowSink {
         }
         if fixesOnly && source != .location { return }
         var when = stamped
+        if source == .location, let grid = relativeTicks {
+            when = RelativeWhen.placedOnTicks(when, start: grid.start, rateHz: grid.rateHz)
+        }
         if let k = currentStep, placedSteps[k].step.isBefore(source, when) {
             when += placedSteps[k].step.seconds
             placedSteps[k].rows += 1
@@ -255,6 +261,7 @@ public struct RecordingAnalyzer: RowSink {
                 if let d = meta.recording.sensor.gyroRangeDegPerSec, d > 0 { analyzer.gyroLimit = d * Double.pi / 180 * 0.999 }
             }
             let offset = meta?.recording.whenMode == .relative ? meta?.recording.startEpoch ?? 0 : 0
+            analyzer.relativeTicks = offset != 0 ? meta.map { (offset, $0.recording.rateHz) } : nil
             analyzer.setWritten(meta, offset: offset, name: String(path.split(separator: "/").last ?? Substring(path)))
             let bytesBefore = counts.bytes, rowsBefore = analyzer.rowsRead, before = counts
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts,

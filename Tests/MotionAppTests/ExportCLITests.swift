@@ -61,6 +61,26 @@ struct ExportCLITests {
         #expect(times.allSatisfy { $0 > 1e9 } && zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "not in time order")
     }
 
+    /// Relative When at 30 Hz: each fix joins the tick of its second (the start plus the
+    /// fix's When, rounded to the µs when written, fell 0.2 µs before the tick: a line of its
+    /// own, and a time a second early in `summary`).
+    @Test func fixesOfARelativeRecordingJoinTheirTicks() throws {
+        let csv = try Self.record(["--when", "relative", "--rate", "30"])
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        let ticks = text.split(separator: "\n").filter { $0.hasPrefix("A,") }.count
+        let fixes = try Self.locationRows(csv)
+        let r = try Binary.run(["export", csv, "--format", "wide-csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").dropFirst()
+        #expect(lines.count == ticks, "\(lines.count) lines for \(ticks) ticks and \(fixes.count) fixes")
+        // The report's timeline begins at the first fix's second, not the one before.
+        let meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: csv.replacingOccurrences(of: ".csv", with: ".json")))))
+        let second = (meta.recording.startEpoch + fixes[0].when).rounded()
+        let clock = String(TimeText.isoLocal(epochSeconds: second).dropFirst(11).prefix(8))
+        let report = try Binary.run(["summary", csv])
+        #expect(report.stdout.contains("Timeline\n  \(clock)–"), "\(clock): \(report.stdout)")
+    }
+
     /// A file given twice is read once (every point was exported twice).
     /// A folder stands for its recordings in every format (gpx and geojson said "Is a
     /// directory" where the timeline exports read it).

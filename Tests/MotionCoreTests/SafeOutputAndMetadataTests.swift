@@ -146,6 +146,13 @@ struct SafeOutputAndMetadataTests {
         #expect(m.recording.calibration == nil)
     }
 
+    /// A time a fraction of a microsecond before a second (a relative When plus its start)
+    /// is that second, not the one before; a time within the second stays in it.
+    @Test func localTimesRoundToTheMillisecondFirst() {
+        #expect(TimeText.isoLocal(epochSeconds: 1_763_735_404.9999998) == TimeText.isoLocal(epochSeconds: 1_763_735_405))
+        #expect(TimeText.isoLocal(epochSeconds: 1_763_735_404.9994) == TimeText.isoLocal(epochSeconds: 1_763_735_404))
+    }
+
     @Test func localTimesHaveAnISO8601Offset() {
         let text = TimeText.isoLocal(epochSeconds: 1_763_735_405)
         let offset = text.dropFirst(19)

@@ -59,12 +59,13 @@ public struct WideCSVExport {
             // Relative When becomes epoch time with the metadata's start: two relative
             // recordings exported together were interleaved as if they ran at once.
             let offset = metas[k].map { $0.recording.whenMode == .relative ? $0.recording.startEpoch : 0 } ?? 0
+            let rate = metas[k]?.recording.rateHz ?? 0
             var failure: Error?
             var read: Int64 = 0
             let told = progress.map { told in { (bytes: Int64) in read = bytes; told(path, bytesBefore, bytes) } }
             try RowScanner.scanLines(path: path, progress: told) { line in
                 guard failure == nil else { return }
-                do { try self.add(line, step: step, offset: offset) } catch { failure = error }
+                do { try self.add(line, step: step, offset: offset, rateHz: rate) } catch { failure = error }
             }
             if let failure { throw failure }
             if metas[k] == nil, let first = firstWhen, first < RecordingAnalyzer.relativeLooking {
@@ -76,7 +77,7 @@ public struct WideCSVExport {
         try finish()
     }
 
-    mutating func add(_ line: UnsafeBufferPointer<UInt8>, step: ClockStep? = nil, offset: Double = 0) throws {
+    mutating func add(_ line: UnsafeBufferPointer<UInt8>, step: ClockStep? = nil, offset: Double = 0, rateHz: Int = 0) throws {
         guard line.count >= 6, line[1] == 0x2C, line[3] == 0x2C, let source = Source(rawValue: line[0]) else {
             if !(line.count >= 6 && line[0] == 0x53 && line[1] == 0x6F) { skipped += 1 }   // header lines are not skipped rows
             return
@@ -96,6 +97,8 @@ public struct WideCSVExport {
         if firstWhen == nil { firstWhen = when }
         if offset != 0 {
             when += offset
+            // A fix goes back on the tick it was rounded from, and joins its line.
+            if source == .location { when = RelativeWhen.placedOnTicks(when, start: offset, rateHz: rateHz) }
             fields[2] = ArraySlice("\(when)".utf8)
         }
         if let step, step.isBefore(source, when) {

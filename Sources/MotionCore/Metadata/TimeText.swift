@@ -10,7 +10,9 @@ public enum TimeText {
     /// ISO 8601 (RFC 3339) local time with its UTC offset, e.g. `2026-11-21T14:30:05+01:00`,
     /// or `2026-11-21T13:30:05Z` where local time is UTC.
     public static func isoLocal(epochSeconds: Double) -> String {
-        let text = format(epochSeconds, "%Y-%m-%dT%H:%M:%S%z", utc: false)
+        // To the nearest millisecond, then the second it is in: 14:00:00 less 0.2 µs (a sum
+        // of a relative When and its start) read 13:59:59.
+        let text = format((epochSeconds * 1000).rounded() / 1000, "%Y-%m-%dT%H:%M:%S%z", utc: false)
         guard text.count > 5, let sign = text.dropLast(4).last, sign == "+" || sign == "-" else { return text }
         let offset = text.suffix(4)
         if offset == "0000" { return text.dropLast(5) + "Z" }
