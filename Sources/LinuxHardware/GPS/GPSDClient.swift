@@ -164,12 +164,19 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
 
     private var stopping: Bool { stopFlag.load(ordering: .acquiring) }
 
+    /// How long a session without fixes must have lasted for its loss to be retried at once.
+    static let steadySessionNanos: Int64 = 5_000_000_000
+
     /// The reader loop: connect, read, reconnect. Runs until `stop()`. Internal so tests
     /// can run it on their own thread with a scripted connector.
     ///
-    /// A session counts as established once gpsd sent its first report (a gpsd that is
-    /// shutting down may still accept and then reset): only then does an outage end, and
-    /// only the loss of an established session counts as a disconnect.
+    /// A session counts as established once gpsd answered the watch request or sent a fix
+    /// (a gpsd that is shutting down may still accept and then reset; a listener that sends
+    /// a VERSION line and closes is not a working gpsd): only then does an outage end, and
+    /// only the loss of an established session counts as a disconnect. A lost session is
+    /// retried at once only when it sent fixes or lasted `steadySessionNanos`; another backs off
+    /// like a failed attempt (a server that answered and closed at once was reconnected
+    /// 12 000 times in 8 s, two log lines each).
     func run() {
         var backoff = configuration.initialBackoffNanos
         var outageSince: Int64?
@@ -178,28 +185,37 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
         while !stopping {
             attempts += 1
             var failure: GPSDError?
-            var established = false
+            var established = false, steady = false
+            var opened: Int64 = 0
+            func resumed() {
+                if let since = outageSince {
+                    let seconds = Double(monotonicNanos() - since) / 1e9
+                    log.notice("connected to gpsd at \(address) after \(Self.text(seconds)) s (\(attempts) attempts); L rows resume with the next fixes")
+                } else if !everEstablished {
+                    log.info("connected to gpsd at \(address)")
+                }
+                everEstablished = true
+                outageSince = nil
+                attempts = 0
+            }
             do {
                 let session = try connector.connect(to: address)
-                failure = read(session) {
+                opened = monotonicNanos()
+                failure = read(session, opened: opened, onFirst: {
                     established = true
-                    if let since = outageSince {
-                        let seconds = Double(monotonicNanos() - since) / 1e9
-                        log.notice("connected to gpsd at \(address) after \(Self.text(seconds)) s (\(attempts) attempts); L rows resume with the next fixes")
-                    } else if !everEstablished {
-                        log.info("connected to gpsd at \(address)")
-                    }
-                    everEstablished = true
-                    outageSince = nil
-                    attempts = 0
-                    backoff = configuration.initialBackoffNanos
+                    // In an outage, only a steady session ends it (a listener that answers
+                    // and closes at once would end and begin it again and again).
+                    if outageSince == nil { resumed() }
                     // Connected means gpsd answered (a socket that accepts and says nothing —
                     // a gpsd shutting down, or a stray listener on its port — is not gpsd).
                     state.withLock { s in
                         s.connected = true
                         s.statistics.connections += 1
                     }
-                }
+                }, onSteady: {
+                    steady = true
+                    if outageSince != nil { resumed() }
+                })
                 session.close()
                 // One step: whoever sees the disconnect counted also sees it disconnected.
                 state.withLock { s in
@@ -212,9 +228,19 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
             }
             if stopping { break }
             if established {
-                // A working session ended (counted above): log once, and retry at once.
-                outageSince = monotonicNanos()
-                log.warning("\(failure.map { "\($0)" } ?? "gpsd closed the connection") — reconnecting in the background; IMU recording continues")
+                // A working session ended (counted above): log once per outage.
+                if outageSince == nil {
+                    outageSince = monotonicNanos()
+                    log.warning("\(failure.map { "\($0)" } ?? "gpsd closed the connection") — reconnecting in the background; IMU recording continues")
+                }
+                // Retry at once after a session that worked for a while; after a short one,
+                // wait as after a failed attempt.
+                if steady {
+                    backoff = configuration.initialBackoffNanos
+                    continue
+                }
+                sleep(backoff)
+                backoff = min(backoff * 2, configuration.maxBackoffNanos)
                 continue
             }
             state.withLock { $0.statistics.failedAttempts += 1 }
@@ -228,19 +254,27 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
     }
 
     /// Reads reports until stop (nil) or until the connection breaks (the error).
-    /// `onFirst` runs when the first report of the session arrives.
-    private func read(_ session: GPSDSession, onFirst: () -> Void) -> GPSDError? {
-        var first = true
+    /// `onFirst` runs when gpsd has answered the watch request or sent a fix; `onSteady`
+    /// once the session, opened at `opened`, sent a fix or has lasted `steadySessionNanos`.
+    private func read(_ session: GPSDSession, opened: Int64, onFirst: () -> Void, onSteady: () -> Void) -> GPSDError? {
+        var first = true, steady = false
         while !stopping {
             let message: GPSDMessage?
             do { message = try session.next(timeoutMicroseconds: configuration.readTimeoutMicroseconds) } catch {
                 return error
             }
-            guard let message else { continue }
-            if first {
+            guard let message else {
+                if !first, !steady, monotonicNanos() - opened >= Self.steadySessionNanos { steady = true; onSteady() }
+                continue
+            }
+            // gpsd's VERSION greeting alone does not make a session: its answer to the watch
+            // request, or a fix, does.
+            if first, message != .other {
                 first = false
                 onFirst()
             }
+            // Steady: fixes came, or the session has lasted.
+            if !first, !steady, message.isFix || monotonicNanos() - opened >= Self.steadySessionNanos { steady = true; onSteady() }
             switch message {
             case .tpv(let report):
                 handle(report, arrivalNanos: monotonicNanos())

@@ -33,6 +33,9 @@ public struct GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// One message read from gpsd.
 public enum GPSDMessage: Sendable, Equatable {
+    /// Whether this is a TPV report.
+    public var isFix: Bool { if case .tpv = self { true } else { false } }
+
     /// A TPV report.
     case tpv(TPVReport)
     /// gpsd's answer to the watch request: from now on reports stream.
