@@ -32,6 +32,23 @@ struct GPSFixAssemblerTests {
         #expect(a.heldTime == Self.t(1000))
     }
 
+    /// Values the format does not allow never reach a row (a gpsd sending latitude 95,
+    /// speed −3 and eph −1 had the recorder write rows its own `check` called invalid): a
+    /// position out of range is no fix; a negative speed or error estimate is unknown.
+    @Test func valuesOutOfTheFormatsRangesAreNotTaken() throws {
+        var a = FixAssembler()
+        #expect(a.add(Self.rmc(Self.t0, lat: 95), arrivalNanos: 100).outcome == .noFix)
+        #expect(a.add(Self.rmc(Self.t0, lon: 200), arrivalNanos: 100).outcome == .noFix)
+        let odd = TPVReport(time: Self.t0, mode: 3, latitude: 52.5, longitude: 13.4, speed: -3, track: 90, climb: -0.5, eph: -1, epv: -2)
+        #expect(a.add(odd, arrivalNanos: 200).outcome == .newTime)
+        let flushed = a.flush()
+        let fix = try #require(flushed)
+        #expect(fix.speed.isNaN && fix.eph.isNaN && fix.epv.isNaN && fix.course == 90 && fix.climb == -0.5, "\(fix)")
+        for (k, v) in [fix.latitude, fix.longitude, fix.altitudeMSL, fix.speed, fix.course, fix.climb, fix.eph, fix.epv].enumerated() {
+            #expect(CSVFormat.rangeProblem(.location, 3 + k, v) == nil)
+        }
+    }
+
     @Test func holdOffReleasesAQuietFixAndNotBefore() {
         var a = FixAssembler(holdOffNanos: 1_000)
         _ = a.add(Self.rmc(Self.t0), arrivalNanos: 10_000)

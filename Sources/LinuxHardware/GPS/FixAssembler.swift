@@ -113,17 +113,22 @@ public struct FixAssembler: Sendable {
         return h.fix
     }
 
-    /// Copies every finite value of `report` into `fix`; the mode always follows the report.
+    /// Copies every finite value of `report` that the format allows in its field
+    /// (`CSVFormat.rangeProblem`: a negative speed or error estimate is none) into `fix`;
+    /// the mode always follows the report. A gpsd sending speed −3 and eph −1 had the
+    /// recorder write rows its own `check` called invalid.
     private static func merge(_ report: TPVReport, into fix: inout LocationFix) {
-        func take(_ value: Double, _ field: inout Double) { if value.isFinite { field = value } }
-        take(report.latitude, &fix.latitude)
-        take(report.longitude, &fix.longitude)
-        take(report.altitudeMSL, &fix.altitudeMSL)
-        take(report.speed, &fix.speed)
-        take(report.track, &fix.course)
-        take(report.climb, &fix.climb)
-        take(report.eph, &fix.eph)
-        take(report.epv, &fix.epv)
+        func take(_ value: Double, _ field: inout Double, _ index: Int) {
+            if value.isFinite && CSVFormat.rangeProblem(.location, index, value) == nil { field = value }
+        }
+        take(report.latitude, &fix.latitude, 3)
+        take(report.longitude, &fix.longitude, 4)
+        take(report.altitudeMSL, &fix.altitudeMSL, 5)
+        take(report.speed, &fix.speed, 6)
+        take(report.track, &fix.course, 7)
+        take(report.climb, &fix.climb, 8)
+        take(report.eph, &fix.eph, 9)
+        take(report.epv, &fix.epv, 10)
         fix.mode = report.mode
     }
 }

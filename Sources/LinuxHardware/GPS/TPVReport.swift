@@ -1,3 +1,5 @@
+import MotionCore
+
 /// One gpsd TPV report ("time-position-velocity"), as libgps decoded it: the fields an
 /// `L` row needs, each `.nan` when gpsd did not send it. Pure data, so the fix assembly
 /// can be tested without gpsd.
@@ -31,8 +33,11 @@ public struct TPVReport: Sendable, Equatable {
 
     /// True for a report that can become an `L` row: a 2-D or 3-D fix with a time and a
     /// finite position.
+    /// A 2-D or 3-D fix with a time and a position the format allows (latitude 95 or
+    /// longitude 200 made rows the recorder's own `check` rejected).
     public var isFix: Bool {
         (mode == 2 || mode == 3) && time != nil && latitude.isFinite && longitude.isFinite
+            && CSVFormat.rangeProblem(.location, 3, latitude) == nil && CSVFormat.rangeProblem(.location, 4, longitude) == nil
     }
 
     public static func == (a: TPVReport, b: TPVReport) -> Bool {
