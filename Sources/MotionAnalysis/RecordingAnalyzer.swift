@@ -251,6 +251,9 @@ public struct RecordingAnalyzer: RowSink {
                 // copied): nothing is known of that time. Across it no stop, no move: a gap
                 // (a car's part deleted was a five-minute "stop" where it drove 7.7 km).
                 analyzer.holeBefore = true
+                // Its time is no interval of the sensors (they were not "missing for 5 min"):
+                // the finding below says what is missing.
+                for i in analyzer.stats.indices { analyzer.stats[i].startRecording(longerThan: 0) }
                 let missing = meta.file.index - before.file.index - 1
                 let which = missing == 1 ? "part \(before.file.index + 1) is" : "parts \(before.file.index + 1)–\(meta.file.index - 1) are"
                 fileFindings.append("The recording's \(which) missing between \(before.file.name) and \(meta.file.name) (deleted or not copied?): nothing is known of that time.")

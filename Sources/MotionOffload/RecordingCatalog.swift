@@ -58,7 +58,7 @@ extension RecordingInventory {
     static func unrecoverableSentence(_ names: [String], verb: String) -> String? {
         guard !names.isEmpty else { return nil }
         return "Not \(verb): \(names.joined(separator: ", ")): no metadata says how \(names.count == 1 ? "it" : "they") ended, and recovery cannot repair \(names.count == 1 ? "it" : "them") "
-            + "(not named yyyyMMddHHmmss.csv as the recorder names files, or not starting with the format's header): another program's file? Copy \(names.count == 1 ? "it" : "them") by hand, or move \(names.count == 1 ? "it" : "them") out of the recordings folder."
+            + "(not named as the recorder names files, yyyyMMddHHmmss.csv or unsynced-…csv, or not starting with the format's header): another program's file? Copy \(names.count == 1 ? "it" : "them") by hand, or move \(names.count == 1 ? "it" : "them") out of the recordings folder."
     }
 }
 

@@ -390,9 +390,15 @@ import Testing
         #expect(!s.health.findings.contains { $0.contains("Hz of the configured") }, "\(s.health.findings)")
         let a = try #require(s.health.sources.first { $0.source == "A" })
         #expect(abs((a.configuredHz ?? 0) - 62.5) < 0.1 && abs((a.achievedHz ?? 0) - 62.5) < 0.5, "\(a)")
-        // One of them slow is still found.
-        let one = try RecordingAnalyzer.summarize([paths[0]])
-        #expect(one.health.sources.first?.configuredHz == 100)
+        // A recording slower than its own rate is still found, beside one at its rate.
+        let slow = dir + "/" + TimeTextName.of(t0 + 1200)
+        var text = Self.header
+        for i in 0..<3000 { text += "A,W,\(t0 + 1200 + Double(i) / 50),0.0,0.0,1.0\n" }
+        try text.write(toFile: slow, atomically: true, encoding: .utf8)
+        try ScenarioRecording.writeMetadata(for: slow, id: "slow", start: t0 + 1200, rateHz: 100, sources: "A", rows: ["A": 3000],
+                                            bytes: Int64(text.utf8.count), firstWhen: t0 + 1200, lastWhen: t0 + 1260 - 0.02)
+        let mixed = try RecordingAnalyzer.summarize([paths[1], slow])
+        #expect(mixed.health.findings.contains { $0.contains("Hz of the configured") }, "\(mixed.health.findings)")
     }
 
     /// A recording across midnight summarised for one day counts that day's rows only: it

@@ -92,6 +92,13 @@ struct FuseCLITests {
         }
         #expect(try metadata(output).recording.id == metadata(input).recording.id + "-fused")
         #expect(try metadata(output).recording.recomputedFrom == (input as NSString).lastPathComponent)
+        // Fused again: a third recording, and the rows are still read once (the names put
+        // `-fused-fused` first in the folder).
+        #expect(try Binary.run(["fuse", output, "--no-calibration"]).status == 0)
+        let again = output.replacingOccurrences(of: ".csv", with: "-fused.csv")
+        #expect(try metadata(again).recording.id == metadata(output).recording.id + "-fused")
+        let three = try Binary.run(["summary", folder, "--json"])
+        #expect(try rows(three.stdout)["A"] == rows(plain.stdout)["A"], "\(three.stderr)")
     }
 
     @Test("replaces old D rows, uses the config's calibration, and says so in the metadata")

@@ -101,6 +101,30 @@ struct RecoveryTests {
         #expect(size(dir + "/" + csv) == sizeBefore)
     }
 
+    /// A file named provisionally (before GPS time was known) that a power cut interrupted
+    /// is recovered like any other (it was never: offload waited for it for ever); another
+    /// program's file is not touched.
+    @Test func aProvisionallyNamedFileIsRecovered() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir, seconds: 1)
+        let provisional = "unsynced-3f2a9c1e-0000042.csv"
+        try FileManager.default.moveItem(atPath: dir + "/" + csv, toPath: dir + "/" + provisional)
+        try FileManager.default.removeItem(atPath: dir + "/" + csv.dropLast(4) + ".json")
+        try append(dir, provisional, Array("A,W,1763735406.5,0.1".utf8))   // torn
+        try "lat,lon\n1,2\n".write(toFile: dir + "/ride.csv", atomically: false, encoding: .utf8)
+        #expect(RecordingRecovery.canRecover(folder: dir, name: provisional))
+        #expect(!RecordingRecovery.canRecover(folder: dir, name: "ride.csv"))
+        let report = RecordingRecovery.recover(folder: dir, softwareVersion: "9.9")
+        #expect(report.recovered.count == 1 && report.failures.isEmpty, "\(report.recovered) \(report.failures)")
+        let m = try metadata(dir, provisional)
+        #expect(m.endReason == "recovered" && m.file.rows["A"] == 100)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/ride.json"))
+        // NULs where the header should be (a FAT card's power cut before the first fsync):
+        // recovery rewrites the header, so offload waits for it.
+        try Data(repeating: 0, count: 4096).write(to: URL(fileURLWithPath: dir + "/20251121142005.csv"))
+        #expect(RecordingRecovery.canRecover(folder: dir, name: "20251121142005.csv"))
+    }
+
     @Test func missingMetadataIsRebuiltFromTheRows() throws {
         let dir = temporaryDirectory()
         let csv = try interruptedRecording(in: dir, seconds: 3, rate: 50)

@@ -33,8 +33,8 @@ public struct GPSDError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// One message read from gpsd.
 public enum GPSDMessage: Sendable, Equatable {
-    /// Whether this is a TPV report.
-    public var isFix: Bool { if case .tpv = self { true } else { false } }
+    /// Whether this is a TPV report with a fix (`TPVReport.isFix`; mode 0/1 is none).
+    public var isFix: Bool { if case .tpv(let report) = self { report.isFix } else { false } }
 
     /// A TPV report.
     case tpv(TPVReport)

@@ -40,8 +40,12 @@ enum HealthReport {
             perRecording[m.recording.id] = best
             if m.recording.rateHz > 0 {
                 fastest = max(fastest, m.recording.rateHz)
-                if let f = m.file.firstWhen, let l = m.file.lastWhen, l > f {
-                    rateTimesSeconds += Double(m.recording.rateHz) * (l - f); rateSeconds += l - f
+                // The file's span within the rows read (`--day`), in epoch seconds.
+                let offset = m.recording.whenMode == .relative ? m.recording.startEpoch : 0
+                if var f = m.file.firstWhen.map({ $0 + offset }), var l = m.file.lastWhen.map({ $0 + offset }) {
+                    if let from = a.options.from { f = max(f, from) }
+                    if let to = a.options.to { l = min(l, to) }
+                    if l > f { rateTimesSeconds += Double(m.recording.rateHz) * (l - f); rateSeconds += l - f }
                 }
             }
             let ending = m.ending

@@ -85,19 +85,19 @@ public enum RecordingInputs {
     /// newer work on the same rows; of several fused from one input, the first. `leftOut`
     /// says why each file was left out.
     public static func readingOnce(_ files: [String]) -> (files: [String], leftOut: [String]) {
-        var copyOf: [String: String] = [:]   // left-out path -> the file that holds its rows
+        // Each fused file's input, when it is among the files (metadata read once).
         let given = Set(files)
-        for path in files where copyOf[path] == nil {
-            guard let name = RecordingFiles.readMetadata(besides: path)?.recording.recomputedFrom else { continue }
-            let source = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-            guard source != path, given.contains(source) else { continue }
-            if copyOf[source] == nil { copyOf[source] = path }
+        let inputOf: [(path: String, input: String)] = files.compactMap { path in
+            guard let name = RecordingFiles.readMetadata(besides: path)?.recording.recomputedFrom else { return nil }
+            let input = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
+            return input != path && given.contains(input) ? (path, input) : nil
         }
+        var copyOf: [String: String] = [:]   // left-out path -> the file that holds its rows
+        // (A file fused again is left out for its own fused file and still stands for its input.)
+        for (path, input) in inputOf where copyOf[input] == nil { copyOf[input] = path }
         // Other files fused from the same input as the one read.
-        for path in files where copyOf[path] == nil {
-            guard let name = RecordingFiles.readMetadata(besides: path)?.recording.recomputedFrom else { continue }
-            let source = ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(name)
-            if let kept = copyOf[source], kept != path { copyOf[path] = kept }
+        for (path, input) in inputOf where copyOf[path] == nil {
+            if let kept = copyOf[input], kept != path { copyOf[path] = kept }
         }
         let leftOut = files.compactMap { path in
             copyOf[path].map { "\(path): left out: \($0) holds the same rows (motionlog fuse recomputed their D rows); name it alone to read it" }

@@ -47,7 +47,7 @@ enum FuseOutput {
         let letters = Set(r.rowsBySource.keys.compactMap { $0.first.flatMap(Source.init(letter:)) }).letters
         if var m = inputMetadata {
             m.file = file
-            if !m.recording.id.hasSuffix(fusedSuffix) { m.recording.id += fusedSuffix }
+            m.recording.id += fusedSuffix   // fused again: another recording again
             m.recording.deviceMotion = info
             m.recording.calibration = calibration.isIdentity ? nil : calibration.record
             m.recording.sources = letters

@@ -80,7 +80,7 @@ struct ImportCommand: ParsableCommand {
         // to have the same name (the same ride, logged by both).
         if force {
             try ForcedReplacement.check(csvPath, by: "import", instead: "import into another folder with --out DIR") {
-                $0.endReason == ImportedRecording.endReason
+                ImportedRecording.isImport($0)
             }
         }
         let csvFile: SafeOutputFile, metadataFile: SafeOutputFile
@@ -90,7 +90,7 @@ struct ImportCommand: ParsableCommand {
         } catch {
             // The output's name is the track's start time, not an -o of a file name.
             // --force is offered only where it would work: over an earlier import.
-            let earlierImport = RecordingFiles.readMetadata(besides: csvPath)?.endReason == ImportedRecording.endReason
+            let earlierImport = RecordingFiles.readMetadata(besides: csvPath).map(ImportedRecording.isImport) ?? false
             let text = error.kind != .exists ? "\(error)"
                 : earlierImport ? "\(error.path) exists (imported before): pass --force to replace that import, or import into another folder with --out DIR"
                 : "\(error.path) exists and is not an earlier import (a recording that started in the same second?): import into another folder with --out DIR"

@@ -126,9 +126,10 @@ struct RecordingSetup {
         if run.fast && o.gpsd != nil {
             throw .usage("--fast runs on the simulated clock and cannot read a real gpsd: drop --fast or --gpsd")
         }
-        // Both asked for on the command line: say which one wins (gpsd was ignored in silence).
+        // --gpsd asked for, and sources without L: say which one wins (gpsd was ignored in silence).
         if o.gpsd != nil && !sources.contains(.location) {
-            Console.error("note: --gpsd is not used: the sources leave out L (GPS rows); add L to --sources to record them")
+            let from = o.sources != nil ? "--sources" : "sources: in \(settings.file ?? "the config")"
+            Console.error("note: --gpsd is not used: the sources (\(from)) leave out L (GPS rows); add L to record them")
         }
         let out = o.out ?? settings.out ?? board.output ?? "./recordings"
         var configuration = RecorderConfiguration(

@@ -5,4 +5,7 @@ public enum ImportedRecording {
     public static let board = "imported"
     /// `endReason`.
     public static let endReason = "imported"
+
+    /// Whether `metadata` is an earlier output of `import` (what `--force` may replace).
+    public static func isImport(_ metadata: RecordingMetadata) -> Bool { metadata.endReason == endReason }
 }

@@ -6,7 +6,7 @@ import SystemPackage
 ///
 /// A recording that did not end cleanly (power cut, SIGKILL, crash) leaves a CSV whose
 /// metadata says `endedCleanly: false` with end reason `recording`, or no metadata at all.
-/// For each such file (named like the writer names them, `yyyyMMddHHmmss[-N].csv`, and not
+/// For each such file (named like the writer names them, `yyyyMMddHHmmss[-N].csv` or provisionally `unsynced-…csv`, and not
 /// held open by a running recording — the writer holds an exclusive `flock` on its CSV):
 /// the torn last line and any debris after the last complete row are cut, the rows per
 /// source are counted with the shared format parser, and the metadata is completed (or
@@ -21,7 +21,7 @@ public enum RecordingRecovery {
     public static func recover(folder: String, softwareVersion: String) -> RecoveryReport {
         var report = RecoveryReport(folder: folder)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return report }
-        for name in names.sorted() where isRecordingName(name) {
+        for name in names.sorted() where isRecorderName(name) {
             let base = String(name.dropLast(4))
             let metadata = loadMetadata(RecordingFiles.metadataPath(for: folder + "/" + base))
             if case .valid(let m) = metadata, !needsRecovery(m) { continue }
@@ -49,13 +49,27 @@ public enum RecordingRecovery {
     /// a power cut). Any other file without an ending is never repaired, so what waits for
     /// recovery (offload) would wait for ever.
     public static func canRecover(folder: String, name: String) -> Bool {
-        guard isRecordingName(name),
+        guard isRecorderName(name),
               let fd = try? FileSystem.open(folder + "/" + name, .readOnly, options: [.closeOnExec, .noFollow, .nonBlocking])
         else { return false }
         defer { try? fd.close() }
         var head = [UInt8](repeating: 0, count: CSVFormat.headerBytes.count)
         guard let n = try? head.withUnsafeMutableBytes({ (b) throws(Errno) -> Int in try fd.readSome(into: b, at: 0) }) else { return false }
-        return CSVFormat.headerBytes.starts(with: head.prefix(n))
+        // As `RecoveryScan` reads a first line: the header, a piece of it, or NULs (a FAT
+        // card's power cut before the first fsync), which recovery rewrites.
+        let first = head.prefix(n)
+        return CSVFormat.headerBytes.starts(with: first) || (n > 0 && first.allSatisfy { $0 == 0 })
+    }
+
+    /// The start of the names the recorder gives files before GPS time is known
+    /// (`unsynced-<boot id>-<seconds since boot>.csv`, docs/GPS.md).
+    static let provisionalPrefix = "unsynced"
+
+    /// A name the recorder gives its files: `isRecordingName`, or a provisional one. A
+    /// provisional file a power cut interrupted was never recovered (and offload waited
+    /// for it for ever).
+    public static func isRecorderName(_ name: String) -> Bool {
+        isRecordingName(name) || (name.hasPrefix(provisionalPrefix + "-") && name.hasSuffix(".csv") && !name.contains("/"))
     }
 
     /// `yyyyMMddHHmmss.csv` or `yyyyMMddHHmmss-N.csv`.

@@ -184,7 +184,7 @@ public final class RecordingFolder: Sendable {
     public func mayBeWriting(_ entry: RecordingEntry) -> Bool {
         guard (entry.metadata?.ending ?? .unfinished) == .unfinished else { return false }
         let recent = clock() - entry.csvStamp.modifiedEpoch < 60
-            && (entry.metadata != nil || entry.metadataProblem != nil || RecordingRecovery.isRecordingName(entry.name + ".csv"))
+            && (entry.metadata != nil || entry.metadataProblem != nil || RecordingRecovery.isRecorderName(entry.name + ".csv"))
         return recent || FileSystem.isLockedExclusively(path + "/" + entry.name + ".csv")
     }
 
