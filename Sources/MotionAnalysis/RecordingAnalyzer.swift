@@ -42,8 +42,10 @@ public struct RecordingAnalyzer: RowSink {
     /// the ticks they were rounded from (`RelativeWhen.placedOnTicks`).
     var relativeTicks: (start: Double, rateHz: Int)?
     /// A part of the recording is missing before the next file (its index skips): the first
-    /// fix after it is taken as `jumped`.
+    /// fix after it is taken as `jumped`, and the first row after it marks a hole
+    /// (`RecordingBreak.hole`) that the accelerometer's timeline does not span.
     var holeBefore = false
+    var holeRowPending = false
     /// Whether the files read are more than one recording (the logger was off between them).
     var severalRecordings = false
     /// Fixes whose Doppler speed was above `maxSpeedMps` (not used; positions give the speed).
@@ -90,6 +92,10 @@ public struct RecordingAnalyzer: RowSink {
         }
         if fixesOnly && source != .location { return }
         var when = stamped
+        if holeRowPending {
+            recordingBreaks.append(RecordingBreak(time: when, longerThan: 0, hole: true))
+            holeRowPending = false
+        }
         if source == .location, let grid = relativeTicks {
             when = RelativeWhen.placedOnTicks(when, start: grid.start, rateHz: grid.rateHz)
         }
@@ -251,6 +257,7 @@ public struct RecordingAnalyzer: RowSink {
                 // copied): nothing is known of that time. Across it no stop, no move: a gap
                 // (a car's part deleted was a five-minute "stop" where it drove 7.7 km).
                 analyzer.holeBefore = true
+                analyzer.holeRowPending = true
                 // Its time is no interval of the sensors (they were not "missing for 5 min"):
                 // the finding below says what is missing.
                 for i in analyzer.stats.indices { analyzer.stats[i].startRecording(longerThan: 0) }

@@ -52,6 +52,27 @@ struct MissingPartTests {
         #expect(!s.health.findings.contains { $0.contains("GPS had no fix") || $0.contains("Hz of the configured") }, "\(s.health.findings)")
     }
 
+    /// The accelerometer alone (no fixes): still before and after a missing part were one
+    /// stop across it.
+    @Test func theAccelerometersStopsDoNotSpanAMissingPart() throws {
+        let dir = try ScenarioRecording.tempDir()
+        var paths: [String] = []
+        for index in [1, 3] {
+            let from = Double(index - 1) * 360
+            var text = CSVFormat.headerLine + "\n"
+            for k in 0..<3600 { text += "A,W,\(Self.start + from + Double(k) / 10),0.0,0.0,1.0\n" }
+            let path = dir + "/still\(index).csv"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try ScenarioRecording.writeMetadata(for: path, id: "night", start: Self.start, rateHz: 10, sources: "A",
+                                                rows: ["A": 3600], index: index, previous: index > 1 ? "still\(index - 1).csv" : nil)
+            paths.append(path)
+        }
+        let s = try RecordingAnalyzer.summarize(paths)
+        let stops = s.timeline.filter { $0.type == .stop }
+        #expect(stops.count == 2 && stops.allSatisfy { $0.end <= Self.start + 360 || $0.start >= Self.start + 720 }, "\(s.timeline)")
+        #expect(s.timeline.contains { $0.type == .gap }, "\(s.timeline)")
+    }
+
     @Test func withEveryPartThereIsNoGapAndNoFinding() throws {
         let s = try summary(secondPartPresent: true)
         #expect(!s.timeline.contains { $0.type == .gap }, "\(s.timeline)")

@@ -6,6 +6,20 @@ struct IMUTimeline {
     let options: AnalysisOptions
     /// First and last row of the recording (`TimelineBuilder.rows`).
     let rows: ClosedRange<Double>
+    /// Where data resumes after missing parts of a recording (`RecordingBreak.hole`): no
+    /// span of the accelerometer reaches across (a deleted part between two still stretches
+    /// was one stop).
+    let holes: [Double]
+
+    init(imu: IMUIndex, options: AnalysisOptions, rows: ClosedRange<Double>, breaks: [RecordingBreak] = []) {
+        self.imu = imu; self.options = options; self.rows = rows
+        holes = breaks.filter(\.hole).map(\.time)
+    }
+
+    /// Whether the time from `a` to `b` is too long to bridge, or crosses missing parts.
+    func apart(_ a: Double, _ b: Double) -> Bool {
+        b - a > options.gapSeconds || holes.contains { $0 > a && $0 <= b }
+    }
 
     /// The span the IMU windows cover, within the rows.
     var span: (start: Double, end: Double)? {
@@ -34,14 +48,14 @@ struct IMUTimeline {
         var cursor = from
         imu.forEachKind(from: from, to: to) { start, windowKind in
             let s = max(from, start), e = min(to, start + IMUWindowBuilder.windowSeconds)
-            if s - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: s, kind: .missing)) }
+            if apart(cursor, s) { spans.append(Span(start: cursor, end: s, kind: .missing)) }
             let k = Kind.window(windowKind)
-            if let l = spans.last, l.kind == k, s - l.end <= options.gapSeconds { spans[spans.count - 1].end = e }
+            if let l = spans.last, l.kind == k, !apart(l.end, s) { spans[spans.count - 1].end = e }
             else { spans.append(Span(start: spans.last.map { $0.kind == .missing ? s : $0.end } ?? from, end: e, kind: k)) }
             cursor = e
         }
         guard !spans.isEmpty else { return [TimelineEntry(type: .gap, start: from, end: to)] }
-        if to - cursor > options.gapSeconds { spans.append(Span(start: cursor, end: to, kind: .missing)) }
+        if apart(cursor, to) { spans.append(Span(start: cursor, end: to, kind: .missing)) }
         else if let l = spans.last { spans[spans.count - 1].end = max(l.end, to) }
         // Smooth: spans under a minute take the kind of the longer neighbour (never of a gap).
         var changed = true

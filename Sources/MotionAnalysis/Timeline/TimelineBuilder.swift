@@ -13,6 +13,9 @@
 struct RecordingBreak {
     var time: Double
     var longerThan: Double
+    /// Not another recording: parts of this one are missing before `time` (the first row
+    /// after them), and nothing spans them.
+    var hole = false
 
     /// Whether going from a fix at time `a` to one at `b` crosses from one recording into another.
     static func crossed(_ breaks: [RecordingBreak], from a: Double, to b: Double) -> Bool {
@@ -66,7 +69,7 @@ struct TimelineBuilder {
     }
 
     /// What the accelerometer alone says (before, after and between the fixes).
-    var imuTimeline: IMUTimeline { IMUTimeline(imu: imu, options: options, rows: rows) }
+    var imuTimeline: IMUTimeline { IMUTimeline(imu: imu, options: options, rows: rows, breaks: recordingBreaks) }
 
     /// The timeline of all the fixes.
     func build() -> [TimelineEntry] { Self.finish(entries(leading: true, trailing: true)) }

@@ -152,7 +152,7 @@ struct TrackTimeline {
         let whole = count < 2
         analysePiece(to: count - 1, imu: imu, rows: rows, breaks: breaks, leading: whole, trailing: true)
         if !whole, let firstTime {
-            entries = IMUTimeline(imu: imu, options: options, rows: rows).before(firstTime) + entries
+            entries = IMUTimeline(imu: imu, options: options, rows: rows, breaks: breaks).before(firstTime) + entries
         }
         return TimelineBuilder.finish(entries)
     }
