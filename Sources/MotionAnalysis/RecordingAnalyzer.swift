@@ -42,10 +42,8 @@ public struct RecordingAnalyzer: RowSink {
     /// the ticks they were rounded from (`RelativeWhen.placedOnTicks`).
     var relativeTicks: (start: Double, rateHz: Int)?
     /// A part of the recording is missing before the next file (its index skips): the first
-    /// fix after it is taken as `jumped`, and the first row after it marks a hole
-    /// (`RecordingBreak.hole`) that the accelerometer's timeline does not span.
+    /// fix after it is taken as `jumped`.
     var holeBefore = false
-    var holeRowPending = false
     /// Whether the files read are more than one recording (the logger was off between them).
     var severalRecordings = false
     /// Fixes whose Doppler speed was above `maxSpeedMps` (not used; positions give the speed).
@@ -92,13 +90,6 @@ public struct RecordingAnalyzer: RowSink {
         }
         if fixesOnly && source != .location { return }
         var when = stamped
-        if holeRowPending {
-            recordingBreaks.append(RecordingBreak(time: when, longerThan: 0, hole: true))
-            holeRowPending = false
-        }
-        if source == .location, let grid = relativeTicks {
-            when = RelativeWhen.placedOnTicks(when, start: grid.start, rateHz: grid.rateHz)
-        }
         if let k = currentStep, placedSteps[k].step.isBefore(source, when) {
             when += placedSteps[k].step.seconds
             placedSteps[k].rows += 1
@@ -143,7 +134,9 @@ public struct RecordingAnalyzer: RowSink {
         return source == .deviceMotion ? 0b11_1000 : .max
     }
 
-    private mutating func location(_ when: Double, _ v: UnsafeBufferPointer<Double>) {
+    private mutating func location(_ stamped: Double, _ v: UnsafeBufferPointer<Double>) {
+        // Only `L` rows pay for this, not the IMU's thousands a second.
+        let when = relativeTicks.map { RelativeWhen.placedOnTicks(stamped, start: $0.start, rateHz: $0.rateHz) } ?? stamped
         if let bin = windows.settle(at: when) { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
         if let longerThan = nextRecording {
             recordingBreaks.append(RecordingBreak(time: when, longerThan: longerThan))
@@ -257,7 +250,10 @@ public struct RecordingAnalyzer: RowSink {
                 // copied): nothing is known of that time. Across it no stop, no move: a gap
                 // (a car's part deleted was a five-minute "stop" where it drove 7.7 km).
                 analyzer.holeBefore = true
-                analyzer.holeRowPending = true
+                // Just after the last row read: the accelerometer's timeline does not span it.
+                if let last = analyzer.stats.compactMap(\.last).max() {
+                    analyzer.recordingBreaks.append(RecordingBreak(time: last + 1e-6, longerThan: 0, hole: true))
+                }
                 // Its time is no interval of the sensors (they were not "missing for 5 min"):
                 // the finding below says what is missing.
                 for i in analyzer.stats.indices { analyzer.stats[i].startRecording(longerThan: 0) }

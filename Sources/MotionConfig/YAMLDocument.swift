@@ -96,7 +96,10 @@ public final class YAMLDocument {
     }
 
     public var keys: [String] { pairs.map(\.key) }
-    public func has(_ key: String) -> Bool { noteAsked(key); return pairs.contains { $0.key == key } }
+    public func has(_ key: String) -> Bool {
+        noteAsked(key)
+        return pairs.contains { $0.key == key }
+    }
 
     /// The line `key` is on, nil when absent.
     public func line(of key: String) -> Int? { pairs.first { $0.key == key }?.keyLine }
@@ -118,7 +121,7 @@ public final class YAMLDocument {
     /// known key it is closest to, or the keys known here.
     public func rejectUnknownKeys() throws(ConfigError) {
         for p in pairs where !used.contains(p.key) {
-            let known = asked.filter { !has($0) }
+            let known = asked.filter { key in !pairs.contains { $0.key == key } }
             let hint: String
             if let close = KeySuggestion.closest(to: p.key, among: known) {
                 hint = "did you mean \(close)?"

@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 
 /// The kernel's id of the current boot (`/proc/sys/kernel/random/boot_id`), used to name
 /// files recorded before the time is known, so names from different boots never collide.
@@ -12,6 +13,6 @@ public enum BootID {
 
     /// `unsynced-<boot id>`: the start of provisional file names (docs/GPS.md).
     public static var provisionalPrefix: String {
-        short().map { "unsynced-\($0)" } ?? "unsynced"
+        short().map { "\(RecordingFiles.provisionalStem)-\($0)" } ?? RecordingFiles.provisionalStem
     }
 }

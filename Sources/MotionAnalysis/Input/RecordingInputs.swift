@@ -154,7 +154,7 @@ public enum RecordingInputs {
         return result
     }
 
-    static let provisionalPrefix = "unsynced-"
+    static let provisionalPrefix = RecordingFiles.provisionalStem + "-"
 
     /// Size and modification time of each file (what the summary cache compares).
     public static func stamps(_ csvPaths: [String]) throws -> [AnalysisSummary.SourceFile] {

@@ -6,7 +6,7 @@ struct IMUTimeline {
     let options: AnalysisOptions
     /// First and last row of the recording (`TimelineBuilder.rows`).
     let rows: ClosedRange<Double>
-    /// Where data resumes after missing parts of a recording (`RecordingBreak.hole`): no
+    /// Where missing parts of a recording begin (`RecordingBreak.hole`): no
     /// span of the accelerometer reaches across (a deleted part between two still stretches
     /// was one stop).
     let holes: [Double]
@@ -16,10 +16,9 @@ struct IMUTimeline {
         holes = breaks.filter(\.hole).map(\.time)
     }
 
-    /// Whether the time from `a` to `b` is too long to bridge, or crosses missing parts.
-    func apart(_ a: Double, _ b: Double) -> Bool {
-        b - a > options.gapSeconds || holes.contains { $0 > a && $0 <= b }
-    }
+    /// Whether missing parts begin after window start `a` and by `b` (window starts, which
+    /// lie at or before their rows: a window's end may lie past the last row before a hole).
+    func holeBetween(_ a: Double, _ b: Double) -> Bool { holes.contains { $0 > a && $0 <= b } }
 
     /// The span the IMU windows cover, within the rows.
     var span: (start: Double, end: Double)? {
@@ -45,17 +44,19 @@ struct IMUTimeline {
         enum Kind: Equatable { case window(IMUWindowKind), missing }
         struct Span { var start: Double; var end: Double; var kind: Kind }
         var spans: [Span] = []
-        var cursor = from
+        var cursor = from, lastStart = -Double.infinity
         imu.forEachKind(from: from, to: to) { start, windowKind in
             let s = max(from, start), e = min(to, start + IMUWindowBuilder.windowSeconds)
-            if apart(cursor, s) { spans.append(Span(start: cursor, end: s, kind: .missing)) }
+            let hole = holeBetween(lastStart, start)
+            if s - cursor > options.gapSeconds || hole { spans.append(Span(start: cursor, end: s, kind: .missing)) }
             let k = Kind.window(windowKind)
-            if let l = spans.last, l.kind == k, !apart(l.end, s) { spans[spans.count - 1].end = e }
+            if let l = spans.last, l.kind == k, s - l.end <= options.gapSeconds, !hole { spans[spans.count - 1].end = e }
             else { spans.append(Span(start: spans.last.map { $0.kind == .missing ? s : $0.end } ?? from, end: e, kind: k)) }
             cursor = e
+            lastStart = start
         }
         guard !spans.isEmpty else { return [TimelineEntry(type: .gap, start: from, end: to)] }
-        if apart(cursor, to) { spans.append(Span(start: cursor, end: to, kind: .missing)) }
+        if to - cursor > options.gapSeconds || holeBetween(lastStart, to) { spans.append(Span(start: cursor, end: to, kind: .missing)) }
         else if let l = spans.last { spans[spans.count - 1].end = max(l.end, to) }
         // Smooth: spans under a minute take the kind of the longer neighbour (never of a gap).
         var changed = true

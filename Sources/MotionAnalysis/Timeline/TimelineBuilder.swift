@@ -13,8 +13,8 @@
 struct RecordingBreak {
     var time: Double
     var longerThan: Double
-    /// Not another recording: parts of this one are missing before `time` (the first row
-    /// after them), and nothing spans them.
+    /// Not another recording: parts of this one are missing from `time` on (just after the
+    /// last row before them) to the next row, and nothing spans them.
     var hole = false
 
     /// Whether going from a fix at time `a` to one at `b` crosses from one recording into another.

@@ -4,6 +4,10 @@ import MotionSystem
 /// The files of one recording: `NAME.csv` and its metadata `NAME.json` beside it. The one
 /// place that derives one name from the other.
 public enum RecordingFiles {
+    /// The start of a file's name before GPS time was known: `unsynced-<boot id>-<seconds
+    /// since boot>.csv`, renamed to `yyyyMMddHHmmss.csv` once it is (docs/GPS.md).
+    public static let provisionalStem = "unsynced"
+
     /// The cached summary beside a recording's first CSV (`NAME.summary.json`): derived
     /// data anyone reading the recording rebuilds; offload does not copy it.
     public static let summaryCacheSuffix = ".summary.json"

@@ -61,15 +61,11 @@ public enum RecordingRecovery {
         return CSVFormat.headerBytes.starts(with: first) || (n > 0 && first.allSatisfy { $0 == 0 })
     }
 
-    /// The start of the names the recorder gives files before GPS time is known
-    /// (`unsynced-<boot id>-<seconds since boot>.csv`, docs/GPS.md).
-    static let provisionalPrefix = "unsynced"
-
     /// A name the recorder gives its files: `isRecordingName`, or a provisional one. A
     /// provisional file a power cut interrupted was never recovered (and offload waited
     /// for it for ever).
     public static func isRecorderName(_ name: String) -> Bool {
-        isRecordingName(name) || (name.hasPrefix(provisionalPrefix + "-") && name.hasSuffix(".csv") && !name.contains("/"))
+        isRecordingName(name) || (name.hasPrefix(RecordingFiles.provisionalStem + "-") && name.hasSuffix(".csv") && !name.contains("/"))
     }
 
     /// `yyyyMMddHHmmss.csv` or `yyyyMMddHHmmss-N.csv`.

@@ -58,7 +58,7 @@ public final class GPSTimeBase: Sendable {
     ///   - systemClockSynchronised: the kernel's verdict at start; when false, When and file
     ///     names wait for GPS time.
     ///   - provisionalPrefix: the start of provisional file names (the app adds the boot id).
-    public init(systemClockSynchronised: Bool, detail: String, provisionalPrefix: String = "unsynced") {
+    public init(systemClockSynchronised: Bool, detail: String, provisionalPrefix: String = RecordingFiles.provisionalStem) {
         provisional = Atomic(!systemClockSynchronised)
         self.provisionalPrefix = provisionalPrefix
         var r = GPSTimeRecord(clock: systemClockSynchronised ? "system" : "system-unsynchronised",

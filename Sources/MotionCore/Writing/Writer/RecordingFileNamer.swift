@@ -24,6 +24,6 @@ struct RecordingFileNamer {
 
     private func provisionalBase() -> String {
         let uptime = String(max(0, nowNanos()) / 1_000_000_000)
-        return (timeBase?.provisionalPrefix ?? "unsynced") + "-" + String(repeating: "0", count: max(0, 7 - uptime.count)) + uptime
+        return (timeBase?.provisionalPrefix ?? RecordingFiles.provisionalStem) + "-" + String(repeating: "0", count: max(0, 7 - uptime.count)) + uptime
     }
 }
