@@ -141,6 +141,8 @@ struct GPSDClientTests {
         let (client, sleeps, _) = Self.run(attempts, log: log)
         #expect(sleeps == [100_000_000, 200_000_000, 400_000_000, 500_000_000, 500_000_000, 500_000_000, 500_000_000, 500_000_000], "\(sleeps)")
         #expect(client.statistics.connections == 4)   // the WATCH answers only
+        // What the metadata keeps (counters.locationHealth): a summary tells "never answered" by it.
+        #expect(client.health.sessions == 4 && client.health.failedAttempts == 4, "\(client.health)")
         #expect(log.count(.warning) == 1, "\(log.count(.warning))")
         #expect(log.count(.notice) == 0)
     }
@@ -155,6 +157,7 @@ struct GPSDClientTests {
                       .message(Self.tpv(3), at: 11_000)]),
         ], log: log)
         #expect(client.health.disconnects == 2)  // the scripted break, and the end of the script
+        #expect(client.health.sessions == 2 && client.health.failedAttempts == 3, "\(client.health)")
         #expect(log.count(.warning) == 2)        // once per outage, not once per failed attempt
         #expect(log.count(.notice) == 1)
         var fixes = Self.drain(client)

@@ -43,6 +43,8 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
     private let disconnects = Atomic<Int>(0)
     private let lastMode = Atomic<Int>(0)
     private let modeChanges = Atomic<Int>(0)
+    private let sessions = Atomic<Int>(0)
+    private let failedAttempts = Atomic<Int>(0)
     private let stopFlag = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     /// Signalled to cut a backoff sleep short at stop.
@@ -100,6 +102,8 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
         h.disconnects = disconnects.load(ordering: .relaxed)
         h.lastMode = lastMode.load(ordering: .relaxed)
         h.modeChanges = modeChanges.load(ordering: .relaxed)
+        h.sessions = sessions.load(ordering: .relaxed)
+        h.failedAttempts = failedAttempts.load(ordering: .relaxed)
         return h
     }
 
@@ -212,6 +216,7 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
                         s.connected = true
                         s.statistics.connections += 1
                     }
+                    sessions.add(1, ordering: .relaxed)
                 }, onSteady: {
                     steady = true
                     if outageSince != nil { resumed() }
@@ -244,6 +249,7 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
                 continue
             }
             state.withLock { $0.statistics.failedAttempts += 1 }
+            failedAttempts.add(1, ordering: .relaxed)
             if outageSince == nil {
                 outageSince = monotonicNanos()
                 log.warning("\(failure.map { "\($0)" } ?? "gpsd closed the connection") — recording continues without L rows; retrying in the background")

@@ -118,7 +118,8 @@ enum HealthReport {
         let anyRows = a.stats.contains { $0.count > 0 }
         if anyRows && a.stats[Source.location.order].count == 0 {
             let imu = a.stats[Source.accelerometer.order].count > 0
-            findings.append("No GPS (L) rows: no track or places" + (imu ? "; the timeline comes from the accelerometer alone." : "."))
+            findings.append("No GPS (L) rows: no track or places" + (imu ? "; the timeline comes from the accelerometer alone." : ".")
+                            + (GPSAbsence.reason(metadata).map { " " + $0 } ?? ""))
         } else if anyRows && fixes == 0 {
             findings.append("No usable GPS fix (positions missing or inaccurate): no track or places.")
         }

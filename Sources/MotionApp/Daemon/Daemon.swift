@@ -228,8 +228,7 @@ final class Daemon: Sendable {
         } else if session == nil && !launcher.hasGPS {
             gps = .init(fix: "no GPS", mode: nil, source: nil)
         } else if let c, let health = c.locationHealth.withLock({ $0 }) {
-            let fix = health.lastMode >= 3 ? "3D fix" : health.lastMode == 2 ? "2D fix" : "no fix"
-            gps = .init(fix: fix, mode: health.lastMode, source: session?.locationDescription)
+            gps = .init(fix: health.statusText ?? "waiting", mode: health.lastMode, source: session?.locationDescription)
         } else {
             gps = .init(fix: session == nil ? "not recording" : "waiting", mode: nil, source: session?.locationDescription)
         }

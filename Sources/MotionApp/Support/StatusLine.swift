@@ -53,7 +53,7 @@ final class StatusLine: Sendable {
         var remainingSeconds: Int?
         /// Rows per second by source, in canonical order.
         var rates: [(Source, Int)]
-        /// "3D fix", "2D fix", "no fix", "waiting"; nil when no GPS is recorded.
+        /// "3D fix", "2D fix", "no fix", "no gpsd", "waiting"; nil when no GPS is recorded.
         var gps: String?
         var drops: Int64
         var overruns: Int64
@@ -76,8 +76,8 @@ final class StatusLine: Sendable {
         }
         var gps: String?
         if recordsGPS {
-            if let health = counters.locationHealth.withLock({ $0 }), health.lastMode > 0 {
-                gps = health.lastMode >= 3 ? "3D fix" : health.lastMode == 2 ? "2D fix" : "no fix"
+            if let text = counters.locationHealth.withLock({ $0 })?.statusText {
+                gps = text
             } else {
                 gps = (current[.location] ?? 0) > 0 ? "fix" : "waiting"
             }

@@ -55,6 +55,8 @@ extension RecordingMetadata {
                               ("modeChanges", l.modeChanges)] {
                 check.count("counters.locationHealth.\(name)", n)
             }
+            check.count("counters.locationHealth.sessions", l.sessions)
+            check.count("counters.locationHealth.failedAttempts", l.failedAttempts)
         }
         if let t = c.time {
             check.time("counters.time.gpsMinusSystemSeconds", t.gpsMinusSystemSeconds)

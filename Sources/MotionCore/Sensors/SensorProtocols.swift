@@ -118,8 +118,24 @@ public struct LocationHealth: Sendable, Codable, Equatable {
     public var lastMode: Int = 0
     /// Fix-mode changes seen.
     public var modeChanges: Int = 0
+    /// Sessions in which the GPS source answered (gpsd: its reply to the watch request or a
+    /// report), and connection attempts that failed. Nil where the source does not count
+    /// them (the simulator) or in metadata written before they were kept: a summary can
+    /// then tell "gpsd never answered" from "the receiver never had a fix".
+    public var sessions: Int?
+    public var failedAttempts: Int?
 
     public init() {}
+
+    /// How a live status shows the GPS: `no gpsd` (it has not answered yet and attempts
+    /// failed), `no fix`, `2D fix`, `3D fix`; nil while nothing is known yet.
+    public var statusText: String? {
+        if lastMode >= 3 { return "3D fix" }
+        if lastMode == 2 { return "2D fix" }
+        if lastMode == 1 { return "no fix" }
+        if sessions == 0 && (failedAttempts ?? 0) > 0 { return "no gpsd" }
+        return nil
+    }
 }
 
 /// A source of GPS fixes (`L` rows). The simulator's scripted route and the gpsd client.

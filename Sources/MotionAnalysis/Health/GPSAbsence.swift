@@ -1,0 +1,32 @@
+import MotionCore
+
+/// Why a recording made with a GPS source has no `L` rows, from the source's counters in
+/// the metadata (`counters.locationHealth`): gpsd never answered, or it answered but the
+/// receiver never had a fix. The summary's "No GPS (L) rows" finding says which, and what to do.
+enum GPSAbsence {
+    /// Sentences for files without `L` rows, or nil where the metadata cannot tell (no GPS
+    /// source configured, the simulator, metadata from before the counters were kept).
+    static func reason(_ metadata: [(String, RecordingMetadata)]) -> String? {
+        // Per recording, the counters of its latest file (running totals).
+        var latest: [String: (index: Int, address: String, health: LocationHealth)] = [:]
+        for (_, m) in metadata where m.recording.sources.contains("L") {
+            guard let address = m.recording.gps, let health = m.counters.locationHealth, health.sessions != nil else { continue }
+            if let seen = latest[m.recording.id], seen.index >= m.file.index { continue }
+            latest[m.recording.id] = (m.file.index, address, health)
+        }
+        guard !latest.isEmpty else { return nil }
+        let recordings = Array(latest.values)
+        let addresses = Set(recordings.map(\.address)).sorted().joined(separator: ", ")
+        if recordings.allSatisfy({ ($0.health.sessions ?? 0) == 0 }) {
+            let attempts = recordings.reduce(0) { $0 + min($1.health.failedAttempts ?? 0, 1 << 40) }
+            let tried = attempts > 0 ? " (\(CountText.of(attempts, "connection attempt")) failed)" : ""
+            return "The GPS source (\(addresses)) never answered during the recording\(tried). "
+                + "Is gpsd running and the receiver plugged in? `systemctl status gpsd` and `cgps` tell."
+        }
+        if recordings.allSatisfy({ $0.health.lastMode < 2 }) {
+            return "The GPS source (\(addresses)) answered, but the receiver never had a fix. "
+                + "It needs a view of the open sky (a cold start can take minutes); `cgps` shows the satellites it sees."
+        }
+        return nil
+    }
+}
