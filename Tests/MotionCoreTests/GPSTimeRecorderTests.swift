@@ -200,6 +200,25 @@ struct GPSTimeFileNamingTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [name + ".csv", name + ".json"])
     }
 
+    /// A file rotated by time is as long as the interval in the time that passed, across
+    /// the step to GPS time: counted on When, the step (here 55 years) ended the first file
+    /// at once, 3 s into a 5 s interval.
+    @Test func theRotationIntervalIsCountedAcrossTheStepToGPSTime() throws {
+        let dir = temporaryDirectory()
+        let base = GPSTimeBase(systemClockSynchronised: false, detail: "test", provisionalPrefix: "unsynced-abcd1234")
+        let w = try Self.writer(dir, base, rotation: RotationPolicy(maxSeconds: 5))
+        let step = 1_763_735_305.0
+        Self.write(w, Self.rows(stride(from: 100.0, through: 103.0, by: 0.5).map { $0 }))
+        base.endProvisional(correctionNanos: Int64(step * 1e9), stepBoundaryWhen: 103.0)
+        Self.write(w, Self.rows(stride(from: 103.5, through: 111.5, by: 0.5).map { $0 + step }))
+        w.finish(reason: "stopped")
+        // True times 100 + step … 111.5 + step: files from 100, 105 and 110.
+        let names = [100.0, 105.0, 110.0].map { TimeText.fileBase(epochSeconds: $0 + step) + ".csv" }
+        #expect(w.files == names, "\(w.files)")
+        let (first, _) = try RecordingReader(path: dir + "/" + names[0]).readAll()
+        #expect(first.count == 10, "\(first.map(\.when))")   // 100.0 … 104.5 in true time
+    }
+
     @Test func aSynchronisedClockNamesFilesAsAlways() throws {
         let dir = temporaryDirectory()
         let w = try Self.writer(dir, GPSTimeBase(systemClockSynchronised: true, detail: "test"))

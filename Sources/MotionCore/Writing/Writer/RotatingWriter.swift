@@ -118,10 +118,10 @@ public final class RotatingWriter {
             if failures.halted == nil && nowNanos() >= nextOpenAttempt {
                 // Rows while no file could be opened are counted as lost at the next flush.
                 flushChunk()
-                rotation.advance(past: first.when)
+                rotation.advance(past: first.when, namer.epoch)
                 openFile(startingWhen: first.when)
             }
-        } else if rotation.isTimeBoundary(first.when) {
+        } else if rotation.isTimeBoundary(first.when, namer.epoch) {
             rotate(startingWhen: first.when)
         } else if rotation.wouldOverflow(fileBytes: fileBytes, adding: chunk.byteCount + tick.bytes.count), fileHasRows {
             // This tick would overflow the file: it starts the next one.
@@ -315,7 +315,7 @@ public final class RotatingWriter {
     private func rotate(startingWhen when: Double) {
         flushChunk()
         let ending = detachFile(reason: FileEnding.rotatedReason)
-        rotation.advance(past: when)
+        rotation.advance(past: when, namer.epoch)
         openFile(startingWhen: when)
         if let ending { finalise(ending) }
     }
