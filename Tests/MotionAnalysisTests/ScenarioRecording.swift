@@ -25,12 +25,13 @@ enum ScenarioRecording {
     static func writeMetadata(for csv: String, id: String, start: Double, rateHz: Int, sources: String,
                               rows: [String: Int], bytes: Int64 = 0, firstWhen: Double? = nil, lastWhen: Double? = nil,
                               counters: CounterSnapshot = CounterSnapshot(), endedCleanly: Bool = true,
-                              endReason: String = "stopped", index: Int = 1, previous: String? = nil) throws {
+                              endReason: String = "stopped", index: Int = 1, previous: String? = nil,
+                              clock: String = "simulated") throws {
         let name = String(csv.split(separator: "/").last ?? "")
         let description = RecordingDescription(
             id: id, board: "simulator", boardDescription: nil, sensor: SensorInfo(model: "fake"),
             gps: sources.contains("L") ? "simulated" : nil, deviceMotion: nil, rateHz: rateHz, sources: sources, label: "W",
-            whenMode: .epoch, startEpoch: start, started: TimeText.isoUTC(epochSeconds: start), clock: "simulated",
+            whenMode: .epoch, startEpoch: start, started: TimeText.isoUTC(epochSeconds: start), clock: clock,
             rotateBytes: nil, rotateSeconds: nil, fsyncIntervalSeconds: 1, bufferRows: 1024, notes: [])
         var file = RecordingMetadata.FileSection(name: name, index: index, previous: previous)
         file.rows = rows

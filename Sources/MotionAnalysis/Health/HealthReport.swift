@@ -138,6 +138,7 @@ enum HealthReport {
             findings.append("The clock was stepped \(h.clockSteps) time\(h.clockSteps == 1 ? "" : "s") to GPS time during the recording"
                             + (a.placedSteps.isEmpty ? "" : "; only the first step is known in size, so the rows before later steps keep their times") + ".")
         }
+        if let unset = UnsetClock.sentence(metadata) { findings.append(unset) }
         // GPS quality.
         let located = a.stats[Source.location.order].count - a.noPosition
         if a.stats[Source.location.order].count > 0 {

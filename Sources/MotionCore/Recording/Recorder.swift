@@ -120,7 +120,7 @@ public final class Recorder {
             rateHz: cfg.rateHz, sources: cfg.sources.letters, label: String(UnicodeScalar(cfg.label)),
             whenMode: cfg.whenMode, startEpoch: timeline.startEpochSeconds,
             started: TimeText.isoUTC(epochSeconds: timeline.startEpochSeconds),
-            clock: !clock.isRealTime ? Self.simulatedClock : cfg.systemClockSynchronised == false ? "system-unsynchronised" : "system",
+            clock: !clock.isRealTime ? Self.simulatedClock : cfg.systemClockSynchronised == false ? GPSTimeRecord.unsynchronisedClock : "system",
             rotateBytes: cfg.rotation.maxBytes, rotateSeconds: cfg.rotation.maxSeconds,
             fsyncIntervalSeconds: cfg.fsyncIntervalSeconds, bufferRows: cfg.bufferRows, notes: notes,
             calibration: cfg.sources.contains(.deviceMotion) ? estimator?.calibrationRecord : nil)

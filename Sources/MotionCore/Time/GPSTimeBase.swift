@@ -8,6 +8,8 @@ public struct GPSTimeRecord: Codable, Sendable, Equatable {
     /// (When anchored to GPS time), or `simulated`. Written to the metadata once, as
     /// `recording.clock` (not repeated here).
     public var clock: String = "unknown"
+    /// `recording.clock` of a recording whose times no time service and no GPS time set.
+    public static let unsynchronisedClock = "system-unsynchronised"
     /// The kernel's verdict at start (ntp_adjtime), nil when not checked (simulated clock).
     public var systemClockSynchronised: Bool?
     public var systemClockDetail: String?
@@ -61,7 +63,7 @@ public final class GPSTimeBase: Sendable {
     public init(systemClockSynchronised: Bool, detail: String, provisionalPrefix: String = RecordingFiles.provisionalStem) {
         provisional = Atomic(!systemClockSynchronised)
         self.provisionalPrefix = provisionalPrefix
-        var r = GPSTimeRecord(clock: systemClockSynchronised ? "system" : "system-unsynchronised",
+        var r = GPSTimeRecord(clock: systemClockSynchronised ? "system" : GPSTimeRecord.unsynchronisedClock,
                               systemClockSynchronised: systemClockSynchronised, systemClockDetail: detail)
         if !systemClockSynchronised {
             r.provisionalNaming = "\(provisionalPrefix)-<seconds since boot>, renamed to yyyyMMddHHmmss once GPS time is known"
