@@ -46,18 +46,27 @@ public struct FolderOffload {
         report.unrecoverable = inventory.unrecoverable
         report.unreadableMetadata = inventory.unreadableMetadata
         try FolderOffload.makeFolder(target)
+        try FolderOffload.checkIsACopy(target, source: source)
         try FolderOffload.checkWritable(target)
         var manifest = OffloadManifest(folder: target)
+        try manifest.checkWritable()
         let directory = try SystemCalls.openDirectory(target)
 
-        // What is missing on the target, and what is there already.
+        // What is missing on the target, and what is there already. A file that cannot be
+        // read is that recording's failure, not the run's (one unreadable file stopped the
+        // whole offload with "the target could not be used").
         var todo: [FinishedPart] = []
         var there: [FinishedPart] = []
         for r in inventory.finished {
-            switch try state(of: r, manifest: &manifest) {
-            case .there: report.alreadyThere.append(r.base); there.append(r)
-            case .conflict(let file): report.conflicts.append(file)
-            case .missing: todo.append(r)
+            do {
+                switch try state(of: r, manifest: &manifest) {
+                case .there: report.alreadyThere.append(r.base); there.append(r)
+                case .conflict(let file): report.conflicts.append(file)
+                case .missing: todo.append(r)
+                }
+            } catch {
+                report.failures.append(error)
+                if error.endsTheCopy { todo = []; there = []; break }
             }
         }
         // Progress counts recordings (a rotated one's parts together) and the files to copy.
@@ -88,7 +97,7 @@ public struct FolderOffload {
             }
             // A part that fails counts as not copied: none of its bytes or files are done.
             let (bytesBefore, filesBefore) = (status.bytesDone, status.filesDone)
-            do {
+            do throws(OffloadError) {
                 var copied: [CopiedFile] = []
                 // Every file the target lacks, listed in the manifest or not: a file listed
                 // but since removed from the stick was skipped, and --delete-after-copy then
@@ -106,7 +115,9 @@ public struct FolderOffload {
                     })
                     status.filesDone += 1
                 }
-                try manifest.append(copied, at: now())
+                // Copies the manifest does not list are not copies (the report said the
+                // manifest listed every verified file): the run ends here.
+                do throws(OffloadError) { try manifest.append(copied, at: now()) } catch { throw error.endingTheCopy }
                 report.copied.append(r.base)
                 report.filesCopied += copied.count
                 report.bytesCopied += copied.reduce(0) { $0 + $1.bytes }
@@ -179,6 +190,12 @@ public struct FolderOffload {
     /// only says what was there once). A recording that started being written meanwhile is
     /// never touched.
     private func delete(_ r: FinishedPart, copiedNow: [CopiedFile], report: inout FolderOffloadReport) throws(OffloadError) {
+        for f in r.files {
+            let (mine, theirs) = (try? FileSystem.status(source + "/" + f.name), try? FileSystem.status(target + "/" + f.name))
+            if let mine, let theirs, mine.device == theirs.device && mine.inode == theirs.inode {
+                throw OffloadError("delete", path: source + "/" + f.name, reason: "the copy on the target is this same file (a link); kept")
+            }
+        }
         for f in r.files where !copiedNow.contains(where: { $0.name == f.name && $0.bytes == f.bytes }) {
             let mine = try VerifiedCopy.sha256(path: source + "/" + f.name)
             guard RecordingCatalog.fileSize(target + "/" + f.name) == f.bytes,
@@ -208,6 +225,18 @@ public struct FolderOffload {
             e.path = path
             e.operation = "write in the folder"
             throw e
+        }
+    }
+
+    /// The target folder must hold copies: not be a link (a stick's host folder linked to
+    /// the recordings folder made every recording "already there", and --delete-after-copy
+    /// then deleted them all), and not be the recordings folder itself.
+    static func checkIsACopy(_ target: String, source: String) throws(OffloadError) {
+        if let link = try? FileSystem.status(target, followLinks: false), link.kind == .symbolicLink {
+            throw OffloadError("copy into", path: target, reason: "it is a link, not a folder: copies go only into a real folder on the target (remove the link, or give the folder it leads to)")
+        }
+        if let t = try? FileSystem.status(target), let s = try? FileSystem.status(source), t.device == s.device && t.inode == s.inode {
+            throw OffloadError("copy into", path: target, reason: "it is the recordings folder itself: copy to another stick or disk")
         }
     }
 

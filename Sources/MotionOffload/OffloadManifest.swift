@@ -32,6 +32,15 @@ public struct OffloadManifest: Sendable {
         }
     }
 
+    /// An existing manifest that cannot be appended to (owned by another user, read-only)
+    /// refuses the target before anything is copied: the copies would not be listed.
+    func checkWritable() throws(OffloadError) {
+        let path = folder + "/" + Self.fileName
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let fd = try SystemCalls.open(path, .writeOnly, options: [.append], operation: "write the manifest")
+        try? fd.close()
+    }
+
     /// Appends `copied` and flushes the manifest and its folder.
     mutating func append(_ copied: [CopiedFile], at date: Date) throws(OffloadError) {
         let path = folder + "/" + Self.fileName

@@ -65,7 +65,7 @@ enum VerifiedCopy {
         do { expected = try src.status().size } catch { throw OffloadError("read the size of", path: source, errno: error) }
 
         do { try directory.removeIfPresent(part) } catch {
-            throw OffloadError("remove the unfinished copy", path: folder + "/" + part, errno: error)
+            throw OffloadError("clear any earlier unfinished copy", path: folder + "/" + part, errno: error)
         }
         let dst: FileDescriptor
         do {

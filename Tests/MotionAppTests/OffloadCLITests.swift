@@ -135,6 +135,35 @@ struct OffloadCLITests {
         #expect(!r.stdout.contains("manifest.csv lists"))
     }
 
+    /// A card file that cannot be read is that recording's failure (exit 1), and the others
+    /// are copied: it ended the whole run with exit 2 ("cannot open …: permission denied"),
+    /// nothing copied, where the stick held a copy the manifest did not list (made by hand,
+    /// or the manifest lost), so the card's file was hashed first.
+    @Test func aCardFileThatCannotBeReadFailsOnlyItsRecording() throws {
+        let source = try recordings(seconds: 2, count: 2)
+        let target = Binary.temporaryDirectory()
+        let first = try #require(run(["--to", target, "--out", source]).status == 0 ? names(target).first : nil)
+        let host = target + "/" + first
+        let csvs = names(source).filter { $0.hasSuffix(".csv") }.sorted()
+        #expect(csvs.count == 2)
+        for f in names(host) where f != csvs[0] { try FileManager.default.removeItem(atPath: host + "/" + f) }
+        #expect(chmod(source + "/" + csvs[0], 0o600) == 0)
+        let r: Binary.Result
+        if getuid() == 0 {
+            // Root reads everything: user nobody, who may write on the stick but not read that file.
+            for dir in [target, host] { #expect(chmod(dir, 0o777) == 0) }
+            #expect(chmod(host + "/" + csvs[0], 0o666) == 0)
+            r = try Binary.run(via: "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.path,
+                                                         "offload", "--to", target, "--out", source, "--config", S.emptyConfig()])
+        } else {
+            #expect(chmod(source + "/" + csvs[0], 0o000) == 0)
+            r = try run(["--to", target, "--out", source])
+        }
+        #expect(r.status == 1, "\(r.status) \(r.stdout) \(r.stderr)")
+        #expect((r.stdout + r.stderr).contains("cannot open " + source + "/" + csvs[0]), "\(r.stdout) \(r.stderr)")
+        #expect(FileManager.default.contentsEqual(atPath: source + "/" + csvs[1], andPath: host + "/" + csvs[1]))
+    }
+
     // MARK: Real file systems on loop devices (root only)
 
     static var isRoot: Bool { getuid() == 0 }

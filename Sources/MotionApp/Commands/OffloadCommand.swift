@@ -107,6 +107,15 @@ struct OffloadCommand: ParsableCommand {
                 return
             }
         }
+        // The card's own partition is no stick (a mistyped /dev/mmcblk0p2, or `offload.label:
+        // any` on a board that boots from USB): with --delete-after-copy the recordings left
+        // the recordings folder for another folder on the same card, "the stick may be pulled out".
+        if let part = try? FileSystem.status(device), part.specialDevice != 0,
+           let card = try? FileSystem.status(source), card.device == part.specialDevice {
+            let message = "\(device) holds the recordings themselves (\(source) is on it): a copy there would be no second copy; nothing was copied — give a stick's device, or check offload.label in the config"
+            report(state: .error, target: device, message: message, statusFile: status)
+            throw CommandFailure.usage(message)
+        }
         let mounted: MountedDevice
         do { mounted = try MountedDevice.mount(stick, parent: mountParent, runner: runner) } catch {
             report(state: .error, target: device, message: "\(error)", statusFile: status)

@@ -13,6 +13,9 @@ public struct FileStatus: Sendable, Equatable {
     public var kind: Kind
     public var device: UInt64
     public var inode: UInt64
+    /// For a device file, the device it stands for (`st_rdev`; 0 for other files): a block
+    /// device's file system, mounted, has it as its `device`.
+    public var specialDevice: UInt64
     /// The permission bits (`st_mode & 0o7777`).
     public var permissions: UInt32
     public var owner: UInt32
@@ -40,6 +43,7 @@ public struct FileStatus: Sendable, Equatable {
         }
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
+        specialDevice = UInt64(st.st_rdev)
         permissions = UInt32(st.st_mode & 0o7777)
         owner = UInt32(st.st_uid)
         group = UInt32(st.st_gid)
