@@ -30,6 +30,9 @@ public final class MemoryDirectory: OutputDirectory, @unchecked Sendable {
     public var createFault: Errno?
     /// Set to say the folder is gone (removed under the recording), with this reason.
     public let gone = Mutex<String?>(nil)
+    /// Files closed, by the name they were created with (a closed file is no longer locked
+    /// against recovery).
+    public let closed = Mutex<Set<String>>([])
     /// Files deleted while open.
     public let deleted = Mutex<Set<String>>([])
 
@@ -150,6 +153,6 @@ public final class MemoryFile: OutputFile {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) { try directory.append(directory.current(name), bytes) }
     public func sync() throws(OutputError) {}
     public func truncate(to size: Int64) throws(OutputError) { directory.truncate(directory.current(name), size) }
-    public func close() throws(OutputError) {}
+    public func close() throws(OutputError) { directory.closed.withLock { _ = $0.insert(name) } }
     public var isDeleted: Bool { directory.deleted.withLock { $0.contains(name) } }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import MotionCore
+@testable import MotionCore
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -50,6 +50,25 @@ struct RecoveryTests {
 
     func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1
+    }
+
+    /// Recovery judges a file by the metadata it reads once the file is locked: a part whose
+    /// writer finished it after recovery's first look (its metadata said `recording`) is left
+    /// as its writer wrote it, not marked recovered.
+    @Test func aFileFinishedBeforeTheLockIsLeftAlone() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir)
+        var finished = try metadata(dir, csv)
+        finished.endedCleanly = true
+        finished.endReason = "rotated"
+        let json = dir + "/" + csv.dropLast(4) + ".json"
+        try Data(finished.encoded()).write(to: URL(fileURLWithPath: json))
+        let before = try Data(contentsOf: URL(fileURLWithPath: json))
+        guard case .finishedMeanwhile = try RecordingRecovery.recoverFile(folder: dir, name: csv, softwareVersion: "t") else {
+            Issue.record("a finished file was recovered")
+            return
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: json)) == before)
     }
 
     @Test func aTornLastLineIsCutAndTheMetadataCompleted() throws {

@@ -50,6 +50,31 @@ struct RotationOrderTests {
         return all
     }
 
+    /// A part's final metadata (`rotated`, `stopped`) is written while the part is still
+    /// open: closing it drops its lock, and a recovery that came in between (a second
+    /// `record` starting in the folder) found it unlocked, still saying `recording`, and
+    /// marked a live recording's part as recovered.
+    @Test func aPartIsClosedOnlyAfterItsFinalMetadataIsWritten() throws {
+        let memory = MemoryDirectory()
+        var finalisedWhileClosed: [String] = []
+        var finalised = 0
+        let dir = ObservedDirectory(memory) { op in
+            guard op.hasPrefix("replace "), op.hasSuffix(".json") else { return }
+            let json = String(op.dropFirst("replace ".count))
+            let csv = String(json.dropLast(5)) + ".csv"
+            guard let m = try? RecordingMetadata.decode(memory.contents(json)), m.ending != .unfinished else { return }
+            finalised += 1
+            if memory.closed.withLock({ $0.contains(csv) }) { finalisedWhileClosed.append(csv) }
+        }
+        let w = writer(dir)
+        try w.open(firstWhen: Self.start)
+        _ = record(w, ticks: 120)
+        w.finish(reason: "stopped")
+        #expect(finalised == memory.csvFiles.count && finalised > 2, "\(finalised) of \(memory.csvFiles)")
+        #expect(finalisedWhileClosed.isEmpty, "\(finalisedWhileClosed)")
+        #expect(memory.closed.withLock { $0.count } == memory.csvFiles.count)
+    }
+
     @Test func atEveryMomentOfARotationSomePartSaysItIsBeingWritten() throws {
         let memory = MemoryDirectory()
         var views: [FolderView] = []

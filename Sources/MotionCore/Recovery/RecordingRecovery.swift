@@ -23,13 +23,12 @@ public enum RecordingRecovery {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return report }
         for name in names.sorted() where isRecorderName(name) {
             let base = String(name.dropLast(4))
-            let metadata = loadMetadata(RecordingFiles.metadataPath(for: folder + "/" + base))
-            if case .valid(let m) = metadata, !needsRecovery(m) { continue }
+            if case .valid(let m) = loadMetadata(RecordingFiles.metadataPath(for: folder + "/" + base)), !needsRecovery(m) { continue }
             do {
-                if let done = try recoverFile(folder: folder, name: name, metadata: metadata, softwareVersion: softwareVersion) {
-                    report.recovered.append(done)
-                } else {
-                    report.inUse.append(name)
+                switch try recoverFile(folder: folder, name: name, softwareVersion: softwareVersion) {
+                case .recovered(let done): report.recovered.append(done)
+                case .inUse: report.inUse.append(name)
+                case .finishedMeanwhile: break
                 }
             } catch {
                 report.failures.append(error)
@@ -92,9 +91,20 @@ public enum RecordingRecovery {
         }
     }
 
-    /// Repairs one file; nil when a running recording holds it.
-    static func recoverFile(folder: String, name: String, metadata: LoadedMetadata,
-                            softwareVersion: String) throws(RecoveryFailure) -> RecoveredFile? {
+    /// What became of a file recovery looked at.
+    enum FileOutcome {
+        case recovered(RecoveredFile)
+        /// A running recording holds it.
+        case inUse
+        /// Its writer finished it between the first look and the lock.
+        case finishedMeanwhile
+    }
+
+    /// Repairs one file. Its metadata is read once the file is locked: read before, it could
+    /// be the `recording` of a part its writer was just finishing, and a second `record`
+    /// starting in the folder turned a live recording's part that had just been rotated into
+    /// a "recovered" one (and the writer's own metadata write then failed).
+    static func recoverFile(folder: String, name: String, softwareVersion: String) throws(RecoveryFailure) -> FileOutcome {
         let path = folder + "/" + name
         // Never through a symbolic link: one planted in a shared folder must not make a
         // root-run recovery cut or rewrite another file.
@@ -110,10 +120,12 @@ public enum RecordingRecovery {
             throw RecoveryFailure(path: path, message: "is not a regular file: left alone")
         }
         do {
-            if try !fd.tryLockExclusive() { return nil }
+            if try !fd.tryLockExclusive() { return .inUse }
         } catch {
             throw RecoveryFailure(path: path, message: "cannot lock: \(error)")
         }
+        let metadata = loadMetadata(RecordingFiles.metadataPath(for: path))
+        if case .valid(let m) = metadata, !needsRecovery(m) { return .finishedMeanwhile }
         let knownRate: Int? = { if case .valid(let m) = metadata, m.recording.rateHz > 0 { return m.recording.rateHz } else { return nil } }()
         var scan = try RecoveryScan.scan(fd: fd, path: path, rateHz: knownRate)
         if knownRate == nil, let busiest = scan.mainSource {
@@ -173,8 +185,8 @@ public enum RecordingRecovery {
             throw RecoveryFailure(path: path, message: "repaired, but the metadata could not be written: \(error)")
         }
         try? FileSystem.remove(folder + "/" + base + ".json.tmp")
-        return RecoveredFile(name: name, bytesCut: headerRewritten ? 0 : scan.bytesToCut, rows: doc.file.rows,
-                             metadataRebuilt: rebuilt, headerRewritten: headerRewritten, unreadableMetadataKeptAs: keptAs)
+        return .recovered(RecoveredFile(name: name, bytesCut: headerRewritten ? 0 : scan.bytesToCut, rows: doc.file.rows,
+                                        metadataRebuilt: rebuilt, headerRewritten: headerRewritten, unreadableMetadataKeptAs: keptAs))
     }
 
     private static func rewriteHeader(fd: FileDescriptor, path: String) throws(RecoveryFailure) {

@@ -410,17 +410,20 @@ public final class RotatingWriter {
         return ending
     }
 
-    /// Closes a detached file and writes its final metadata. A failure counts as a write
-    /// error of the recording; it does not mark the file open now (if any) as unclean.
+    /// Writes a detached file's final metadata, then closes it. A failure counts as a write
+    /// error of the recording; it does not mark the file open now (if any) as unclean. The
+    /// metadata goes first because closing drops the file's lock: a recovery (a second
+    /// `record` or the daemon starting in the folder) that came in between found a file
+    /// unlocked whose metadata still said `recording`, and marked it recovered.
     private func finalise(_ ending: FileEndingToWrite) {
+        if let section = ending.section,
+           let error = metadata.write(section, endedCleanly: ending.endedCleanly, reason: ending.reason, now: nowNanos()) {
+            _ = counters.writeErrors.add(1, ordering: .relaxed)
+            failures.record(error.description, metadata: nil)
+        }
         do { try ending.file.close() } catch {
             _ = counters.writeErrors.add(1, ordering: .relaxed)
             log.error("\(error)")
-        }
-        guard let section = ending.section else { return }
-        if let error = metadata.write(section, endedCleanly: ending.endedCleanly, reason: ending.reason, now: nowNanos()) {
-            _ = counters.writeErrors.add(1, ordering: .relaxed)
-            failures.record(error.description, metadata: nil)
         }
     }
 
