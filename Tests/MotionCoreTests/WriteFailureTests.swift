@@ -217,6 +217,30 @@ struct WriteFailureTests {
         #expect(dir.csvFiles == [name])
     }
 
+    /// The card fills at a rotation, so the next part cannot be created, and the recording
+    /// is stopped later: the last part's metadata says how the recording ended and holds the
+    /// final counters. It said `rotated` (a part that does not exist would follow) with the
+    /// counters of that moment, and the rows lost after it were written nowhere on disk.
+    @Test func aRotationIntoAFullCardEndsTheLastPartTruthfully() throws {
+        let dir = MemoryDirectory()
+        let (w, counters, _) = writer(dir, rotation: RotationPolicy(maxBytes: 4_000))
+        try w.open(firstWhen: Self.start)
+        ticks(0..<30).withUnsafeBufferPointer { w.write($0) }
+        w.flushChunk()
+        let parts = dir.csvFiles.count
+        #expect(parts >= 2)
+        dir.createFault = .noSpace
+        ticks(30..<200).withUnsafeBufferPointer { w.write($0) }
+        w.flushChunk()
+        w.finish(reason: "stopped")
+        #expect(dir.csvFiles.count == parts, "no part could be created after the fault")
+        let lost = counters.rowsLostToWriteErrors.load(ordering: .relaxed)
+        #expect(lost > 0)
+        let last = try metadata(dir, try #require(dir.csvFiles.last))
+        #expect(last.endReason == "stopped, write-errors" && !last.endedCleanly, "\(last.endReason)")
+        #expect(last.counters.rowsLostToWriteErrors == lost && last.ended != nil)
+    }
+
     @Test func aFolderThatCannotBeWrittenFailsTheStartBeforeTheFirstTick() throws {
         let dir = MemoryDirectory()
         dir.createFault = .permissionDenied

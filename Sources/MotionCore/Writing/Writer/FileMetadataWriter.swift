@@ -39,7 +39,7 @@ struct FileMetadataWriter {
         let doc = RecordingMetadata(
             software: .init(version: softwareVersion), recording: description, file: section,
             counters: snapshot, endedCleanly: endedCleanly, endReason: reason,
-            ended: endedCleanly ? TimeText.isoUTC(epochSeconds: endedEpoch(section)) : nil)
+            ended: reason == FileEnding.recordingReason ? nil : TimeText.isoUTC(epochSeconds: endedEpoch(section)))
         lastWrite = now
         do { try directory.replace(name: RecordingFiles.metadataPath(for: section.name), contents: doc.encoded()) } catch {
             return error

@@ -52,6 +52,9 @@ public final class RotatingWriter {
     /// After a failed open, no new attempt before this time (monotonic ns): a full card must
     /// not make the writer create a file per row.
     private var nextOpenAttempt: Int64 = .min
+    /// The last file finalised as rotated, while no file has been opened after it (the next
+    /// one could not be created: a full card). The recording's end is then written into it.
+    private var lastRotated: RecordingMetadata.FileSection?
 
     // Text on its way to the file.
     /// Encoded ticks not yet written.
@@ -318,6 +321,7 @@ public final class RotatingWriter {
         rotation.advance(past: when, namer.epoch)
         openFile(startingWhen: when)
         if let ending { finalise(ending) }
+        lastRotated = file == nil ? ending?.section : nil
     }
 
     private func openFile(startingWhen when: Double) {
@@ -333,6 +337,7 @@ public final class RotatingWriter {
     private func openFile(startingWhen when: Double, writeMetadataNow: Bool) throws(OutputError) {
         provisionalFile = namer.isProvisional
         let (name, newFile) = try directory.createExclusive(base: namer.base(startingAt: when), ext: ".csv")
+        lastRotated = nil
         let header = CSVFormat.headerBytes
         let failure: OutputError? = header.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> OutputError? in
             do { try newFile.write(b); return nil } catch { return error as? OutputError ?? OutputError(operation: "write", path: name, errno: nil) }
@@ -439,5 +444,14 @@ public final class RotatingWriter {
         if provisionalFile, let timeBase = namer.timeBase, !timeBase.isProvisional { renameProvisionalFile() }
         flushChunk()
         closeFile(reason: reason)
+        // The recording ended while no file could be opened after a rotation: the last file's
+        // metadata said `rotated` (a part that does not exist would follow) with the counters
+        // of that moment, and the rows lost since were written nowhere on disk.
+        if let last = lastRotated {
+            lastRotated = nil
+            if let error = metadata.write(last, endedCleanly: false, reason: reason + FileEnding.writeErrorsSuffix, now: nowNanos()) {
+                noteFailure(error)
+            }
+        }
     }
 }
