@@ -61,6 +61,27 @@ struct SafeOutputAndMetadataTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["o.csv"])
     }
 
+    /// A recording made by a command is put in place metadata first (a CSV alone reads as a
+    /// logger's crashed recording); when its CSV's name was taken meanwhile, the metadata
+    /// placed for it is taken back and the file that took the name is left as it is.
+    @Test func aRecordingIsPutInPlaceMetadataFirstOrNotAtAll() throws {
+        let dir = temporaryDirectory()
+        let csv = try SafeOutputFile(path: dir + "/20251121143005.csv", inputs: [], overwrite: false)
+        let json = try SafeOutputFile(path: dir + "/20251121143005.json", inputs: [], overwrite: false)
+        try csv.write(Array("rows\n".utf8))
+        try json.write(Array("{}\n".utf8))
+        _ = try file(dir, "20251121143005.csv", "a logger's recording\n")
+        #expect(throws: SafeOutputError.self) { try SafeOutputFile.commitRecording(csv: csv, metadata: json) }
+        #expect(contents(dir + "/20251121143005.csv") == "a logger's recording\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/20251121143005.json"))
+        let (csv2, json2) = (try SafeOutputFile(path: dir + "/20251121143006.csv", inputs: [], overwrite: false),
+                             try SafeOutputFile(path: dir + "/20251121143006.json", inputs: [], overwrite: false))
+        try csv2.write(Array("rows\n".utf8))
+        try json2.write(Array("{}\n".utf8))
+        try SafeOutputFile.commitRecording(csv: csv2, metadata: json2)
+        #expect(contents(dir + "/20251121143006.csv") == "rows\n" && contents(dir + "/20251121143006.json") == "{}\n")
+    }
+
     @Test func aDiscardedOutputLeavesNothing() throws {
         let dir = temporaryDirectory()
         do {

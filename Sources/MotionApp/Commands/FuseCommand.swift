@@ -111,8 +111,7 @@ struct FuseCommand: ParsableCommand {
         metadata?.recording.finalGyroBiasRadPerS = [bias.x, bias.y, bias.z]
         if let metadata { try FuseOutput.writeMetadata(metadata, to: metadataFile) } else { metadataFile.discard() }
         do {
-            try csvFile.commit()
-            if metadata != nil { try metadataFile.commit() }
+            try SafeOutputFile.commitRecording(csv: csvFile, metadata: metadata != nil ? metadataFile : nil)
         } catch { throw CommandFailure("\(error)", code: 2) }
         let r = result.rewriter
         Console.out("""

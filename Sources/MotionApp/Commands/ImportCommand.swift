@@ -110,8 +110,7 @@ struct ImportCommand: ParsableCommand {
                                      first: firstWhen, last: lastWhen, bytes: csvFile.bytesWritten, label: label)
         do {
             try metadataFile.write(metadata.encoded())
-            try csvFile.commit()
-            try metadataFile.commit()
+            try SafeOutputFile.commitRecording(csv: csvFile, metadata: metadataFile)
         } catch { throw CommandFailure("\(error)", code: 2) }
         Console.out("\(input) → \(csvPath): \(counts.fixes) fix\(counts.fixes == 1 ? "" : "es"), "
                     + "\(Text.duration(lastWhen - firstWhen))" + (Self.skippedText(counts).map { "; skipped: \($0)" } ?? ""))

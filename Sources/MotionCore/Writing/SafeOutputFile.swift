@@ -207,3 +207,20 @@ public final class SafeOutputFile {
         temporaryPath = ""
     }
 }
+
+extension SafeOutputFile {
+    /// Puts a recording made by a command (`import`, `fuse`) in place: its metadata first,
+    /// then the CSV. A CSV without metadata is what a logger's power cut leaves, so a run
+    /// killed between the two left a complete output that recovery took for a crashed
+    /// recording and that no later run could replace, even with --force; metadata alone is
+    /// ignored by every reader and replaced by the next run. If the CSV then cannot be put in
+    /// place (a file of its name appeared meanwhile), the metadata placed for it is taken
+    /// back, unless it replaced an earlier one (--force).
+    public static func commitRecording(csv: SafeOutputFile, metadata: SafeOutputFile?) throws(SafeOutputError) {
+        try metadata?.commit()
+        do { try csv.commit() } catch {
+            if let metadata, !metadata.overwrite { try? FileSystem.remove(metadata.path) }
+            throw error
+        }
+    }
+}
