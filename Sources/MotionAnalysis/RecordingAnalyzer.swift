@@ -94,6 +94,9 @@ public struct RecordingAnalyzer: RowSink {
             when += placedSteps[k].step.seconds
             placedSteps[k].rows += 1
         }
+        // A fix of a relative-When file goes back on the tick it was rounded from
+        // (docs/FORMAT.md), for the health's gaps as for the track.
+        if let r = relativeTicks, source == .location { when = RelativeWhen.placedOnTicks(when, start: r.start, rateHz: r.rateHz) }
         if let from = options.from, when < from { outside += 1; return }
         if let to = options.to, when >= to { outside += 1; return }
         stats[source.order].add(when)
@@ -134,9 +137,7 @@ public struct RecordingAnalyzer: RowSink {
         return source == .deviceMotion ? 0b11_1000 : .max
     }
 
-    private mutating func location(_ stamped: Double, _ v: UnsafeBufferPointer<Double>) {
-        // Only `L` rows pay for this, not the IMU's thousands a second.
-        let when = relativeTicks.map { RelativeWhen.placedOnTicks(stamped, start: $0.start, rateHz: $0.rateHz) } ?? stamped
+    private mutating func location(_ when: Double, _ v: UnsafeBufferPointer<Double>) {
         if let bin = windows.settle(at: when) { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }
         if let longerThan = nextRecording {
             recordingBreaks.append(RecordingBreak(time: when, longerThan: longerThan))

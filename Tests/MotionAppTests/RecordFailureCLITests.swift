@@ -266,5 +266,12 @@ struct RecordFailureCLITests {
         c.missedTicks = 5
         let fine = RecordingSummary(directory: "/d", files: [], rowsWritten: [:], counters: c, ticks: 8900, startEpoch: 0, endReason: "stopped")
         #expect(RecordGuards.missedTicksWarning(fine, rateHz: 100) == nil)
+        // A 20-second SIGSTOP at 1 kHz: three late wake-ups, 20 013 ticks missed. A lower rate
+        // does not help with that.
+        c.missedTicks = 20_013
+        c.overruns = 3
+        let paused = RecordingSummary(directory: "/d", files: [], rowsWritten: [:], counters: c, ticks: 5_942, startEpoch: 0, endReason: "stopped")
+        let text = RecordGuards.missedTicksWarning(paused, rateHz: 1000)
+        #expect(text?.contains("paused 3 times") == true && text?.contains("--rate") == false, "\(String(describing: text))")
     }
 }

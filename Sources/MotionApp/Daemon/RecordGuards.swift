@@ -79,11 +79,20 @@ enum RecordGuards {
         return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
-    /// A warning when the machine missed more than 1 % of the ticks (the rate is too high
-    /// for it), nil otherwise.
+    /// A warning when the machine missed more than 1 % of the ticks, nil otherwise. Many
+    /// short misses say the rate is too high for the machine; misses of half a second or more
+    /// per late wake-up on average say the recorder was paused (stopped with SIGSTOP or
+    /// Ctrl-Z, the system suspended, or starved for seconds), which a lower rate does not
+    /// help: a 20-second SIGSTOP was answered with "choose a lower --rate".
     static func missedTicksWarning(_ summary: RecordingSummary, rateHz: Int) -> String? {
         guard summary.missedFraction > 0.01 else { return nil }
         let percent = (summary.missedFraction * 1000).rounded() / 10
-        return "warning: \(percent) % of the ticks were missed (\(summary.counters.missedTicks) of \(summary.ticks + summary.counters.missedTicks)): this machine cannot keep up with \(rateHz) Hz; those samples do not exist — choose a lower --rate"
+        let missed = "\(percent) % of the ticks were missed (\(summary.counters.missedTicks) of \(summary.ticks + summary.counters.missedTicks))"
+        let c = summary.counters
+        if c.overruns > 0, c.missedTicks / c.overruns >= max(1, Int64(rateHz) / 2) {
+            let times = c.overruns == 1 ? "once" : "\(c.overruns) times"
+            return "warning: \(missed): the recorder was paused \(times) for seconds (stopped with Ctrl-Z or SIGSTOP, the system suspended, or starved of CPU); those samples do not exist"
+        }
+        return "warning: \(missed): this machine cannot keep up with \(rateHz) Hz; those samples do not exist — choose a lower --rate"
     }
 }
