@@ -29,6 +29,28 @@ import Testing
         return try RecordingAnalyzer.summarize(paths)
     }
 
+    /// After recovery, missedTicks holds the ticks the rows lack, but the late wake-ups stay
+    /// as last written: "118 ticks were missed in 3 late wake-ups" where the file had 55 gaps.
+    @Test func ticksARecoveredFileLacksAreNotBlamedOnWakeUps() throws {
+        func summary(recovered: Bool) throws -> AnalysisSummary {
+            let dir = try ScenarioRecording.tempDir()
+            let path = dir + "/20251121044000.csv"
+            var csv = CSVFormat.headerLine + "\n"
+            for i in 0..<100 { csv += "A,W,\(t0 + Double(i) / 10),0.01,-0.02,1.0\n" }
+            try csv.write(toFile: path, atomically: false, encoding: .utf8)
+            var counters = CounterSnapshot()
+            counters.missedTicks = 118
+            counters.overruns = 3
+            try ScenarioRecording.writeMetadata(for: path, id: "id", start: t0, rateHz: 10, sources: "A", rows: ["A": 100],
+                                                counters: counters, endedCleanly: !recovered, endReason: recovered ? "recovered" : "stopped")
+            return try RecordingAnalyzer.summarize([path])
+        }
+        let recovered = try summary(recovered: true).messages
+        #expect(recovered.contains { $0.hasPrefix("118 ticks have no sample") } && !recovered.contains { $0.contains("late wake-up") }, "\(recovered)")
+        let clean = try summary(recovered: false).messages
+        #expect(clean.contains("118 ticks were missed in 3 late wake-ups of the sampler (no sample exists for them)."), "\(clean)")
+    }
+
     /// Files are read in the order of their first rows, as their metadata gives it: in a
     /// daylight-saving fall-back the file begun at 01:05 EST (named 010500) follows the one
     /// begun at 01:35 EDT (named 013500); read by name, the first was dropped as "out of order".

@@ -124,8 +124,13 @@ enum HealthReport {
             findings.append("No usable GPS fix (positions missing or inaccurate): no track or places.")
         }
         if h.droppedRows > 0 { findings.append("\(CountText.were(h.droppedRows, "row")) dropped: the card could not keep up (both buffers full).") }
-        if h.missedTicks > 0 {
+        if h.missedTicks > 0 && h.recoveredFiles.isEmpty {
             findings.append("\(CountText.were(h.missedTicks, "tick")) missed in \(CountText.of(h.overruns, "late wake-up")) of the sampler (no sample exists for them).")
+        } else if h.missedTicks > 0 {
+            // Recovery raises missedTicks to the ticks its rows lack but cannot know the late
+            // wake-ups: "118 ticks were missed in 3 late wake-ups" where the file had 55 gaps.
+            findings.append("\(CountText.of(h.missedTicks, "tick")) \(h.missedTicks == 1 ? "has" : "have") no sample (no sample exists for them): missed by the sampler, "
+                            + "or dropped or lost before the unclean end; recovery counts them from the gaps between rows.")
         }
         if h.rowsLostToWriteErrors > 0 || h.writeErrors > 0 {
             findings.append("\(CountText.were(h.rowsLostToWriteErrors, "row")) lost to \(CountText.of(h.writeErrors, "write error")) (full or failing card?).")
