@@ -26,6 +26,10 @@ public struct FolderOffload {
     public var options: FolderOffloadOptions
     /// Free bytes on the target (injected in tests; statvfs by default).
     public var availableBytes: @Sendable (String) -> Int64? = { SystemCalls.availableBytes($0) }
+    /// The target's allocation unit (injected in tests; statvfs by default): each file takes
+    /// its size rounded up to it. On an exFAT stick with 1 MiB clusters, recordings that "fit"
+    /// by their bytes filled it, and the manifest then had no room.
+    public var allocationBytes: @Sendable (String) -> Int64 = { SystemCalls.allocationBytes($0) }
     public var now: @Sendable () -> Date = { Date() }
     /// Asked to stop (a signal): the file being copied is removed, nothing more is started.
     public var stop: OffloadStop?
@@ -90,8 +94,12 @@ public struct FolderOffload {
                 continue
             }
             let free = availableBytes(target) ?? Int64.max
-            if r.totalBytes + options.targetReserveBytes > free {
-                if report.freeWhenFull == nil { report.freeWhenFull = (free, options.targetReserveBytes) }
+            let unit = max(1, allocationBytes(target))
+            let needed = files.reduce(Int64(0)) { sum, f in sum + (f.bytes + unit - 1) / unit * unit }
+            // Kept spare, beyond the reserve: the manifest and the folder take a unit each as they grow.
+            let reserve = options.targetReserveBytes + (unit > 1 ? 2 * unit : 0)
+            if needed + reserve > free {
+                if report.freeWhenFull == nil { report.freeWhenFull = (free, reserve) }
                 report.didNotFit.append((r.base, r.totalBytes))
                 continue
             }

@@ -62,6 +62,11 @@ enum SystemCalls {
         (try? FileSystem.space(at: path))?.availableBytes
     }
 
+    /// The unit the file system holding `path` allocates space in (1 when unknown).
+    static func allocationBytes(_ path: String) -> Int64 {
+        (try? FileSystem.space(at: path))?.allocationBytes ?? 1
+    }
+
     /// True when a running recording holds the writer's exclusive lock on `path`.
     static func isLockedByWriter(_ path: String) -> Bool {
         FileSystem.isLockedExclusively(path)

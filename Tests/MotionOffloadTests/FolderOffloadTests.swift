@@ -197,6 +197,7 @@ struct FolderOffloadTests {
         }
         let capacity = 2 * (one + 4096)
         job.availableBytes = { capacity - copiedSoFar($0) }
+        job.allocationBytes = { _ in 1 }   // bytes as they are; clusters: the next test
         let report = try job.run()
         #expect(report.copied == ["20251121142005", "20251121152005"])
         #expect(report.didNotFit.map(\.name) == ["20251121162005"])
@@ -207,6 +208,28 @@ struct FolderOffloadTests {
         #expect(report.freeWhenFull?.free == left && report.freeWhenFull?.kept == 0)
         #expect(report.lines().contains { $0.contains("the target had \(ByteText.describe(left)) free and 0 B is kept spare") },
                 "\(report.lines())")
+    }
+
+    /// Space is counted in the target's allocation units: on an exFAT stick with 1 MiB
+    /// clusters, recordings that fit by their bytes filled it, and the manifest then had no
+    /// room ("Copied 0 recordings", manifest.csv of 0 bytes).
+    @Test func spaceIsCountedInTheTargetsClusters() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 50)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 50)
+        var options = FolderOffloadOptions()
+        options.targetReserveBytes = 0
+        var job = FolderOffload(source: source.path, target: target.path, options: options)
+        let mib: Int64 = 1 << 20
+        let clusters = { @Sendable (path: String) -> Int64 in Int64(files(in: path).count) * mib }
+        // Six clusters: a recording of two small files takes two, and two more are kept for
+        // the manifest and the folder; after it (and the manifest) three are left.
+        job.availableBytes = { 6 * mib - clusters($0) }
+        job.allocationBytes = { _ in mib }
+        let report = try job.run()
+        #expect(report.copied == ["20251121142005"] && report.didNotFit.map(\.name) == ["20251121152005"], "\(report.lines())")
+        #expect(report.freeWhenFull?.kept == 2 * mib)
     }
 
     @Test func refusesFilesOverTheFileSystemsLimitInsteadOfTruncatingThem() throws {

@@ -102,6 +102,7 @@ struct RotatedOffloadTests {
         // Room for two parts: the space left shrinks by what was copied.
         let capacity = Self.bytes(source.path, Array(three.prefix(2))) + 4096
         job.availableBytes = { capacity - Self.bytes($0, three) }
+        job.allocationBytes = { _ in 1 }
         var seen: [OffloadProgress] = []
         let report = try job.run { seen.append($0) }
         #expect(report.lines().first == "Copied 1 recording (4 files, \(ByteText.describe(Self.bytes(target.path, three)))), only in part.",

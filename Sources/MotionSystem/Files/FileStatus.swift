@@ -61,4 +61,7 @@ public struct VolumeSpace: Sendable, Equatable {
     /// Inodes an unprivileged writer may still use (`f_favail`) and in total (0: not counted).
     public var availableInodes: Int64
     public var totalInodes: Int64
+    /// The unit space is allocated in (`f_frsize`: a FAT or exFAT cluster, up to 1 MiB or
+    /// more): a file takes its size rounded up to it.
+    public var allocationBytes: Int64 = 1
 }

@@ -129,7 +129,7 @@ public enum FileSystem {
         try Syscall.retrying { statvfs(path, &s) }
         let unit = Int64(s.f_frsize > 0 ? s.f_frsize : s.f_bsize)
         return VolumeSpace(availableBytes: Int64(s.f_bavail) * unit, totalBytes: Int64(s.f_blocks) * unit,
-                           availableInodes: Int64(s.f_favail), totalInodes: Int64(s.f_files))
+                           availableInodes: Int64(s.f_favail), totalInodes: Int64(s.f_files), allocationBytes: max(1, unit))
     }
 }
 
