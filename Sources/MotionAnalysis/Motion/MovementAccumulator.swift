@@ -25,6 +25,13 @@ struct MovementAccumulator {
 
     init(interval: Double, epoch: Double) { self.interval = interval; self.epoch = epoch }
 
+    /// Another recording begins: its `D` rows' period is its own (read after a 100 Hz
+    /// recording, a 10 Hz one's rows each counted 0.01 s: its movement a tenth of what it was).
+    mutating func startRecording() {
+        lastD = nil
+        dPeriod = nil
+    }
+
     mutating func addD(when: Double, ux: Double, uy: Double, uz: Double) {
         guard ux.isFinite, uy.isFinite, uz.isFinite else { lastD = nil; return }
         // A row before the one before (time went backwards) is left out, as A samples are.

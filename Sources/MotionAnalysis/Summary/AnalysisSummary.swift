@@ -95,7 +95,7 @@ public struct AnalysisSummary: Codable, Sendable, Equatable {
         public var rowsLostToWriteErrors: Int64 = 0
         public var writeErrors: Int64 = 0
         public var clockSteps: Int = 0
-        /// Rows whose When went backwards or jumped forward more than a minute inside a file.
+        /// Rows whose When went backwards or repeated (a clock step, files out of order).
         public var timeJumps: Int = 0
         @Nullable public var gps: GPSQuality?
         /// Samples at the accelerometer / gyro range limit.
