@@ -53,6 +53,11 @@ enum VerifiedCopy {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// A name with a character FAT and exFAT forbid (or a control character).
+    static func fatForbidden(_ name: String) -> Bool {
+        name.unicodeScalars.contains { $0.value < 0x20 || "\"*:<>?\\|".unicodeScalars.contains($0) }
+    }
+
     /// Copies `source` to `name` in the folder open as `directory` (path `folder`).
     static func copy(source: String, directory: Directory, name: String, stop: OffloadStop? = nil,
                      progress: (Int64) -> Void) throws(OffloadError) -> CopiedFile {
@@ -72,6 +77,12 @@ enum VerifiedCopy {
             dst = try directory.open(part, .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
                                      permissions: [.ownerReadWrite, .groupRead, .otherRead])
         } catch {
+            // A name FAT and exFAT cannot hold (a browser's "X.json:Zone.Identifier" beside a
+            // recording) was refused with "it does not exist" (ENOENT from exfat-fuse, EINVAL
+            // from the kernel's vfat), run after run.
+            if Self.fatForbidden(name), [Errno.invalidArgument, .noSuchFileOrDirectory, .illegalByteSequence].contains(error) {
+                throw OffloadError("create", path: folder + "/" + name, reason: "the name cannot be stored on this file system (FAT and exFAT allow none of \" * : < > ? \\ | in a name): move or rename that file in the recordings folder, and the recording is copied next time")
+            }
             throw OffloadError("create", path: folder + "/" + part, errno: error)
         }
         var written: (hex: String, bytes: Int64)

@@ -85,3 +85,13 @@ struct TargetIsACopyTests {
         #expect(!OffloadError("write", path: "/x", reason: "permission denied").endsTheCopy)
     }
 }
+
+/// Names FAT and exFAT cannot hold get a reason that says so (they were "it does not exist").
+@Suite("Offload: names a stick cannot hold")
+struct FATNameTests {
+    @Test func forbiddenCharactersAreRecognised() {
+        #expect(VerifiedCopy.fatForbidden("20251121142005.json:Zone.Identifier"))
+        #expect(VerifiedCopy.fatForbidden("a?b") && VerifiedCopy.fatForbidden("a\u{7}b") && VerifiedCopy.fatForbidden("a\\b"))
+        #expect(!VerifiedCopy.fatForbidden("20251121142005.json") && !VerifiedCopy.fatForbidden("unsynced-abc-0001.csv"))
+    }
+}
