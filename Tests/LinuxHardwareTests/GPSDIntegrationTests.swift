@@ -41,6 +41,20 @@ struct GPSDIntegrationTests {
         #expect(RowEncoder.line(Row(fix: first, label: Label.defaultLetter)).hasPrefix("L,W,1584538099.6,"))
     }
 
+    /// gpsd's device list says whether it has a receiver: a recording without fixes can then
+    /// tell "no receiver" from "no fix" (the summary's finding, the status's `no receiver`).
+    @Test(arguments: [true, false])
+    func theReceiversGPSDListsAreCounted(receiver: Bool) throws {
+        let daemon = try GPSDDaemon()
+        try daemon.start(receiver: receiver)
+        defer { daemon.stop() }
+        let client = try daemon.watchingClient()
+        defer { client.stop() }
+        try waitUntil("gpsd's device list") { client.health.receivers != nil }
+        #expect(client.health.receivers == (receiver ? 1 : 0) && client.health.sessions == 1, "\(client.health)")
+        #expect(client.health.statusText == (receiver ? nil : "no receiver"), "\(client.health)")
+    }
+
     @Test func reconnectsAfterGPSDIsKilledAndRestarted() throws {
         let sentences = try GPSDFixtures.sentences("mt3339.log")
         let half = sentences.count / 2

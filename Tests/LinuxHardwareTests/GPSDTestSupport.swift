@@ -122,10 +122,14 @@ final class GPSDDaemon {
         return client
     }
 
-    /// Starts gpsd and waits (at most 10 s) until it lists the UDP device.
-    func start() throws {
-        pid = try Self.spawn([Self.executable, "-N", "-n", "-b", "-S", "\(tcpPort)", "udp://127.0.0.1:\(udpPort)"])
-        try waitUntilReady()
+    /// Starts gpsd and waits (at most 10 s) until it lists the UDP device; with `receiver`
+    /// false, a gpsd with no device at all, until it answers.
+    func start(receiver: Bool = true) throws {
+        // gpsd will not run with neither a device nor a control socket.
+        let control = NSTemporaryDirectory() + "gpsd-\(tcpPort).sock"
+        pid = try Self.spawn([Self.executable, "-N", "-n", "-b", "-S", "\(tcpPort)"]
+                             + (receiver ? ["udp://127.0.0.1:\(udpPort)"] : ["-F", control]))
+        try waitUntilReady(listing: receiver ? "udp://127.0.0.1:\(udpPort)" : "\"class\":\"DEVICES\"")
     }
 
     /// Stops gpsd by its PID (SIGTERM, or `signal`) and waits for it to exit.
@@ -177,9 +181,8 @@ final class GPSDDaemon {
     }
 
     /// Connects, asks for a watch and reads until gpsd's DEVICES report names our UDP device.
-    private func waitUntilReady() throws {
+    private func waitUntilReady(listing device: String) throws {
         let deadline = Date().addingTimeInterval(10)
-        let device = "udp://127.0.0.1:\(udpPort)"
         while Date() < deadline {
             guard isRunning else { throw GPSDHarnessError("gpsd exited at start (ports \(tcpPort)/\(udpPort))") }
             if let text = try? Self.exchange(port: tcpPort, request: "?WATCH={\"enable\":true,\"json\":true};\n",

@@ -42,6 +42,14 @@ import Testing
         #expect(!text.contains("never answered"), "\(text)")
     }
 
+    @Test func aGPSDWithoutAReceiverIsNamed() throws {
+        var h = LocationHealth()
+        h.sessions = 2; h.failedAttempts = 0; h.receivers = 0
+        let text = try #require(finding(try summarize(health: h)))
+        #expect(text.contains("answered, but had no receiver") && text.contains("USBAUTO"), "\(text)")
+        #expect(h.statusText == "no receiver")
+    }
+
     /// Where the metadata cannot tell (no counters: older files, the simulator; or no GPS
     /// source in the recording), the finding stays as it was.
     @Test func withoutTheCountersTheFindingIsUnchanged() throws {

@@ -45,6 +45,8 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
     private let modeChanges = Atomic<Int>(0)
     private let sessions = Atomic<Int>(0)
     private let failedAttempts = Atomic<Int>(0)
+    /// Receivers in gpsd's last device list; −1 while unknown.
+    private let receivers = Atomic<Int>(-1)
     private let stopFlag = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     /// Signalled to cut a backoff sleep short at stop.
@@ -104,6 +106,8 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
         h.modeChanges = modeChanges.load(ordering: .relaxed)
         h.sessions = sessions.load(ordering: .relaxed)
         h.failedAttempts = failedAttempts.load(ordering: .relaxed)
+        let n = receivers.load(ordering: .relaxed)
+        h.receivers = n >= 0 ? n : nil
         return h
     }
 
@@ -289,6 +293,9 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
                     s.statistics.reports += 1
                     s.statistics.watching = true
                 }
+            case .devices(let count):
+                receivers.store(count ?? -1, ordering: .relaxed)
+                state.withLock { $0.statistics.reports += 1 }
             case .other:
                 state.withLock { $0.statistics.reports += 1 }
             }

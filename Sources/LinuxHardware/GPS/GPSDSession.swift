@@ -40,6 +40,9 @@ public enum GPSDMessage: Sendable, Equatable {
     case tpv(TPVReport)
     /// gpsd's answer to the watch request: from now on reports stream.
     case watch
+    /// gpsd's list of receivers (DEVICES: how many it has), or a receiver added or removed
+    /// (DEVICE: nil, the count is then unknown).
+    case devices(Int?)
     /// Any other report (SKY, DEVICE, VERSION, ...): not used for `L` rows.
     case other
 }

@@ -72,6 +72,8 @@ final class LibGPSSession: GPSDSession {
         switch reportClass {
         case "TPV": return .tpv(decodeTPV())
         case "WATCH": return .watch
+        case "DEVICES": return .devices(Int(data.pointee.devices.ndevices))
+        case "DEVICE": return .devices(nil)
         default: return .other
         }
     }

@@ -23,6 +23,10 @@ enum GPSAbsence {
             return "The GPS source (\(addresses)) never answered during the recording\(tried). "
                 + "Is gpsd running and the receiver plugged in? `systemctl status gpsd` and `cgps` tell."
         }
+        if recordings.allSatisfy({ $0.health.lastMode < 2 && $0.health.receivers == 0 }) {
+            return "The GPS source (\(addresses)) answered, but had no receiver: its device list was empty. "
+                + "Is the GPS plugged in, and does gpsd know it (DEVICES or USBAUTO in /etc/default/gpsd)? `gpsctl` lists what gpsd sees."
+        }
         if recordings.allSatisfy({ $0.health.lastMode < 2 }) {
             return "The GPS source (\(addresses)) answered, but the receiver never had a fix. "
                 + "It needs a view of the open sky (a cold start can take minutes); `cgps` shows the satellites it sees."

@@ -42,7 +42,7 @@ struct DaemonStatus: Codable, Sendable, Equatable {
 
     /// GPS as the status shows it.
     struct GPSStatus: Codable, Sendable, Equatable {
-        /// `no GPS`, `waiting`, `no gpsd` (not answering), `no fix`, `2D fix`, `3D fix`.
+        /// `no GPS`, `waiting`, `no gpsd` (not answering), `no receiver` (gpsd has none), `no fix`, `2D fix`, `3D fix`.
         var fix: String
         /// gpsd's mode (0 unknown, 1 no fix, 2, 3); nil without GPS.
         var mode: Int?

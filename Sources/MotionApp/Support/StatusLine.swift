@@ -53,7 +53,7 @@ final class StatusLine: Sendable {
         var remainingSeconds: Int?
         /// Rows per second by source, in canonical order.
         var rates: [(Source, Int)]
-        /// "3D fix", "2D fix", "no fix", "no gpsd", "waiting"; nil when no GPS is recorded.
+        /// "3D fix", "2D fix", "no fix", "no gpsd", "no receiver", "waiting"; nil when no GPS is recorded.
         var gps: String?
         var drops: Int64
         var overruns: Int64

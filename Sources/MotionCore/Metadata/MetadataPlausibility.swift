@@ -57,6 +57,7 @@ extension RecordingMetadata {
             }
             check.count("counters.locationHealth.sessions", l.sessions)
             check.count("counters.locationHealth.failedAttempts", l.failedAttempts)
+            check.count("counters.locationHealth.receivers", l.receivers)
         }
         if let t = c.time {
             check.time("counters.time.gpsMinusSystemSeconds", t.gpsMinusSystemSeconds)

@@ -124,6 +124,8 @@ public struct LocationHealth: Sendable, Codable, Equatable {
     /// then tell "gpsd never answered" from "the receiver never had a fix".
     public var sessions: Int?
     public var failedAttempts: Int?
+    /// Receivers in gpsd's last device list (nil: unknown): 0 is a gpsd without a GPS.
+    public var receivers: Int?
 
     public init() {}
 
@@ -134,6 +136,7 @@ public struct LocationHealth: Sendable, Codable, Equatable {
         if lastMode == 2 { return "2D fix" }
         if lastMode == 1 { return "no fix" }
         if sessions == 0 && (failedAttempts ?? 0) > 0 { return "no gpsd" }
+        if (sessions ?? 0) > 0 && receivers == 0 { return "no receiver" }
         return nil
     }
 }
