@@ -71,6 +71,22 @@ struct RecoveryTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: json)) == before)
     }
 
+    /// Killed at a rotation after the new part's metadata was written to its temporary file
+    /// and before it was put in place: recovery completes that metadata (the recording's id,
+    /// board and index stay), where it deleted it and rebuilt the part as a recording of its own.
+    @Test func metadataLeftInItsTemporaryFileIsUsed() throws {
+        let dir = temporaryDirectory()
+        let csv = try interruptedRecording(in: dir)
+        let json = dir + "/" + csv.dropLast(4) + ".json"
+        try FileManager.default.moveItem(atPath: json, toPath: json + ".tmp")
+        let report = RecordingRecovery.recover(folder: dir, softwareVersion: "t")
+        #expect(report.recovered.map(\.name) == [csv] && report.failures.isEmpty, "\(report)")
+        let after = try metadata(dir, csv)
+        #expect(after.recording.id == "test" && after.recording.board == "test-board" && after.endReason == "recovered")
+        #expect(after.recording.notes.contains { $0.contains(".json.tmp, written but not yet put in place") })
+        #expect(!FileManager.default.fileExists(atPath: json + ".tmp"))
+    }
+
     @Test func aTornLastLineIsCutAndTheMetadataCompleted() throws {
         let dir = temporaryDirectory()
         let csv = try interruptedRecording(in: dir)

@@ -124,8 +124,18 @@ public enum RecordingRecovery {
         } catch {
             throw RecoveryFailure(path: path, message: "cannot lock: \(error)")
         }
-        let metadata = loadMetadata(RecordingFiles.metadataPath(for: path))
+        var metadata = loadMetadata(RecordingFiles.metadataPath(for: path))
         if case .valid(let m) = metadata, !needsRecovery(m) { return .finishedMeanwhile }
+        // Killed at a rotation between writing the new part's metadata and putting it in
+        // place: the complete temporary file has what a rebuilt one cannot know (the
+        // recording's id, index and board). It was deleted, and the part rebuilt as a
+        // recording of its own.
+        var fromTemporary = false
+        if case .missing = metadata, let tmp = RecordingFiles.loadMetadata(at: RecordingFiles.metadataPath(for: path) + ".tmp"),
+           case .read(let m) = tmp, m.file.name == name {
+            metadata = .valid(m)
+            fromTemporary = true
+        }
         let knownRate: Int? = { if case .valid(let m) = metadata, m.recording.rateHz > 0 { return m.recording.rateHz } else { return nil } }()
         var scan = try RecoveryScan.scan(fd: fd, path: path, rateHz: knownRate)
         if knownRate == nil, let busiest = scan.mainSource {
@@ -161,6 +171,7 @@ public enum RecordingRecovery {
             rebuilt = true
         }
         complete(&doc, scan: scan, headerRewritten: headerRewritten)
+        if fromTemporary { doc.recording.notes.append("its metadata came from \(String(name.dropLast(4))).json.tmp, written but not yet put in place when the recording ended") }
         let base = String(name.dropLast(4))
         let directory: DiskDirectory
         do { directory = try DiskDirectory(path: folder) } catch {
