@@ -43,7 +43,7 @@ public enum GPSDMessage: Sendable, Equatable {
     /// gpsd's list of receivers (DEVICES: how many it has), or a receiver added or removed
     /// (DEVICE: nil, the count is then unknown).
     case devices(Int?)
-    /// Any other report (SKY, DEVICE, VERSION, ...): not used for `L` rows.
+    /// Any other report (SKY, VERSION, ...): not used for `L` rows.
     case other
 }
 

@@ -1,8 +1,8 @@
 import MotionCore
 
 /// Why a recording made with a GPS source has no `L` rows, from the source's counters in
-/// the metadata (`counters.locationHealth`): gpsd never answered, or it answered but the
-/// receiver never had a fix. The summary's "No GPS (L) rows" finding says which, and what to do.
+/// the metadata (`counters.locationHealth`): gpsd never answered, it answered but had no
+/// receiver, or its receiver never had a fix. The summary's "No GPS (L) rows" finding says which, and what to do.
 enum GPSAbsence {
     /// Sentences for files without `L` rows, or nil where the metadata cannot tell (no GPS
     /// source configured, the simulator, metadata from before the counters were kept).

@@ -129,8 +129,8 @@ enum HealthReport {
         } else if h.missedTicks > 0 {
             // Recovery raises missedTicks to the ticks its rows lack but cannot know the late
             // wake-ups: "118 ticks were missed in 3 late wake-ups" where the file had 55 gaps.
-            findings.append("\(CountText.of(h.missedTicks, "tick")) \(h.missedTicks == 1 ? "has" : "have") no sample (no sample exists for them): missed by the sampler, "
-                            + "or dropped or lost before the unclean end; recovery counts them from the gaps between rows.")
+            findings.append("\(CountText.of(h.missedTicks, "tick")) \(h.missedTicks == 1 ? "has" : "have") no sample: missed by the sampler, "
+                            + "or dropped or lost before the unclean end (recovery counts them from the gaps between rows).")
         }
         if h.rowsLostToWriteErrors > 0 || h.writeErrors > 0 {
             findings.append("\(CountText.were(h.rowsLostToWriteErrors, "row")) lost to \(CountText.of(h.writeErrors, "write error")) (full or failing card?).")

@@ -130,7 +130,8 @@ public struct LocationHealth: Sendable, Codable, Equatable {
     public init() {}
 
     /// How a live status shows the GPS: `no gpsd` (it has not answered yet and attempts
-    /// failed), `no fix`, `2D fix`, `3D fix`; nil while nothing is known yet.
+    /// failed), `no receiver` (gpsd answered with an empty device list), `no fix`, `2D fix`,
+    /// `3D fix`; nil while nothing is known yet.
     public var statusText: String? {
         if lastMode >= 3 { return "3D fix" }
         if lastMode == 2 { return "2D fix" }
