@@ -42,6 +42,12 @@ public struct FolderOffload {
 
     /// Runs the offload; `progress` hears after every chunk and every part copied.
     public func run(progress: (OffloadProgress) -> Void = { _ in }) throws(OffloadError) -> FolderOffloadReport {
+        let lock = try OffloadLock.acquire(source, stop: stop) {
+            var waiting = OffloadProgress(state: .copying, target: target, pid: CurrentProcess.id, updated: now().timeIntervalSince1970)
+            waiting.message = "Waiting for another offload of \(source) to finish…"
+            progress(waiting)
+        }
+        defer { lock.release() }
         let inventory = try RecordingCatalog.inventory(folder: source)
         var report = FolderOffloadReport()
         report.parts = PartIndex(inventory.finished, recordingNow: inventory.inProgressRecordingIDs)
@@ -125,7 +131,14 @@ public struct FolderOffload {
                 }
                 // Copies the manifest does not list are not copies (the report said the
                 // manifest listed every verified file): the run ends here.
-                do throws(OffloadError) { try manifest.append(copied, at: now()) } catch { throw error.endingTheCopy }
+                do throws(OffloadError) { try manifest.append(copied, at: now()) } catch {
+                    // Unmounted under the run (`umount -l`): the path is gone, the open folder not.
+                    guard FileSystem.exists(target) else {
+                        throw OffloadError("write the manifest", path: target + "/" + OffloadManifest.fileName,
+                                           reason: "the target folder is gone (the stick was unmounted or pulled out?); plug it in again and run the offload again: what was verified stays, the rest is copied").endingTheCopy
+                    }
+                    throw error.endingTheCopy
+                }
                 report.copied.append(r.base)
                 report.filesCopied += copied.count
                 report.bytesCopied += copied.reduce(0) { $0 + $1.bytes }

@@ -106,6 +106,8 @@ public struct RemoteUpload {
             report.skipped = "Not uploading: the card has \(ByteText.describe(free)) free, below its reserve of \(ByteText.describe(options.minFreeSpace)) (min_free_space)."
             return report
         }
+        let lock = try OffloadLock.acquire(source, stop: stop) { log("Waiting for another offload of \(source) to finish…") }
+        defer { lock.release() }
         let inventory = try RecordingCatalog.inventory(folder: source)
         report.parts = PartIndex(inventory.finished, recordingNow: inventory.inProgressRecordingIDs)
         report.inProgress = inventory.inProgress

@@ -119,7 +119,12 @@ enum VerifiedCopy {
             try? directory.removeIfPresent(part)
             throw OffloadError("verify", path: target, reason: "the copy read back differs from the recording (SHA-256 \(readBack.hex.prefix(12))… against \(written.hex.prefix(12))…): the stick may be failing")
         }
-        try SystemCalls.renameNoReplace(directory: directory, from: part, to: name)
+        do { try SystemCalls.renameNoReplace(directory: directory, from: part, to: name) } catch {
+            // A name taken meanwhile (or a link put there): the verified copy is not left
+            // behind as a stray `.part` (27 were, one per file).
+            try? directory.removeIfPresent(part)
+            throw error
+        }
         try SystemCalls.fsync(directory)
         return CopiedFile(name: name, bytes: written.bytes, sha256: written.hex)
     }

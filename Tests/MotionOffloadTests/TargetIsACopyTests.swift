@@ -95,3 +95,43 @@ struct FATNameTests {
         #expect(!VerifiedCopy.fatForbidden("20251121142005.json") && !VerifiedCopy.fatForbidden("unsynced-abc-0001.csv"))
     }
 }
+
+/// One offload of a folder at a time, and nothing left behind by a copy that could not be
+/// put in place.
+@Suite("Offload: one at a time")
+struct OffloadTurnTests {
+    let t0 = 1_763_735_405.0
+
+    /// A second offload of the same folder waits for the first (two sticks at once took the
+    /// same recordings, and with --delete-after-copy the slower one failed on every part).
+    @Test func aSecondOffloadOfTheFolderWaitsItsTurn() throws {
+        let source = RecordingFolder(), stick = RecordingFolder()
+        defer { source.remove(); stick.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        let first = try OffloadLock.acquire(source.path, stop: nil) {}
+        var job = FolderOffload(source: source.path, target: stick.path, options: .init())
+        let stop = OffloadStop()
+        stop.request("the test")   // seen only while waiting: nothing else to wait for
+        job.stop = stop
+        var messages: [String] = []
+        #expect(throws: OffloadError.self) { _ = try job.run { if let m = $0.message { messages.append(m) } } }
+        #expect(messages == ["Waiting for another offload of \(source.path) to finish…"], "\(messages)")
+        #expect(files(in: stick.path).isEmpty)
+        first.release()
+        job.stop = nil
+        #expect(try job.run().copied == ["20251121142005"])
+    }
+
+    /// A copy whose name is taken on the target when it is put in place (here by a link) is
+    /// removed, not left as a `.part` (27 were).
+    @Test func aCopyThatCannotBePutInPlaceLeavesNoPart() throws {
+        let source = RecordingFolder(), stick = RecordingFolder()
+        defer { source.remove(); stick.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 100)
+        try FileManager.default.createSymbolicLink(atPath: stick.path + "/20251121142005.json",
+                                                   withDestinationPath: source.path + "/20251121142005.json")
+        let report = try FolderOffload(source: source.path, target: stick.path, options: .init()).run()
+        #expect(!report.failures.isEmpty && report.copied.isEmpty, "\(report.lines())")
+        #expect(!files(in: stick.path).contains { $0.hasSuffix(".part") }, "\(files(in: stick.path))")
+    }
+}

@@ -188,6 +188,8 @@ struct OffloadCommand: ParsableCommand {
                 var p = progress
                 p.target = label
                 p.message = p.message.map(show)
+                // While copying, a message is news for the terminal too (waiting for another offload).
+                if p.state == .copying, let message = p.message { Console.error(message) }
                 if holdFinal && p.state != .copying { final = p; return }
                 if let statusFile { p.write(to: statusFile) }
             }
@@ -199,7 +201,9 @@ struct OffloadCommand: ParsableCommand {
         // The manifest is named only where it exists: a run stopped before its first file
         // was verified wrote none.
         let manifest = FileManager.default.fileExists(atPath: target + "/" + OffloadManifest.fileName)
-        Console.out("Target: \(shownTarget)\(manifest ? " (manifest.csv lists every verified file)" : "")")
+        let listed = !report.failures.contains { $0.path.hasSuffix("/" + OffloadManifest.fileName) }
+        Console.out("Target: \(shownTarget)" + (!manifest ? "" : listed ? " (manifest.csv lists every verified file)"
+            : " (manifest.csv could not be written: the files copied last are not listed in it; the next run finds them)"))
         if !report.complete { throw CommandFailure("", code: 1) }
     }
 
