@@ -18,10 +18,9 @@ struct OffloadLock {
         }
         var told = false
         while true {
-            do { if try fd.tryLockExclusive() { return OffloadLock(fd: fd) } } catch {
-                try? fd.close()
-                throw OffloadError("lock", path: folder, errno: error)
-            }
+            // A file system without locks (ENOLCK): the run goes on unlocked, as before locks
+            // existed (two runs at once lose nothing; the slower one reports errors).
+            do { if try fd.tryLockExclusive() { return OffloadLock(fd: fd) } } catch { return OffloadLock(fd: fd) }
             if !told { waiting(); told = true }
             if let reason = stop?.reason {
                 try? fd.close()
