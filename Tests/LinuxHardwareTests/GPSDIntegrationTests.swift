@@ -73,6 +73,10 @@ struct GPSDIntegrationTests {
         daemon.stop(signal: SIGKILL)
         try waitUntil("the client to notice gpsd is gone") { client.health.disconnects == 1 }
         #expect(!client.isConnected)
+        // The fix of the lost session is not the state now (a status said "3D fix" for as
+        // long as gpsd was gone).
+        #expect(client.health.lastMode == 0 && client.health.connected == false && client.health.statusText == "no gpsd",
+                "\(client.health)")
 
         try daemon.start()
         try waitUntil("the client to reconnect") { client.statistics.watching }

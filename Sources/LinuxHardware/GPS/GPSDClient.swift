@@ -47,6 +47,8 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
     private let failedAttempts = Atomic<Int>(0)
     /// Receivers in gpsd's last device list; −1 while unknown.
     private let receivers = Atomic<Int>(-1)
+    /// A session is open and gpsd has answered in it.
+    private let answering = Atomic<Bool>(false)
     private let stopFlag = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     /// Signalled to cut a backoff sleep short at stop.
@@ -108,6 +110,7 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
         h.failedAttempts = failedAttempts.load(ordering: .relaxed)
         let n = receivers.load(ordering: .relaxed)
         h.receivers = n >= 0 ? n : nil
+        h.connected = answering.load(ordering: .relaxed)
         return h
     }
 
@@ -221,12 +224,18 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
                         s.statistics.connections += 1
                     }
                     sessions.add(1, ordering: .relaxed)
+                    answering.store(true, ordering: .relaxed)
                 }, onSteady: {
                     steady = true
                     if outageSince != nil { resumed() }
                 })
                 session.close()
                 // One step: whoever sees the disconnect counted also sees it disconnected.
+                // What the last session said is not the state now: a status kept saying
+                // "3D fix" (and the LED "fix") for as long as gpsd was gone.
+                answering.store(false, ordering: .relaxed)
+                lastMode.store(0, ordering: .relaxed)
+                receivers.store(-1, ordering: .relaxed)
                 state.withLock { s in
                     s.connected = false
                     s.statistics.watching = false

@@ -208,6 +208,14 @@ final class Daemon: Sendable {
         }
     }
 
+    /// The clock When is based on now: once GPS time set it (`gps`), the kernel's flag no
+    /// longer says anything about the rows (the status said "NOT synchronised" after GPS time
+    /// had set When and renamed the file).
+    private func clockStatus(_ session: RecordingSession?) -> DaemonStatus.ClockStatus {
+        if session?.gpsTime?.snapshot.clock == GPSTimeRecord.gpsClock { return .init(source: GPSTimeRecord.gpsClock, synchronized: true) }
+        return .init(source: session?.clockSource ?? "system", synchronized: SystemClockStatus.current().synchronised)
+    }
+
     func status() -> DaemonStatus {
         let p = published.withLock { $0 }
         let session = p.session
@@ -244,7 +252,7 @@ final class Daemon: Sendable {
             droppedRows: c?.droppedRows.load(ordering: .relaxed) ?? 0,
             rowsLostToWriteErrors: c?.rowsLostToWriteErrors.load(ordering: .relaxed) ?? 0,
             overruns: c?.overruns.load(ordering: .relaxed) ?? 0, missedTicks: c?.missedTicks.load(ordering: .relaxed) ?? 0,
-            gps: gps, clock: .init(source: session?.clockSource ?? "system", synchronized: SystemClockStatus.current().synchronised),
+            gps: gps, clock: clockStatus(session),
             freeSpace: .init(availableBytes: free?.availableBytes ?? (try? StatvfsFileSystemStats().space(at: launcher.outputFolder).availableBytes),
                              minimumBytes: launcher.freeSpace?.minimumFreeBytes ?? 0,
                              stopsBelowBytes: launcher.freeSpace.map { $0.minimumFreeBytes + $0.headroomBytes } ?? 0),

@@ -51,7 +51,8 @@ struct DaemonStatus: Codable, Sendable, Equatable {
 
     /// The clock When comes from.
     struct ClockStatus: Codable, Sendable, Equatable {
-        /// `system` (CLOCK_REALTIME) or `simulated`.
+        /// `system` (CLOCK_REALTIME), `gps` (When anchored to GPS time: the recording's rows
+        /// carry GPS time whatever the kernel says of the system clock) or `simulated`.
         var source: String
         /// Whether the kernel says the system clock is synchronised (NTP, GPS); nil: unknown.
         var synchronized: Bool?
@@ -90,6 +91,7 @@ struct DaemonStatus: Codable, Sendable, Equatable {
         add("GPS", gps.fix + (gps.source.map { " (\($0))" } ?? ""))
         let sync: String
         switch clock.synchronized {
+        case true? where clock.source == GPSTimeRecord.gpsClock: sync = "When anchored to GPS time"
         case true?: sync = "synchronised"
         case false?: sync = "NOT synchronised: When may be wrong until NTP or GPS sets the clock"
         case nil: sync = "synchronisation unknown"

@@ -14,6 +14,8 @@ final class RecordingSession: Sendable {
     let rateHz: Int
     let locationDescription: String?
     let clockSource: String
+    /// GPS time of the recording, if it anchors When to it.
+    let gpsTime: GPSTimeBase?
     private let stopSignal: StopSignal
     private let recorder: RecorderBox
     private let monitor: FreeSpaceMonitor?
@@ -27,6 +29,7 @@ final class RecordingSession: Sendable {
         self.rateHz = recorder.configuration.rateHz
         self.locationDescription = locationDescription
         self.clockSource = clockSource
+        self.gpsTime = recorder.gpsTime
         self.recorder = RecorderBox(recorder)
         let stop = recorder.stop
         let monitor = freeSpace.map { g in

@@ -57,6 +57,9 @@ public final class Recorder {
     private let directory: OutputDirectory
     private let log: Logger
     private let timeBase: GPSTimeBase?
+    /// GPS time, when the recording anchors When to it (`--gpsd` on a board whose clock no
+    /// time service set): its `snapshot.clock` says `gps` once GPS time is known.
+    public var gpsTime: GPSTimeBase? { timeBase }
     /// Raise it from any thread (signal handler, button, control socket) to stop.
     public let stop: StopSignal
     /// Called from the writer thread after each successful write with its size in bytes

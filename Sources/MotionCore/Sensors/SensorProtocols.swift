@@ -126,17 +126,20 @@ public struct LocationHealth: Sendable, Codable, Equatable {
     public var failedAttempts: Int?
     /// Receivers in gpsd's last device list (nil: unknown): 0 is a gpsd without a GPS.
     public var receivers: Int?
+    /// Whether a session with the source is open and answering now (nil: the source has no
+    /// connection, or metadata from before it was kept). `lastMode` is reset when it ends.
+    public var connected: Bool?
 
     public init() {}
 
-    /// How a live status shows the GPS: `no gpsd` (it has not answered yet and attempts
-    /// failed), `no receiver` (gpsd answered with an empty device list), `no fix`, `2D fix`,
-    /// `3D fix`; nil while nothing is known yet.
+    /// How a live status shows the GPS: `no gpsd` (not answering now, after failed attempts
+    /// or a lost session), `no receiver` (gpsd answered with an empty device list), `no fix`,
+    /// `2D fix`, `3D fix`; nil while nothing is known yet.
     public var statusText: String? {
+        if connected == false && ((failedAttempts ?? 0) > 0 || disconnects > 0) { return "no gpsd" }
         if lastMode >= 3 { return "3D fix" }
         if lastMode == 2 { return "2D fix" }
         if lastMode == 1 { return "no fix" }
-        if sessions == 0 && (failedAttempts ?? 0) > 0 { return "no gpsd" }
         if (sessions ?? 0) > 0 && receivers == 0 { return "no receiver" }
         return nil
     }

@@ -10,6 +10,8 @@ public struct GPSTimeRecord: Codable, Sendable, Equatable {
     public var clock: String = "unknown"
     /// `recording.clock` of a recording whose times no time service and no GPS time set.
     public static let unsynchronisedClock = "system-unsynchronised"
+    /// `recording.clock` once When is anchored to GPS time.
+    public static let gpsClock = "gps"
     /// The kernel's verdict at start (ntp_adjtime), nil when not checked (simulated clock).
     public var systemClockSynchronised: Bool?
     public var systemClockDetail: String?

@@ -74,7 +74,7 @@ public struct GPSTimeCorrector {
         record.gpsDelaySpreadSeconds = Double(estimate.delaySpreadNanos) / 1e9
         if applies {
             mapper.setTarget(target)
-            record.clock = "gps"
+            record.clock = GPSTimeRecord.gpsClock
             // A target the mapper slews rather than steps (a clock ahead of GPS) also ends
             // the provisional period: GPS time is known and being applied.
             if base.isProvisional && target - mapper.appliedNanos <= mapper.stepThresholdNanos {

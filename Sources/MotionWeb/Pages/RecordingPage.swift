@@ -43,7 +43,7 @@ enum RecordingPage {
             body += "<p class=\"gap\">Could not read the rows: \(Text.html(seriesError))</p>"
         } else {
             // Without metadata (a CSV copied in) nothing says whether GPS was recorded.
-            let why = r.sources.contains("L") ? " (GPS was on but had no fix)"
+            let why = r.sources.contains("L") ? " (GPS was on, but no position was recorded: Health says why)"
                 : r.parts.allSatisfy({ $0.metadata != nil }) ? " (GPS was not recorded)" : ""
             body += "<p class=\"gap\">No GPS positions in this " + (multi ? "recording" : "file") + why + ".</p>"
         }
@@ -141,7 +141,8 @@ enum RecordingPage {
         }
         // No ticks (an imported track): no scheduler or buffers whose counters could say anything.
         if m.recording.rateHz > 0 { items += counterSentences(c, summarized: summarized) }
-        if m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
+        // With a summary its finding says why (gpsd never answered, no receiver, no fix).
+        if !summarized && m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
         items += m.recording.notes
         items += summary?.health.findings ?? []
         return Text.list(items)
@@ -238,7 +239,7 @@ enum RecordingPage {
             ("Board", m.recording.board + (m.recording.boardDescription.map { " — \($0)" } ?? "")),
             ("Rate", m.recording.rateHz > 0 ? "\(m.recording.rateHz) Hz" : "–"), ("Sources", m.recording.sources),
             ("Rows", rowCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
-            ("Started", m.recording.started), ("File closed", ended ?? "–"),
+            ("Started", gpsTimed(m.recording.started, m)), ("File closed", ended.map { gpsTimed($0, m) } ?? "–"),
             ("Clock", m.recording.clock), ("When", "\(m.recording.whenMode)"),
             ("Label", m.recording.label), ("Recording id", m.recording.id),
             (multi ? "Parts" : "Part", part),
@@ -246,6 +247,16 @@ enum RecordingPage {
         ]
         if let g = m.recording.gps { rows.append(("GPS", g)) }
         return "<table class=\"meta\">" + rows.map { "<tr><td>\(Text.html($0.0))</td><td>\(Text.html($0.1))</td></tr>" }.joined() + "</table>"
+    }
+
+    /// `started` and `ended` are the logger's system clock; where GPS time corrected When
+    /// (`clock: gps`), that clock was off by the correction: the page's heading showed 09:11
+    /// and its metadata "Started 06:11:45Z" for the same moment. Shown in GPS time, with the
+    /// logger's reading beside it.
+    static func gpsTimed(_ iso: String, _ m: RecordingMetadata) -> String {
+        guard m.recording.clock == GPSTimeRecord.gpsClock, let c = m.counters.time?.correctionSeconds, abs(c) >= 1,
+              let t = TimeText.epochSeconds(iso8601: iso) else { return iso }
+        return TimeText.isoUTC(epochSeconds: t + c) + " (GPS time; the logger's clock said \(iso))"
     }
 
     static let script = """

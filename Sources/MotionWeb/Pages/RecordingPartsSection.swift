@@ -74,7 +74,7 @@ enum RecordingPartsSection {
         // Running totals of the recording: the latest part's (the largest of each).
         let c = metas.reduce(CounterSnapshot()) { $0.latest($1.counters) }
         items += RecordingPage.counterSentences(c, summarized: summarized)
-        if r.sources.contains("L") && !r.hasLocation { items.append("GPS was on but recorded no position.") }
+        if !summarized && r.sources.contains("L") && !r.hasLocation { items.append("GPS was on but recorded no position.") }
         // Each problem said once: the summary's findings name a part missing between two here.
         if let missing = missingText(r, inner: !summarized) { items.append(missing) }
         for note in metas.flatMap(\.recording.notes) where !items.contains(note) { items.append(note) }

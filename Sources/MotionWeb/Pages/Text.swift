@@ -8,9 +8,17 @@ enum Text {
     /// Escapes text for HTML content and attribute values (the XML escaping of exports).
     static func html(_ s: String) -> String { ExportText.xml(s) }
 
-    /// Sentences as an HTML list, each escaped.
+    /// Sentences as an HTML list, each escaped; a command quoted in backticks (the findings'
+    /// "`systemctl status gpsd`") is set as code, not shown with its backticks.
     static func list(_ items: [String]) -> String {
-        "<ul>" + items.map { "<li>\(html($0))</li>" }.joined() + "</ul>"
+        "<ul>" + items.map { "<li>\(withCode($0))</li>" }.joined() + "</ul>"
+    }
+
+    /// Escapes `s`, setting each pair of backticks' text as `<code>`.
+    static func withCode(_ s: String) -> String {
+        let parts = s.split(separator: "`", omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts.count % 2 == 1 else { return html(s) }
+        return parts.enumerated().map { k, part in k % 2 == 1 ? "<code>\(html(String(part)))</code>" : html(String(part)) }.joined()
     }
 
     /// Percent-encodes a name for a URL path segment.

@@ -47,10 +47,26 @@ extension WebApp {
                     return await download(entry, of: recording, kind, request: request, context: context, head: head)
                 }
             }
+            // A provisional name (`unsynced-…`) renamed once GPS time was known: a page or
+            // link opened before still finds the recording (it was a 404).
+            if file.hasPrefix(RecordingFiles.provisionalStem + "-"), let renamed = try renamedTo(file) {
+                return Self.redirect("/recordings/" + Text.path(renamed))
+            }
         } catch {
             return Self.failure(.internalServerError, "\(error)", api: false)
         }
         return Self.failure(.notFound, WebError.notFound(file).description, api: false)
+    }
+
+    /// The name `file` (a recording, or one of its downloads) has now, where its metadata
+    /// says it was renamed from it (`file.renamedFrom`).
+    func renamedTo(_ file: String) throws(WebError) -> String? {
+        let suffix = Kind.allCases.map { "." + $0.rawValue }.first { file.hasSuffix($0) } ?? ""
+        let old = String(file.dropLast(suffix.count)) + ".csv"
+        for r in try folder.recordings() {
+            if let part = r.parts.first(where: { $0.metadata?.file.renamedFrom == old }) { return part.name + suffix }
+        }
+        return nil
     }
 
     /// The file `entry` as it is (the CSV, up to its last complete row while written, or the

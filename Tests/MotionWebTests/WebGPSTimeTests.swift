@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MotionCore
+@testable import MotionWeb
+import Testing
+
+/// What the page says of recordings whose clock GPS time set, and of their findings.
+@Suite struct WebGPSTimeTests {
+    /// A recording renamed from its provisional name once GPS time was known: a page or link
+    /// opened before finds it (it was a 404).
+    @Test func aProvisionalNameLeadsToTheRecordingItBecame() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", start: 1_767_254_400)
+        let json = f.folder + "/20260101080000.json"
+        var meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: json))))
+        meta.file.renamedFrom = "unsynced-abcd1234-0001234.csv"
+        try Data(meta.encoded()).write(to: URL(fileURLWithPath: json))
+        try await f.app().test(.router) { client in
+            let page = try await client.execute(uri: "/recordings/unsynced-abcd1234-0001234", method: .get)
+            #expect(page.status == .seeOther && page.headers[.location] == "/recordings/20260101080000")
+            let gpx = try await client.execute(uri: "/recordings/unsynced-abcd1234-0001234.gpx", method: .get)
+            #expect(gpx.status == .seeOther && gpx.headers[.location] == "/recordings/20260101080000.gpx")
+            let other = try await client.execute(uri: "/recordings/unsynced-abcd1234-0009999", method: .get)
+            #expect(other.status == .notFound)
+        }
+    }
+
+    /// `started` and `ended` are the logger's clock; where GPS time corrected When they are
+    /// shown in GPS time (the heading said 09:11, the metadata table 06:11:45Z).
+    @Test func metadataTimesAreShownInGPSTimeWhereGPSTimeCorrectedThem() throws {
+        let d = RecordingDescription(id: "i", board: "b", boardDescription: nil, sensor: SensorInfo(model: "m"), gps: "gpsd localhost:2947",
+                                     deviceMotion: nil, rateHz: 10, sources: "AL", label: "W", whenMode: .epoch, startEpoch: 0,
+                                     started: "2026-11-29T06:11:45.620Z", clock: GPSTimeRecord.gpsClock, rotateBytes: nil,
+                                     rotateSeconds: nil, fsyncIntervalSeconds: 1, bufferRows: 10, notes: [])
+        var counters = CounterSnapshot()
+        var time = GPSTimeRecord(clock: GPSTimeRecord.gpsClock, systemClockSynchronised: false)
+        time.correctionSeconds = 3 * 3600
+        counters.time = time
+        var m = RecordingMetadata(software: .init(version: "t"), recording: d, file: .init(name: "x.csv", index: 1, previous: nil),
+                                  counters: counters, endedCleanly: true, endReason: "stopped", ended: nil)
+        #expect(RecordingPage.gpsTimed(m.recording.started, m) == "2026-11-29T09:11:45.620Z (GPS time; the logger's clock said 2026-11-29T06:11:45.620Z)")
+        m.recording.clock = "system"
+        #expect(RecordingPage.gpsTimed(m.recording.started, m) == "2026-11-29T06:11:45.620Z")
+    }
+
+    /// A command quoted in a finding is set as code, its backticks not shown.
+    @Test func commandsInFindingsAreCode() {
+        #expect(Text.withCode("Is gpsd running? `systemctl status gpsd` and `cgps` tell.")
+                == "Is gpsd running? <code>systemctl status gpsd</code> and <code>cgps</code> tell.")
+        #expect(Text.withCode("`a<b`") == "<code>a&lt;b</code>")
+        #expect(Text.withCode("one ` alone <b>") == "one ` alone &lt;b&gt;")
+    }
+}
