@@ -50,6 +50,15 @@ import Testing
         #expect(h.statusText == "no receiver")
     }
 
+    /// A connection to gpsd lost mid-recording is said as such, beside the GPS gap it made.
+    @Test func aLostConnectionIsSaid() throws {
+        var h = LocationHealth()
+        h.sessions = 2; h.failedAttempts = 3; h.disconnects = 1
+        let s = try summarize(health: h)
+        #expect(s.messages.contains("The connection to gpsd was lost once (gpsd stopped or restarted): no fixes were recorded until it answered again."), "\(s.messages)")
+        #expect(!(try summarize(health: LocationHealth())).messages.contains { $0.contains("connection to gpsd") })
+    }
+
     /// Where the metadata cannot tell (no counters: older files, the simulator; or no GPS
     /// source in the recording), the finding stays as it was.
     @Test func withoutTheCountersTheFindingIsUnchanged() throws {

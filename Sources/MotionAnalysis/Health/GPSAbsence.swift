@@ -4,6 +4,22 @@ import MotionCore
 /// the metadata (`counters.locationHealth`): gpsd never answered, it answered but had no
 /// receiver, or its receiver never had a fix. The summary's "No GPS (L) rows" finding says which, and what to do.
 enum GPSAbsence {
+    /// The connection to gpsd lost during the recordings (`locationHealth.disconnects`, the
+    /// latest file's of each): "GPS had no fix for 45 s … to the end of the recording" did
+    /// not say that gpsd had gone away.
+    static func lostConnections(_ metadata: [(String, RecordingMetadata)]) -> String? {
+        var latest: [String: (index: Int, lost: Int)] = [:]
+        for (_, m) in metadata {
+            guard let h = m.counters.locationHealth, m.recording.gps != nil else { continue }
+            if let seen = latest[m.recording.id], seen.index >= m.file.index { continue }
+            latest[m.recording.id] = (m.file.index, min(h.disconnects, 1 << 40))
+        }
+        let lost = latest.values.reduce(0) { $0 + $1.lost }
+        guard lost > 0 else { return nil }
+        let times = lost == 1 ? "once" : "\(lost) times"
+        return "The connection to gpsd was lost \(times) (gpsd stopped or restarted): no fixes were recorded until it answered again."
+    }
+
     /// Sentences for files without `L` rows, or nil where the metadata cannot tell (no GPS
     /// source configured, the simulator, metadata from before the counters were kept).
     static func reason(_ metadata: [(String, RecordingMetadata)]) -> String? {

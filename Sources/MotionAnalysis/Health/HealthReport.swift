@@ -114,6 +114,7 @@ enum HealthReport {
             }
         }
         findings += shared.map { "\(Self.list($0.names)) \($0.predicate)" } + gpsGaps
+        if let lost = GPSAbsence.lostConnections(metadata) { findings.append(lost) }
         // Only where there are rows: a day or file without any is no news about GPS.
         let anyRows = a.stats.contains { $0.count > 0 }
         if anyRows && a.stats[Source.location.order].count == 0 {

@@ -73,7 +73,8 @@ struct DaemonCommand: ParsableCommand {
         StartupRecovery.run(folder: setup.outputPath, log: log)
 
         var gpio: GPIOLines?
-        var gpioProblem: String?
+        // Said in `status` too: with --no-gpio it said "gpio": "ok".
+        var gpioProblem: String? = noGPIO ? "not used (--no-gpio)" : config.wiring == nil ? "no buttons or LED in the board file" : nil
         if let wiring = config.wiring {
             do { gpio = try LinuxGPIOLines(wiring: wiring) } catch {
                 gpioProblem = "\(error)"

@@ -33,7 +33,8 @@ struct DaemonStatus: Codable, Sendable, Equatable {
     var lastFiles: [String]
     /// Recordings started since the daemon started.
     var recordings: Int
-    /// GPIO problems (nil: buttons and LED work, or none are wired).
+    /// `ok` when the buttons and LED work; else why not: a GPIO error, `not used (--no-gpio)`,
+    /// or `no buttons or LED in the board file`.
     var gpio: String
     /// A copy to a USB stick in progress or just ended (nil: none).
     var offload: OffloadProgress?

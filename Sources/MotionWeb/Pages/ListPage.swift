@@ -145,7 +145,7 @@ enum ListPage {
     let j={};try{j=await r.json();}catch(e){}return {ok:r.ok,status:r.status,j};}
     document.getElementById('del-selected').addEventListener('click',async()=>{const all=cards();if(!all.length)return;
     const busy=all.filter(c=>c.closest('li.writing')),sel=all.filter(c=>!c.closest('li.writing'));
-    const held=busy.map(c=>c.value+' is being recorded: stop the recording first (its parts are kept together)');
+    const held=busy.map(c=>c.value+' is being recorded: stop the recording first'+((c.dataset.files||'').includes('/')?' (its parts are kept together)':''));
     if(!sel.length){msg('Not deleted: '+held.join('; '));return;}
     const n=sel.flatMap(c=>(c.dataset.files||c.value).split('/'));const k=sel.length;
     if(!confirm(`Delete ${k} recording${k>1?'s':''}${n.length>k?` (${n.length} files)`:''} for good?\\n\\n${n.join('\\n')}${busy.length?`\\n\\nNot ${busy.map(c=>c.value).join(', ')}: being recorded.`:''}\\n\\nEach CSV and its metadata are removed from the logger.`))return;
