@@ -26,6 +26,26 @@ import Testing
         }
     }
 
+    /// A recording whose times come from a clock nobody set carries a badge saying so (its
+    /// times were shown as plain dates).
+    @Test func aClockNobodySetIsABadge() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", start: 1_767_254_400)
+        try f.addRecording("20260102080000", start: 1_767_340_800)
+        let json = f.folder + "/20260101080000.json"
+        var meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: json))))
+        meta.recording.clock = GPSTimeRecord.unsynchronisedClock
+        try Data(meta.encoded()).write(to: URL(fileURLWithPath: json))
+        try await f.app().test(.router) { client in
+            let r = try await client.execute(uri: "/api/recordings", method: .get)
+            let list = try JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [[String: Any]]
+            #expect(list?.first { $0["name"] as? String == "20260101080000" }?["health"] as? [String] == ["clock not set"])
+            #expect(list?.first { $0["name"] as? String == "20260102080000" }?["health"] as? [String] == ["clean"])
+            let page = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            #expect(page.contains("<span class=\"badge warn\">clock not set</span>"))
+        }
+    }
+
     /// `started` and `ended` are the logger's clock; where GPS time corrected When they are
     /// shown in GPS time (the heading said 09:11, the metadata table 06:11:45Z).
     @Test func metadataTimesAreShownInGPSTimeWhereGPSTimeCorrectedThem() throws {

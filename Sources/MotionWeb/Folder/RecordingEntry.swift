@@ -148,6 +148,9 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
 
     /// The badge findings from the metadata's counters, and `cut short` when the CSV
     /// (`csvBytes`) is shorter than the metadata says it was when it was closed.
+    /// The badge of times from a clock nobody set.
+    static let clockNotSet = "clock not set"
+
     static func health(_ meta: RecordingMetadata, csvBytes: Int64) -> [String] {
         var h: [String] = []
         let c = meta.counters
@@ -162,6 +165,9 @@ public struct RecordingEntry: Sendable, Equatable, Encodable {
         if c.overruns > 0 { h.append("overruns") }
         if c.writeErrors > 0 { h.append("write errors") }
         if meta.recording.sources.contains("L") && (meta.file.rows["L"] ?? 0) == 0 { h.append("no GPS") }
+        // Times from a clock no time service and no GPS time set: shown as plain dates, they
+        // looked known (the summary's finding says "may be off by hours or days").
+        if meta.recording.clock == GPSTimeRecord.unsynchronisedClock { h.append(Self.clockNotSet) }
         return h.isEmpty ? ["clean"] : h
     }
 

@@ -75,7 +75,9 @@ public struct RecordingParts: Sendable, Equatable {
     /// which parts are missing.
     public var health: [String] {
         var h: [String] = []
-        for p in parts { for f in p.health where f != "clean" && !h.contains(f) { h.append(f) } }
+        // The clock: as the last part says it (GPS time may have set it after earlier parts closed).
+        for p in parts { for f in p.health where f != "clean" && f != RecordingEntry.clockNotSet && !h.contains(f) { h.append(f) } }
+        if parts.last?.health.contains(RecordingEntry.clockNotSet) == true { h.append(RecordingEntry.clockNotSet) }
         if !missingParts.isEmpty || lastPartMissing { h.append("parts missing") }
         return h.isEmpty ? ["clean"] : h
     }

@@ -73,7 +73,7 @@ enum ListPage {
         let kind: String
         switch h {
         case "clean": kind = ""
-        case "recovered", "overruns", "no GPS", "unfinished", "parts missing": kind = " warn"
+        case "recovered", "overruns", "no GPS", "unfinished", "parts missing", RecordingEntry.clockNotSet: kind = " warn"
         default: kind = " bad"
         }
         return "<span class=\"badge\(kind)\">\(Text.html(h))</span>"
