@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MotionCore
+import MotionSystem
 @testable import MotionWeb
 import Testing
 
@@ -43,6 +44,22 @@ import Testing
             #expect(list?.first { $0["name"] as? String == "20260102080000" }?["health"] as? [String] == ["clean"])
             let page = String(buffer: try await client.execute(uri: "/", method: .get).body)
             #expect(page.contains("<span class=\"badge warn\">clock not set</span>"))
+        }
+    }
+
+    /// The page of a file being written says so, not "did not end cleanly … or a power cut
+    /// or crash cut it off".
+    @Test func aFileBeingWrittenIsSaidToBe() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000", start: 1_767_254_400, endedCleanly: false, endReason: "recording")
+        // Its writer's lock, as the recorder holds it.
+        let writer = try FileSystem.open(f.folder + "/20260101080000.csv", .readOnly)
+        defer { try? writer.close() }
+        #expect(try writer.tryLockExclusive())
+        try await f.app().test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(page.contains("This file is being written now"), "the sentence is missing")
+            #expect(!page.contains("a power cut or crash cut it off"), "the ending sentence is still there")
         }
     }
 

@@ -47,7 +47,7 @@ enum RecordingPage {
                 : r.parts.allSatisfy({ $0.metadata != nil }) ? " (GPS was not recorded)" : ""
             body += "<p class=\"gap\">No GPS positions in this " + (multi ? "recording" : "file") + why + ".</p>"
         }
-        body += "</section><section><h2>Health</h2>" + (multi ? RecordingPartsSection.health(r, summary) : health(e, summary)) + "</section></div>"
+        body += "</section><section><h2>Health</h2>" + (multi ? RecordingPartsSection.health(r, summary) : health(e, summary, writing: writing)) + "</section></div>"
         body += "<h2>Charts</h2><div class=\"grid2\">"
         // At least 5 km/h and 10 m of axis: a standing GPS's speed jitter and its altitude
         // noise (metres) are not drawn as full-height motion or relief.
@@ -116,7 +116,7 @@ enum RecordingPage {
     /// The counters of the metadata, as sentences. The summary's findings already tell
     /// every problem the counters show and how the file ended, so with a summary the
     /// metadata adds only what went well (each problem is said once).
-    static func health(_ e: RecordingEntry, _ summary: AnalysisSummary?) -> String {
+    static func health(_ e: RecordingEntry, _ summary: AnalysisSummary?, writing: Bool = false) -> String {
         guard let m = e.metadata else {
             // The summary's findings still hold (a GPS gap, a torn line), and say when the
             // metadata could not be read; before, the page said only "No metadata".
@@ -134,7 +134,13 @@ enum RecordingPage {
         let c = m.counters
         let summarized = summary != nil
         var items: [String] = []
-        if m.ending.isClean || !summarized { items.append(FileEndingText.sentence(m, subject: "This file")) }
+        // Known to be written now (the daemon's file, or a writer's lock): not "did not end
+        // cleanly … or a power cut or crash cut it off".
+        if writing && m.ending == .unfinished {
+            items.append("This file is being written now: its metadata is completed when the recording stops.")
+        } else if m.ending.isClean || !summarized {
+            items.append(FileEndingText.sentence(m, subject: "This file"))
+        }
         // The summary's findings say it with the rows; without one, the size says it.
         if !summarized, let cut = CutShortFile(metadata: m, fileBytes: e.sizeBytes) {
             items.append(cut.sentence(subject: "This file") + ".")
@@ -144,7 +150,8 @@ enum RecordingPage {
         // With a summary its finding says why (gpsd never answered, no receiver, no fix).
         if !summarized && m.recording.sources.contains("L") && !e.hasLocation { items.append("GPS was on but recorded no position.") }
         items += m.recording.notes
-        items += summary?.health.findings ?? []
+        let ending = FileEndingText.sentence(m, subject: m.file.name)
+        items += (summary?.health.findings ?? []).filter { !(writing && m.ending == .unfinished && $0 == ending) }
         return Text.list(items)
     }
 
