@@ -67,6 +67,7 @@ public struct FolderOffload {
         // whole offload with "the target could not be used").
         var todo: [FinishedPart] = []
         var there: [FinishedPart] = []
+        var ended = false
         for r in inventory.finished {
             do {
                 switch try state(of: r, manifest: &manifest) {
@@ -75,8 +76,8 @@ public struct FolderOffload {
                 case .missing: todo.append(r)
                 }
             } catch {
-                report.failures.append(error)
-                if error.endsTheCopy { todo = []; there = []; break }
+                report.failures.append(onCard(error))
+                if endsRun(error) { todo = []; there = []; ended = true; break }
             }
         }
         // Progress counts recordings (a rotated one's parts together) and the files to copy.
@@ -153,15 +154,15 @@ public struct FolderOffload {
                     report.stopped = (reason, todo[k...].map(\.base))
                     break
                 }
-                report.failures.append(error)
-                if error.endsTheCopy { break }
+                report.failures.append(onCard(error))
+                if endsRun(error) { ended = true; break }
             }
             status.updated = now().timeIntervalSince1970
             progress(status)
         }
         // Recordings copied by an earlier run: with delete-after-copy they go too, each file
         // read again on both sides first (turned on later, the option never freed the card).
-        if options.deleteAfterCopy && report.stopped == nil {
+        if options.deleteAfterCopy && report.stopped == nil && !ended {
             for r in there {
                 do { try delete(r, copiedNow: [], report: &report) } catch { report.failures.append(error) }
             }
@@ -178,6 +179,22 @@ public struct FolderOffload {
     }
 
     enum TargetState { case missing, there, conflict(String) }
+
+    /// Whether nothing more can be done after `e`: a stop, or the target full, read-only or
+    /// gone. An input/output error reading a file of the card is that recording's alone (a
+    /// bad sector ended every run there, blamed on the stick).
+    private func endsRun(_ e: OffloadError) -> Bool {
+        e.isStop || e.endsTheRun || (e.endsTheCopy && !e.path.hasPrefix(source + "/"))
+    }
+
+    /// `e` as it reads where it happened on the card (its reason for the stick's errors
+    /// would say "was the stick pulled out?").
+    private func onCard(_ e: OffloadError) -> OffloadError {
+        guard e.path.hasPrefix(source + "/"), let errno = e.errno, OffloadError.targetGone.contains(errno) else { return e }
+        var c = e
+        c.reason = "\(errno) reading the card (it may be failing): this recording is not copied, the others are; copy what you can, and check the card (`motionlog check`)"
+        return c
+    }
 
     /// Whether `f` is on the target as the manifest lists it: listed with its size, and a
     /// file of that size there (the cheap check of every run; contents are compared when

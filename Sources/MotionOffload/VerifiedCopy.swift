@@ -104,6 +104,7 @@ enum VerifiedCopy {
         // Read the copy back from the device, not from the page cache.
         let check: FileDescriptor
         do { check = try directory.open(part, .readOnly, options: [.closeOnExec, .noFollow]) } catch {
+            try? directory.removeIfPresent(part)
             throw OffloadError("read back", path: folder + "/" + part, errno: error)
         }
         check.adviseDontNeed()

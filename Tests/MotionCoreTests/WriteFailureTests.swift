@@ -241,6 +241,38 @@ struct WriteFailureTests {
         #expect(last.counters.rowsLostToWriteErrors == lost && last.ended != nil)
     }
 
+    /// The same, where the next part's file can be created but not its header written (a
+    /// full card often has a free inode), and the writer tries again a second later: the
+    /// retry that created and removed a file cleared what the last part had to say.
+    @Test func aRetryThatCannotWriteAHeaderStillEndsTheLastPartTruthfully() throws {
+        let dir = MemoryDirectory()
+        let counters = RecorderCounters(bufferCapacity: 10)
+        let d = RecordingDescription(id: "t", board: "t", boardDescription: nil, sensor: SensorInfo(model: "fake"), gps: nil,
+                                     deviceMotion: nil, rateHz: 100, sources: "AGMD", label: "W", whenMode: .epoch,
+                                     startEpoch: Self.start, started: "", clock: "simulated", rotateBytes: 4_000,
+                                     rotateSeconds: nil, fsyncIntervalSeconds: 1, bufferRows: 10, notes: [])
+        let clock = Atomic<Int64>(0)   // two seconds on at each reading: every retry is due
+        let w = RotatingWriter(directory: dir, description: d,
+                               configuration: .init(rotation: RotationPolicy(maxBytes: 4_000), chunkBytes: 300, softwareVersion: "t"),
+                               counters: counters, whenOffset: 0, log: Logger(label: "t"),
+                               nowNanos: { clock.add(2_000_000_000, ordering: .relaxed).newValue })
+        try w.open(firstWhen: Self.start)
+        ticks(0..<30).withUnsafeBufferPointer { w.write($0) }
+        w.flushChunk()
+        let parts = dir.csvFiles.count
+        dir.createFault = .noSpace   // the rotation: no file
+        ticks(30..<60).withUnsafeBufferPointer { w.write($0) }
+        w.flushChunk()
+        dir.createFault = nil
+        dir.fault = { _ in .fail(afterBytes: 0, errno: .noSpace) }   // the retries: a file, but no header
+        ticks(60..<200).withUnsafeBufferPointer { w.write($0) }
+        w.flushChunk()
+        w.finish(reason: "stopped")
+        let last = try metadata(dir, try #require(dir.csvFiles.prefix(parts).last))
+        #expect(last.endReason == "stopped, write-errors" && !last.endedCleanly, "\(last.endReason)")
+        #expect(last.counters.rowsLostToWriteErrors == counters.rowsLostToWriteErrors.load(ordering: .relaxed))
+    }
+
     @Test func aFolderThatCannotBeWrittenFailsTheStartBeforeTheFirstTick() throws {
         let dir = MemoryDirectory()
         dir.createFault = .permissionDenied

@@ -55,7 +55,8 @@ struct DaemonStatus: Codable, Sendable, Equatable {
         /// `system` (CLOCK_REALTIME), `gps` (When anchored to GPS time: the recording's rows
         /// carry GPS time whatever the kernel says of the system clock) or `simulated`.
         var source: String
-        /// Whether the kernel says the system clock is synchronised (NTP, GPS); nil: unknown.
+        /// Whether the kernel says the system clock is synchronised (NTP); nil: unknown. With
+        /// `source: gps` always true: When is GPS time whatever the system clock says.
         var synchronized: Bool?
     }
 

@@ -176,7 +176,7 @@ public final class Recorder {
         if clock.isRealTime { RealtimePriority.restore(scheduling) }
         let reason = stop.isRequested ? (stop.reason ?? "stopped") : "duration"
         endReason.value.withLock { $0 = reason }
-        loop.publish(scheduler.statistics)
+        loop.publish(scheduler.statistics, final: true)
         loop.finish()
         queue.close()
         writerThread.join()

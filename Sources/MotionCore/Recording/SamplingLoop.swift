@@ -1,4 +1,5 @@
 import MotionMath
+import Synchronization
 
 /// The work of one tick on the sampling thread: read the sensor, build the rows, hand
 /// them to the queue. No allocation, no I/O, no locks held across calls.
@@ -106,24 +107,31 @@ struct SamplingLoop {
     }
 
     /// Publishes scheduler and sensor counters (cheap relaxed stores; locks only on change).
-    mutating func publish(_ stats: SchedulerStatistics) {
+    /// While sampling (`final` false) the health is published only if its lock is free at
+    /// that instant, else on a later tick: the status and the web page read it from other
+    /// threads, and the sampling thread never waits for them. At the stop it waits.
+    mutating func publish(_ stats: SchedulerStatistics, final: Bool = false) {
         counters.ticks.store(stats.ticks, ordering: .relaxed)
         counters.overruns.store(stats.overruns, ordering: .relaxed)
         counters.missedTicks.store(stats.missedTicks, ordering: .relaxed)
         counters.maxLatenessNanos.store(stats.maxLatenessNanos, ordering: .relaxed)
         let health = sensor.health
-        if health != lastHealth {
+        if health != lastHealth, Self.store(health, in: counters.sensorHealth, waiting: final) {
             lastHealth = health
-            counters.sensorHealth.withLock { $0 = health }
         }
         if let location {
             // Read once: a source's health getter may be a dynamic (exclusivity-checked) access.
             let h = location.health
-            if h != lastLocationHealth {
+            if h != lastLocationHealth, Self.store(h, in: counters.locationHealth, waiting: final) {
                 lastLocationHealth = h
-                counters.locationHealth.withLock { $0 = h }
             }
         }
+    }
+
+    /// Stores `value`; without `waiting`, only if the lock is free now (true when stored).
+    private static func store<T: Sendable>(_ value: T, in box: borrowing Mutex<T>, waiting: Bool) -> Bool {
+        if waiting { box.withLock { $0 = value }; return true }
+        return box.withLockIfAvailable { $0 = value } != nil
     }
 
     /// At stop: the location source hands over its held fix; then the buffer is released.

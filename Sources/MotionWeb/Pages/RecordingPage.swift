@@ -240,14 +240,16 @@ enum RecordingPage {
             for p in r.parts { for (k, v) in p.rows { rowCounts[k, default: 0] += v } }
         }
         let ended = multi ? r.parts.last?.metadata?.ended : m.ended
+        // The clock as the last part says it: GPS time may have set it after the first closed.
+        let clock = multi ? r.parts.last?.metadata ?? m : m
         let part = multi ? RecordingPartsSection.partNumbers(r)
             : "\(m.file.index)" + (m.file.previous.map { " (after \($0))" } ?? "")
         var rows: [(String, String)] = [
             ("Board", m.recording.board + (m.recording.boardDescription.map { " — \($0)" } ?? "")),
             ("Rate", m.recording.rateHz > 0 ? "\(m.recording.rateHz) Hz" : "–"), ("Sources", m.recording.sources),
             ("Rows", rowCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")),
-            ("Started", gpsTimed(m.recording.started, m)), ("File closed", ended.map { gpsTimed($0, m) } ?? "–"),
-            ("Clock", m.recording.clock), ("When", "\(m.recording.whenMode)"),
+            ("Started", gpsTimed(m.recording.started, clock)), ("File closed", ended.map { gpsTimed($0, clock) } ?? "–"),
+            ("Clock", clock.recording.clock), ("When", "\(m.recording.whenMode)"),
             ("Label", m.recording.label), ("Recording id", m.recording.id),
             (multi ? "Parts" : "Part", part),
             ("Software", "\(m.software.name) \(m.software.version)"),

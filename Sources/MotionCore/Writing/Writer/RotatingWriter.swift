@@ -52,9 +52,10 @@ public final class RotatingWriter {
     /// After a failed open, no new attempt before this time (monotonic ns): a full card must
     /// not make the writer create a file per row.
     private var nextOpenAttempt: Int64 = .min
-    /// The last file finalised as rotated, while no file has been opened after it (the next
-    /// one could not be created: a full card). The recording's end is then written into it.
-    private var lastRotated: RecordingMetadata.FileSection?
+    /// The last file finalised as rotated (or at the file-size limit), while no file has been
+    /// opened after it (the next one could not be created or its header written: a full
+    /// card), and whether its fsync had failed. The recording's end is then written into it.
+    private var lastRotated: (section: RecordingMetadata.FileSection, fsyncFailed: Bool)?
 
     // Text on its way to the file.
     /// Encoded ticks not yet written.
@@ -192,6 +193,7 @@ public final class RotatingWriter {
         let ending = detachFile(reason: FileEnding.fileSizeLimitReason)
         openFile(startingWhen: when)
         if let ending { finalise(ending) }
+        noteUnfollowed(ending)
         let size = ending?.section.map { " (\($0.bytes) bytes)" } ?? ""
         log.notice("\(full) reached the largest file its file system allows\(size); the recording goes on in \(meta?.name ?? "a new file")")
         flushChunk()
@@ -297,8 +299,9 @@ public final class RotatingWriter {
     /// Gives up a file that can no longer be cut back to a row boundary.
     private func abandonFile() {
         guard let current = file else { return }
-        try? current.close()
+        // The metadata before the close, as in `finalise`: closing drops the lock recovery waits on.
         writeMetadata(endedCleanly: false, reason: FileEnding.abandonedReason)
+        try? current.close()
         previousName = meta?.name
         file = nil
         meta = nil
@@ -321,7 +324,14 @@ public final class RotatingWriter {
         rotation.advance(past: when, namer.epoch)
         openFile(startingWhen: when)
         if let ending { finalise(ending) }
-        lastRotated = file == nil ? ending?.section : nil
+        noteUnfollowed(ending)
+    }
+
+    /// After a part ended for the next one: if none could be opened, the part is the
+    /// recording's last until one is (`lastRotated`).
+    private func noteUnfollowed(_ ending: FileEndingToWrite?) {
+        guard file == nil, let ending, let section = ending.section else { lastRotated = nil; return }
+        lastRotated = (section, ending.reason.hasSuffix(FileEnding.fsyncFailedSuffix))
     }
 
     private func openFile(startingWhen when: Double) {
@@ -337,7 +347,6 @@ public final class RotatingWriter {
     private func openFile(startingWhen when: Double, writeMetadataNow: Bool) throws(OutputError) {
         provisionalFile = namer.isProvisional
         let (name, newFile) = try directory.createExclusive(base: namer.base(startingAt: when), ext: ".csv")
-        lastRotated = nil
         let header = CSVFormat.headerBytes
         let failure: OutputError? = header.withUnsafeBytes { (b: UnsafeRawBufferPointer) -> OutputError? in
             do { try newFile.write(b); return nil } catch { return error as? OutputError ?? OutputError(operation: "write", path: name, errno: nil) }
@@ -353,6 +362,7 @@ public final class RotatingWriter {
         fileHadWriteErrors = false
         fileIndex += 1
         file = newFile
+        lastRotated = nil   // a part follows it now (only now: a header that fails is no part)
         fileBytes = Int64(header.count)
         unsyncedBytes = true
         var section = RecordingMetadata.FileSection(name: name + ".csv", index: fileIndex, previous: previousName)
@@ -449,7 +459,9 @@ public final class RotatingWriter {
         // of that moment, and the rows lost since were written nowhere on disk.
         if let last = lastRotated {
             lastRotated = nil
-            if let error = metadata.write(last, endedCleanly: false, reason: reason + FileEnding.writeErrorsSuffix, now: nowNanos()) {
+            // As the part itself ended: a failed fsync stays said (recovery checks such a part).
+            let why = reason + FileEnding.writeErrorsSuffix + (last.fsyncFailed ? FileEnding.fsyncFailedSuffix : "")
+            if let error = metadata.write(last.section, endedCleanly: false, reason: why, now: nowNanos()) {
                 noteFailure(error)
             }
         }
