@@ -110,11 +110,18 @@ struct OffloadCommand: ParsableCommand {
         // The card's own partition is no stick (a mistyped /dev/mmcblk0p2, or `offload.label:
         // any` on a board that boots from USB): with --delete-after-copy the recordings left
         // the recordings folder for another folder on the same card, "the stick may be pulled out".
-        if let part = try? FileSystem.status(device), part.specialDevice != 0,
-           let card = try? FileSystem.status(source), card.device == part.specialDevice {
-            let message = "\(device) holds the recordings themselves (\(source) is on it): a copy there would be no second copy; nothing was copied — give a stick's device, or check offload.label in the config"
-            report(state: .error, target: device, message: message, statusFile: status)
-            throw CommandFailure.usage(message)
+        // Another partition of the same disk is no second copy either (its boot partition).
+        if let part = try? FileSystem.status(device), part.specialDevice != 0, let card = try? FileSystem.status(source) {
+            let disk = BlockDisk.name(ofDevice: card.device)
+            let message: String? = card.device == part.specialDevice
+                ? "\(device) holds the recordings themselves (\(source) is on it)"
+                : disk != nil && disk == BlockDisk.name(ofDevice: part.specialDevice)
+                ? "\(device) is on the disk that holds the recordings (\(source) is on \(disk ?? ""))" : nil
+            if let message {
+                let text = message + ": a copy there would be no second copy; nothing was copied — give a stick's device, or check offload.label in the config"
+                report(state: .error, target: device, message: text, statusFile: status)
+                throw CommandFailure.usage(text)
+            }
         }
         let mounted: MountedDevice
         do { mounted = try MountedDevice.mount(stick, parent: mountParent, runner: runner) } catch {
