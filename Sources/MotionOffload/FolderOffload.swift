@@ -133,6 +133,7 @@ public struct FolderOffload {
                 // Copies the manifest does not list are not copies (the report said the
                 // manifest listed every verified file): the run ends here.
                 do throws(OffloadError) { try manifest.append(copied, at: now()) } catch {
+                    report.manifestIncomplete = true
                     // Unmounted under the run (`umount -l`): the path is gone, the open folder not.
                     guard FileSystem.exists(target) else {
                         throw OffloadError("write the manifest", path: target + "/" + OffloadManifest.fileName,

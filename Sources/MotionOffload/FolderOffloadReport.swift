@@ -6,6 +6,8 @@ import MotionCore
 public struct FolderOffloadReport: Sendable {
     /// Parts (CSV names without `.csv`) of which files were copied in this run.
     public var copied: [String] = []
+    /// A manifest write failed: files verified on the target are not all listed in it.
+    public var manifestIncomplete = false
     /// Parts that were on the target with every file before this run.
     public var alreadyThere: [String] = []
     /// Parts that did not fit in the space left, with their sizes.

@@ -67,7 +67,7 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
 
     /// What the reader thread has seen (diagnostics and tests).
     public struct Statistics: Sendable, Equatable {
-        /// Sessions opened, and attempts that failed.
+        /// Sessions opened, and attempts that failed (the `health` counters, one source for both).
         public var connections = 0
         public var failedAttempts = 0
         /// Reports read in total, and TPV reports among them.
@@ -169,7 +169,12 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
     /// True while a session with gpsd is open and gpsd has answered on it.
     public var isConnected: Bool { state.withLock { $0.connected } }
 
-    public var statistics: Statistics { state.withLock { $0.statistics } }
+    public var statistics: Statistics {
+        var s = state.withLock { $0.statistics }
+        s.connections = sessions.load(ordering: .relaxed)
+        s.failedAttempts = failedAttempts.load(ordering: .relaxed)
+        return s
+    }
 
     // MARK: The reader thread
 
@@ -221,7 +226,6 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
                     // a gpsd shutting down, or a stray listener on its port — is not gpsd).
                     state.withLock { s in
                         s.connected = true
-                        s.statistics.connections += 1
                     }
                     sessions.add(1, ordering: .relaxed)
                     answering.store(true, ordering: .relaxed)
@@ -261,7 +265,6 @@ public final class GPSDClient: LocationSource, GPSTimeSource, Sendable {
                 backoff = min(backoff * 2, configuration.maxBackoffNanos)
                 continue
             }
-            state.withLock { $0.statistics.failedAttempts += 1 }
             failedAttempts.add(1, ordering: .relaxed)
             if outageSince == nil {
                 outageSince = monotonicNanos()

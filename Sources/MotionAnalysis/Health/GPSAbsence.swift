@@ -8,13 +8,8 @@ enum GPSAbsence {
     /// latest file's of each): "GPS had no fix for 45 s … to the end of the recording" did
     /// not say that gpsd had gone away.
     static func lostConnections(_ metadata: [(String, RecordingMetadata)]) -> String? {
-        var latest: [String: (index: Int, lost: Int)] = [:]
-        for (_, m) in metadata {
-            guard let h = m.counters.locationHealth, m.recording.gps != nil else { continue }
-            if let seen = latest[m.recording.id], seen.index >= m.file.index { continue }
-            latest[m.recording.id] = (m.file.index, min(h.disconnects, 1 << 40))
-        }
-        let lost = latest.values.reduce(0) { $0 + $1.lost }
+        let lost = LatestParts.of(metadata).filter { $0.recording.gps != nil }
+            .reduce(0) { $0 + min($1.counters.locationHealth?.disconnects ?? 0, 1 << 40) }
         guard lost > 0 else { return nil }
         let times = lost == 1 ? "once" : "\(lost) times"
         return "The connection to gpsd was lost \(times) (gpsd stopped or restarted): no fixes were recorded until it answered again."
@@ -23,15 +18,12 @@ enum GPSAbsence {
     /// Sentences for files without `L` rows, or nil where the metadata cannot tell (no GPS
     /// source configured, the simulator, metadata from before the counters were kept).
     static func reason(_ metadata: [(String, RecordingMetadata)]) -> String? {
-        // Per recording, the counters of its latest file (running totals).
-        var latest: [String: (index: Int, address: String, health: LocationHealth)] = [:]
-        for (_, m) in metadata where m.recording.sources.contains("L") {
-            guard let address = m.recording.gps, let health = m.counters.locationHealth, health.sessions != nil else { continue }
-            if let seen = latest[m.recording.id], seen.index >= m.file.index { continue }
-            latest[m.recording.id] = (m.file.index, address, health)
+        let recordings = LatestParts.of(metadata).compactMap { m -> (address: String, health: LocationHealth)? in
+            guard m.recording.sources.contains("L"), let address = m.recording.gps,
+                  let health = m.counters.locationHealth, health.sessions != nil else { return nil }
+            return (address, health)
         }
-        guard !latest.isEmpty else { return nil }
-        let recordings = Array(latest.values)
+        guard !recordings.isEmpty else { return nil }
         let addresses = Set(recordings.map(\.address)).sorted().joined(separator: ", ")
         if recordings.allSatisfy({ ($0.health.sessions ?? 0) == 0 }) {
             let attempts = recordings.reduce(0) { $0 + min($1.health.failedAttempts ?? 0, 1 << 40) }

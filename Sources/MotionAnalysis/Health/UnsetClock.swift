@@ -7,12 +7,8 @@ import MotionCore
 /// or days; the summary must not present them as if they were known.
 enum UnsetClock {
     static func sentence(_ metadata: [(String, RecordingMetadata)]) -> String? {
-        var latest: [String: (index: Int, clock: String)] = [:]
-        for (_, m) in metadata {
-            if let seen = latest[m.recording.id], seen.index >= m.file.index { continue }
-            latest[m.recording.id] = (m.file.index, m.recording.clock)
-        }
-        let unset = latest.values.filter { $0.clock == GPSTimeRecord.unsynchronisedClock }.count
+        let latest = LatestParts.of(metadata)
+        let unset = latest.filter { $0.recording.clock == GPSTimeRecord.unsynchronisedClock }.count
         guard unset > 0 else { return nil }
         let which = latest.count == 1 ? "This recording's" : unset == latest.count ? "These recordings'" : "\(unset) of the \(latest.count) recordings'"
         return "\(which) times come from the logger's own clock, which no time service had set and GPS time never corrected: "

@@ -208,8 +208,7 @@ struct OffloadCommand: ParsableCommand {
         // The manifest is named only where it exists: a run stopped before its first file
         // was verified wrote none.
         let manifest = FileManager.default.fileExists(atPath: target + "/" + OffloadManifest.fileName)
-        let listed = !report.failures.contains { $0.path.hasSuffix("/" + OffloadManifest.fileName) }
-        Console.out("Target: \(shownTarget)" + (!manifest ? "" : listed ? " (manifest.csv lists every verified file)"
+        Console.out("Target: \(shownTarget)" + (!manifest ? "" : !report.manifestIncomplete ? " (manifest.csv lists every verified file)"
             : " (manifest.csv could not be written: the files copied last are not listed in it; the next run finds them)"))
         if !report.complete { throw CommandFailure("", code: 1) }
     }
