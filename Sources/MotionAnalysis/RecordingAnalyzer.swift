@@ -100,7 +100,10 @@ public struct RecordingAnalyzer: RowSink {
         if let from = options.from, when < from { outside += 1; return }
         if let to = options.to, when >= to { outside += 1; return }
         stats[source.order].add(when)
-        if SensorValue.isImpossible(source, v, read: valuesRead(source)) { impossibleRows += 1; return }
+        if source != .location {
+            let k = Self.firstIMUValueRead(source)
+            if SensorValue.isImpossible(v[k], v[k + 1], v[k + 2]) { impossibleRows += 1; return }
+        }
         switch source {
         case .accelerometer:
             if abs(v[0]) >= accelLimit || abs(v[1]) >= accelLimit || abs(v[2]) >= accelLimit { accelClipped += 1 }
@@ -132,10 +135,20 @@ public struct RecordingAnalyzer: RowSink {
 
     /// Of D rows only the user acceleration (values 3–5) is used; the scanner need not
     /// convert the rest (nor anything but `L` rows when only the fixes are wanted).
-    public func valuesRead(_ source: Source) -> UInt32 {
+    public func valuesRead(_ source: Source) -> UInt32 { Self.valuesRead(source, fixesOnly: fixesOnly) }
+
+    /// `valuesRead` without `self`: `row` calling a method of `self` copied the whole
+    /// analyzer (a memcpy of most of a kilobyte) for every row.
+    @inline(__always)
+    static func valuesRead(_ source: Source, fixesOnly: Bool) -> UInt32 {
         if fixesOnly && source != .location { return 0 }
-        return source == .deviceMotion ? 0b11_1000 : .max
+        return source == .location ? .max : 0b111 << firstIMUValueRead(source)
     }
+
+    /// Of an IMU row the analysis reads three values from this one on: a D row's user
+    /// acceleration (3–5), the x, y and z of the others.
+    @inline(__always)
+    static func firstIMUValueRead(_ source: Source) -> Int { source == .deviceMotion ? 3 : 0 }
 
     private mutating func location(_ when: Double, _ v: UnsafeBufferPointer<Double>) {
         if let bin = windows.settle(at: when) { movement.addABin(time: bin.time, x: bin.x, y: bin.y, z: bin.z, repeats: bin.repeats) }

@@ -115,16 +115,47 @@ import MotionTestSupport
         }
     }
 
+    /// Checking without converting (`convert: false`, the values a sink does not read) accepts
+    /// exactly what parsing accepts and stops at the same byte.
+    @Test func checkingStopsWhereParsingStops() {
+        var texts = ["0.0", "-0.0", "-0.39", "1e-05", "1763735405.01", "-2.1365325080272782e-05", "13.367025452453682",
+                     "+1.5", "1E5", "1e+05", ".5", "5.", "-.5e1", "00000000000000000000000001.5", "1e99999999", "nan",
+                     "-nan", "inf", "-inf", "+inf", "0.12345678901234567890", "123456789012345678901234",
+                     "", "-", "+", ".", "-.", "1.2.3", "1e", "1e+", "e5", ".e5", "abc", "1,2", "nan1", "0x10", " 1", "1 ",
+                     "na", "in", "infinity", "NaN", "Inf", "--1", "+-1", "1e5.5", "1..2", "1:2", "9/", "12345678;"]
+        var rng = SplitMix(state: 4)
+        for _ in 0..<20_000 {
+            texts.append(Double(bitPattern: rng.next()).description)
+            texts.append(Double.random(in: -40...40, using: &rng).description)
+        }
+        for text in texts {
+            let bytes = Array(text.utf8) + [0x2C] + Array(repeating: 0x30, count: 8)
+            bytes.withUnsafeBufferPointer { b in
+                let parsed = FastNumber.parseField(b.baseAddress!, 0, tables: .shared)
+                let checked = FastNumber.parseField(b.baseAddress!, 0, tables: .shared, convert: false)
+                #expect(parsed?.1 == checked?.1, "\(text)")
+                #expect(checked.map { $0.0.isNaN } ?? true, "\(text)")
+            }
+        }
+    }
+
     @Test func eightDigitsAtATime() {
         func word(_ text: String) -> UInt64 {
             var w: UInt64 = 0
             for (k, b) in text.utf8.enumerated() { w |= UInt64(b) << UInt64(8 * k) }
             return w
         }
-        #expect(FastNumber.isEightDigits(word("01234567")) && FastNumber.isEightDigits(word("99999999")))
-        for notAll in ["0123456,", "/1234567", ":1234567", "1234567:", "1234.567", "1234567\n", "12345678"
-                       .replacingOccurrences(of: "8", with: "\u{7F}")] {
-            #expect(!FastNumber.isEightDigits(word(notAll)), "\(notAll)")
+        #expect(FastNumber.nonDigitBytes(word("01234567")) == 0 && FastNumber.nonDigitBytes(word("99999999")) == 0)
+        // The first byte that is not a digit is found whatever it is and whatever follows it
+        // (a byte of 0x8A or more carries into the next).
+        var rng = SplitMix(state: 5)
+        for position in 0..<8 {
+            for byte in UInt8.min...UInt8.max where !(0x30...0x39).contains(byte) {
+                var w = rng.next()   // random bytes after it
+                for k in 0..<position { w = w & ~(0xFF << UInt64(8 * k)) | UInt64(0x30 + (k * 7) % 10) << UInt64(8 * k) }
+                w = w & ~(0xFF << UInt64(8 * position)) | UInt64(byte) << UInt64(8 * position)
+                #expect(FastNumber.nonDigitBytes(w).trailingZeroBitCount / 8 == position, "\(byte) at \(position)")
+            }
         }
         #expect(FastNumber.eightDigitsValue(word("01234567")) == 1_234_567)
         #expect(FastNumber.eightDigitsValue(word("98765432")) == 98_765_432)

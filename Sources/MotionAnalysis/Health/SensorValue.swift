@@ -14,13 +14,10 @@ public enum SensorValue {
     @inline(__always)
     public static func isImpossible(_ value: Double) -> Bool { abs(value) >= limit }
 
-    /// Whether any value of an IMU row that `read` marks (bit k: value k, as
-    /// `RowSink.valuesRead`) is ±infinity or at least `limit` in size. `L` rows are the fix
-    /// filter's to judge.
+    /// Whether any of the three values of an IMU row that the analysis reads (x, y, z; a
+    /// D row's user acceleration) is ±infinity or at least `limit` in size.
     @inline(__always)
-    static func isImpossible(_ source: Source, _ v: UnsafeBufferPointer<Double>, read: UInt32) -> Bool {
-        guard source != .location else { return false }
-        for k in v.indices where read & (1 << UInt32(k)) != 0 && isImpossible(v[k]) { return true }
-        return false
+    static func isImpossible(_ x: Double, _ y: Double, _ z: Double) -> Bool {
+        isImpossible(x) || isImpossible(y) || isImpossible(z)
     }
 }

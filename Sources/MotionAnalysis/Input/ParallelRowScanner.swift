@@ -114,29 +114,32 @@ final class RowBatch {
 
     @inline(__always)
     func append(_ source: Source, when: Double, values: UnsafeBufferPointer<Double>) {
-        if count == rowCapacity { grow(rows: true) }
-        if used + values.count + 1 > numberCapacity { grow(rows: false) }
+        if count == rowCapacity || used + values.count + 1 > numberCapacity { grow() }
         sources[count] = source.rawValue
-        numbers[used] = when
-        for k in 0..<values.count { numbers[used + 1 + k] = values[k] }
-        count += 1
-        used += values.count + 1
+        let at = numbers + used
+        at[0] = when
+        if values.count == 3 {   // A, G and M rows, unrolled
+            at[1] = values[0]; at[2] = values[1]; at[3] = values[2]
+        } else {
+            for k in 0..<values.count { at[1 + k] = values[k] }
+        }
+        count &+= 1
+        used &+= values.count &+ 1
     }
 
-    private func grow(rows: Bool) {
-        if rows {
-            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity * 2)
-            bigger.update(from: sources, count: count)
-            sources.deallocate()
-            sources = bigger
-            rowCapacity *= 2
-        } else {
-            let bigger = UnsafeMutablePointer<Double>.allocate(capacity: numberCapacity * 2)
-            bigger.update(from: numbers, count: used)
-            numbers.deallocate()
-            numbers = bigger
-            numberCapacity *= 2
-        }
+    /// Room for twice as many rows and numbers (not inlined: it is rare).
+    @inline(never)
+    private func grow() {
+        let moreSources = UnsafeMutablePointer<UInt8>.allocate(capacity: rowCapacity * 2)
+        moreSources.update(from: sources, count: count)
+        sources.deallocate()
+        sources = moreSources
+        rowCapacity *= 2
+        let moreNumbers = UnsafeMutablePointer<Double>.allocate(capacity: numberCapacity * 2)
+        moreNumbers.update(from: numbers, count: used)
+        numbers.deallocate()
+        numbers = moreNumbers
+        numberCapacity *= 2
     }
 
     /// Hands the rows to `sink` in order.
@@ -154,6 +157,7 @@ final class RowBatch {
 /// Collects a block's rows into a `RowBatch`, reading the values the real sink reads.
 struct BatchSink: RowSink {
     let batch: RowBatch
+    @inline(__always)
     mutating func row(_ source: Source, when: Double, values: UnsafeBufferPointer<Double>) {
         batch.append(source, when: when, values: values)
     }

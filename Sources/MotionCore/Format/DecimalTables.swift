@@ -6,6 +6,8 @@ public struct DecimalTables: @unchecked Sendable {
     @usableFromInline let powersOfFive: UnsafePointer<UInt64>
     /// 10^0 ... 10^22, each exact in a Double.
     @usableFromInline let powersOfTen: UnsafePointer<Double>
+    /// 10^0 ... 10^8 as integers: the factor that appends n digits to a significand.
+    @usableFromInline let integerPowersOfTen: UnsafePointer<UInt64>
 
     public static let shared = DecimalTables()
 
@@ -17,5 +19,9 @@ public struct DecimalTables: @unchecked Sendable {
         let ten = UnsafeMutablePointer<Double>.allocate(capacity: tens.count)
         ten.initialize(from: tens, count: tens.count)
         powersOfTen = UnsafePointer(ten)
+        let integers = UnsafeMutablePointer<UInt64>.allocate(capacity: 9)
+        var power: UInt64 = 1
+        for k in 0..<9 { integers[k] = power; power *= 10 }
+        integerPowersOfTen = UnsafePointer(integers)
     }
 }

@@ -21,11 +21,14 @@ public enum DecimalToDouble {
         let magnitude: Double
         if (w <= 1 << 53 || !exact) && q >= -22 && q <= 22 {
             let power = tables.powersOfTen[q < 0 ? -q : q]
-            magnitude = q < 0 ? Double(w) / power : Double(w) * power
+            // Below 2^63 the signed conversion is one instruction; the unsigned one, six.
+            let significand = w < 1 << 63 ? Double(Int64(bitPattern: w)) : Double(w)
+            magnitude = q < 0 ? significand / power : significand * power
         } else {
             magnitude = eiselLemire(w, q, powersOfFive: tables.powersOfFive)
         }
-        return negative ? -magnitude : magnitude
+        // The sign bit set without a branch (the sign of sensor values is random).
+        return Double(bitPattern: magnitude.bitPattern | (negative ? 1 << 63 : 0))
     }
 
     // IEEE binary64.
