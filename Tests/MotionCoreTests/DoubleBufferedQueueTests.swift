@@ -77,6 +77,32 @@ struct DoubleBufferedQueueTests {
         #expect(rows.map(\.when) == (0..<10_000).map { Double($0) / 1000 })
     }
 
+    /// The first file's metadata is written as the writer thread starts, not at its first
+    /// fsync: a recording killed in its first fsync interval keeps its board, clock and rate.
+    @Test func firstMetadataIsWrittenBeforeTheFirstSync() throws {
+        let dir = MemoryDirectory()
+        let counters = RecorderCounters(bufferCapacity: 64)
+        let queue = DoubleBufferedQueue(blockCapacity: 64, policy: .wait)
+        let writer = makeWriter(dir, counters)
+        try writer.open(firstWhen: 0)
+        let csv = try #require(dir.csvFiles.first)
+        let json = String(csv.dropLast(4)) + ".json"
+        #expect(dir.contents(json).isEmpty)   // open leaves it to the writer thread
+        let thread = WriterThread(queue: queue, writer: writer, fsyncIntervalSeconds: 3600)   // no sync for 30 min
+        thread.start { "stopped" }
+        var written = false
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !written && ContinuousClock.now < deadline {   // a bounded wait for the state, not a timing
+            written = !dir.contents(json).isEmpty
+            if !written { usleep(1_000) }
+        }
+        #expect(written)
+        let meta = try RecordingMetadata.decode(dir.contents(json))
+        #expect(meta.recording.board == description().board && meta.endedCleanly == false)
+        queue.close()
+        thread.join()
+    }
+
     @Test func failedWriteIsCutBackToARowBoundaryAndCountedAndWritingGoesOn() throws {
         let dir = MemoryDirectory()
         // Write 2 (second chunk, one row) fails after 7 bytes with ENOSPC: a partial row

@@ -95,7 +95,8 @@ public final class Recorder {
         let queue = DoubleBufferedQueue(blockCapacity: cfg.bufferRows, policy: clock.isRealTime ? .drop : .wait)
         let writerBlock = queue.makeWriterBlock()
         // The first file is created between anchoring and the first tick (a create and a
-        // header write, well under the 20 ms lead; its metadata follows from the writer).
+        // header write, well under the 20 ms lead; the writer thread writes its metadata as
+        // it starts).
         let timeline = TickTimeline.anchored(rateHz: cfg.rateHz, clock: clock, whenMode: cfg.whenMode,
                                              leadNanos: 20_000_000)
         var tickLimit: Int64?

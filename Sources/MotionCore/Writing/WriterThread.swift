@@ -34,6 +34,7 @@ public final class WriterThread: Sendable {
         let writer = box.writer
         var spare = self.spare.block
         var lastSync = SystemClock.monotonicNanos()
+        writer.writeMetadataIfDue()   // the first file's, while the sampler takes its first ticks
         while true {
             queue.waitForWork(timeout: cycleSeconds)
             let (block, closed) = queue.exchange(spare)

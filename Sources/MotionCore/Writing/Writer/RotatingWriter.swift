@@ -101,10 +101,20 @@ public final class RotatingWriter {
     }
 
     /// Opens the recording's first file (named by the first tick's When) before the first
-    /// tick, so a folder that cannot be written stops the recording before it starts. The
-    /// metadata follows at the first sync (the caller's first tick is not held up by it).
+    /// tick, so a folder that cannot be written stops the recording before it starts. Its
+    /// metadata is left to the writer thread (`writeMetadataIfDue`, as it starts), so the
+    /// caller's first tick is not held up by it.
     public func open(firstWhen: Double) throws(OutputError) {
         try openFile(startingWhen: firstWhen, writeMetadataNow: false)
+    }
+
+    /// Writes the open file's metadata now if it is due: the first file's, which `open`
+    /// leaves to the writer thread. Until it is written, a recording killed at once (a
+    /// SIGKILL or power cut in its first fsync interval) is rebuilt by recovery from the CSV
+    /// alone, without its board, clock or rate.
+    public func writeMetadataIfDue() {
+        guard file != nil, !syncFailed, metadata.isDue(now: nowNanos()) else { return }
+        writeMetadata(endedCleanly: false, reason: FileEnding.recordingReason)
     }
 
     /// Encodes and writes a batch of rows (one drained buffer: whole ticks).
