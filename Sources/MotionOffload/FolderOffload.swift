@@ -58,6 +58,11 @@ public struct FolderOffload {
         try FolderOffload.makeFolder(target)
         try FolderOffload.checkIsACopy(target, source: source)
         try FolderOffload.checkWritable(target)
+        var deleting = options.deleteAfterCopy
+        if deleting, let refused = FolderOffload.deletionRefused(source) {
+            report.failures.append(refused)
+            deleting = false
+        }
         var manifest = OffloadManifest(folder: target)
         try manifest.checkWritable()
         let directory = try SystemCalls.openDirectory(target)
@@ -147,7 +152,7 @@ public struct FolderOffload {
                 let recording = report.parts.recording(of: r.base)
                 partsLeft[recording, default: 1] -= 1
                 if partsLeft[recording] == 0 { status.recordingsDone += 1 }
-                if options.deleteAfterCopy { try delete(r, copiedNow: copied, report: &report) }
+                if deleting { try delete(r, copiedNow: copied, report: &report) }
             } catch {
                 (status.bytesDone, status.filesDone) = (bytesBefore, filesBefore)
                 // Files of the part verified before the stop stay (and are found next time).
@@ -163,7 +168,7 @@ public struct FolderOffload {
         }
         // Recordings copied by an earlier run: with delete-after-copy they go too, each file
         // read again on both sides first (turned on later, the option never freed the card).
-        if options.deleteAfterCopy && report.stopped == nil && !ended {
+        if deleting && report.stopped == nil && !ended {
             for r in there {
                 do { try delete(r, copiedNow: [], report: &report) } catch { report.failures.append(error) }
             }
@@ -265,6 +270,17 @@ public struct FolderOffload {
             e.operation = "write in the folder"
             throw e
         }
+    }
+
+    /// Why nothing can be deleted from the recordings folder `source` (nil: it can): said
+    /// once, before anything is copied, rather than once for every recording after its copy
+    /// (a user who may read the card's recordings but not change them, a read-only card).
+    static func deletionRefused(_ source: String) -> OffloadError? {
+        guard let why = FileSystem.cannotWriteFolder(source) else { return nil }
+        return OffloadError("delete the recordings from", path: source,
+                            reason: OffloadError.explain(why) + ": they are copied but stay on the card; to delete them "
+                                + "after the copy, run the offload as the user who owns this folder (as the daemon and the "
+                                + "udev rule do)")
     }
 
     /// The target folder must hold copies: not be a link (a stick's host folder linked to

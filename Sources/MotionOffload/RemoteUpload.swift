@@ -113,6 +113,11 @@ public struct RemoteUpload {
         report.inProgress = inventory.inProgress
         report.awaitingRecovery = inventory.awaitingRecovery
         report.unrecoverable = inventory.unrecoverable
+        var deleting = options.deleteAfterUpload
+        if deleting, let refused = FolderOffload.deletionRefused(source) {
+            report.failures.append(refused.description)
+            deleting = false
+        }
         var sent = SentList(path: source + "/" + Self.sentListName)
         var remoteChecked = false
         func sentBefore(_ p: FinishedPart) -> Bool {
@@ -129,7 +134,7 @@ public struct RemoteUpload {
                 report.alreadySent.append(r.base)
                 // Sent by an earlier run, before `delete_after_copy` was set: deleted too,
                 // as from a stick, once rclone finds the remote's copy equal now.
-                if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
+                if deleting, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
                     if !remoteChecked { try checkRemote(); remoteChecked = true }
                     let differs = verify(r)
                     if let reason = stop?.reason {
@@ -157,7 +162,7 @@ public struct RemoteUpload {
                 report.bytesSent += r.totalBytes
                 report.filesSent += r.files.count
                 log("sent \(r.base): \(CountText.of(r.files.count, "file")), \(ByteText.describe(r.totalBytes)), to \(destination)")
-                if options.deleteAfterUpload, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
+                if deleting, !SystemCalls.isLockedByWriter(source + "/" + r.csvName) {
                     deleteLocal(r, into: &report)
                 }
             case .failure(let message):

@@ -17,6 +17,28 @@ import Testing
         "L,W,\(t),\(lat),\(lon),34.0,\(speed),0.0,0.0,3.0,4.0,3\n"
     }
 
+    /// The largest numbers a Double holds, in every field of the fixes and the IMU rows:
+    /// a summary, not a crash (an eph of 1e308 made the eph histogram's log(v / 0.01)
+    /// infinite, and converting it to a bin index ended the process).
+    @Test func theLargestNumbersInAnyFieldAreNoCrash() throws {
+        for huge in ["1e308", "-1e308", "1.7976931348623157e308", "4.9e-324"] {
+            for field in 0..<9 {
+                var text = Self.header
+                for k in 0..<120 {
+                    let t = t0 + Double(k)
+                    var values = ["\(52.52 + Double(k) * 1e-5)", "13.405", "34.0", "1.5", "90.0", "0.0", "3.0", "4.0", "3"]
+                    if k % 7 == 3 { values[field] = huge }
+                    text += "L,W,\(t),\(values.joined(separator: ","))\n"
+                    var imu = ["0.01", "0.02", "-1.0"]
+                    if k % 7 == 3 { imu[field % 3] = huge }
+                    for source in ["A", "G", "M"] { text += "\(source),W,\(t),\(imu.joined(separator: ","))\n" }
+                }
+                let s = try summarize(text)
+                #expect(s.rows["L"] == 120, "\(huge) in field \(field)")
+            }
+        }
+    }
+
     @Test func emptyFileHasNoRows() throws {
         let s = try summarize("")
         #expect(s.start == nil && s.rows.isEmpty && s.timeline.isEmpty)

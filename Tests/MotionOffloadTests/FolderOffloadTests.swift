@@ -72,6 +72,29 @@ struct FolderOffloadTests {
         #expect(report.deleted == ["20251121142005"] && source.bytes("20251121142005.csv") == nil)
     }
 
+    /// A recordings folder the offload may not change (another user's, a read-only card)
+    /// with --delete-after-copy: said once, before anything is copied, and every recording
+    /// copied and kept. It was one "cannot delete" per recording, each after its copy.
+    @Test func aFolderItMayNotChangeIsSaidOnceAndEverythingIsCopied() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 300)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 300)
+        guard let view = ReadOnlyView(source.path) else {
+            print("skipped: no read-only view of a folder can be made here (root without mount rights)")
+            return
+        }
+        defer { view.undo() }
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        let report = try FolderOffload(source: view.path, target: target.path, options: options).run()
+        #expect(report.copied == ["20251121142005", "20251121152005"] && report.deleted.isEmpty)
+        #expect(report.failures.count == 1, "\(report.failures)")
+        #expect(report.failures.first?.description.contains("they are copied but stay on the card") == true)
+        #expect(source.bytes("20251121142005.csv") != nil && source.bytes("20251121152005.csv") != nil)
+        #expect(target.bytes("20251121152005.csv") == source.bytes("20251121152005.csv"))
+    }
+
     /// With delete-after-copy turned on later, recordings an earlier run copied are deleted
     /// too, once both sides read the same (they stayed on the card for good).
     @Test func deleteAfterCopyAlsoFreesWhatAnEarlierRunCopied() throws {

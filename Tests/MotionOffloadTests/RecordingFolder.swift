@@ -79,3 +79,39 @@ func sha256sum(_ path: String) throws -> String {
 func files(in dir: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted()
 }
+
+/// A view of `folder` that this process may read but not change: the folder itself made
+/// read-only for a user (chmod), or, for root (who writes anywhere), a read-only bind mount
+/// of it. Nil where neither can be made (root without mount rights).
+struct ReadOnlyView {
+    let path: String
+    private let mounted: Bool
+
+    init?(_ folder: String) {
+        guard getuid() == 0 else {
+            guard chmod(folder, 0o555) == 0 else { return nil }
+            path = folder
+            mounted = false
+            return
+        }
+        let view = ScratchFolder.make("read-only-view")
+        guard Self.mount(["--bind", folder, view]) else { return nil }
+        guard Self.mount(["-o", "remount,bind,ro", view]) else { _ = Self.mount(["-u", view], tool: "/bin/umount"); return nil }
+        path = view
+        mounted = true
+    }
+
+    func undo() {
+        if mounted { _ = Self.mount([path], tool: "/bin/umount") } else { _ = chmod(path, 0o755) }
+    }
+
+    private static func mount(_ arguments: [String], tool: String = "/bin/mount") -> Bool {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+}

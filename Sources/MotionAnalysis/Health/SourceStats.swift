@@ -153,7 +153,9 @@ struct LogHistogram {
 
     mutating func add(_ v: Double) {
         guard v.isFinite, v >= 0 else { return }
-        let i = v <= Self.lo ? 0 : min(bins.count - 1, Int(log(v / Self.lo) / log(Self.step)) + 1)
+        // log(v) − log(lo), not log(v / lo): v / lo overflows to infinity above 1.8e306.
+        let position = (log(v) - log(Self.lo)) / log(Self.step) + 1
+        let i = v <= Self.lo ? 0 : Int(min(Double(bins.count - 1), position))
         bins[i] += 1; count += 1
     }
 

@@ -62,6 +62,12 @@ public enum FileSystem {
     /// what is in it.
     public static func canReadFolder(_ path: String) -> Bool { access(path, R_OK | X_OK) == 0 }
 
+    /// `access(2)` with `W_OK | X_OK`: nil when this process may add and remove what is in
+    /// the folder; else why not (a folder of another user, a read-only file system).
+    public static func cannotWriteFolder(_ path: String) -> Errno? {
+        access(path, W_OK | X_OK) == 0 ? nil : Errno(rawValue: errno)
+    }
+
     /// `mkdir(2)`; false (not an error) when the name is already taken.
     @discardableResult
     public static func makeDirectory(_ path: String, permissions: FilePermissions = [.ownerReadWriteExecute, .groupReadExecute, .otherReadExecute]) throws(Errno) -> Bool {
