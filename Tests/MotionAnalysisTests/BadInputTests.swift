@@ -37,6 +37,9 @@ import Testing
                 #expect(s.rows["L"] == 120, "\(huge) in field \(field)")
             }
         }
+        // An eph beyond the histogram's range is not reported as its top bin's edge.
+        let far = try summarize(Self.header + "L,W,\(t0),52.5,13.4,34.0,1.5,90.0,0.0,1e308,4.6,3\n")
+        #expect(far.health.gps?.medianEphM == 1e308, "\(String(describing: far.health.gps))")
     }
 
     @Test func emptyFileHasNoRows() throws {

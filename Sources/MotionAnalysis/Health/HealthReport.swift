@@ -215,11 +215,13 @@ public enum Text {
     public static func round(_ v: Double, _ digits: Int) -> Double {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
-        return (v * scale).rounded() / scale
+        let scaled = v * scale   // infinite for v near the largest Double: then v itself
+        return scaled.isFinite ? scaled.rounded() / scale : v
     }
 
     public static func number(_ v: Double, _ digits: Int) -> String {
-        guard v.isFinite, abs(v) < 1e15 else { return "–" }
+        guard v.isFinite else { return "–" }
+        guard abs(v) < 1e15 else { return "\(v)" }   // 1e+308: what was read, not a dash
         if digits == 0 { return String(Int(v.rounded())) }
         let r = round(v, digits)
         var s = String(r)
