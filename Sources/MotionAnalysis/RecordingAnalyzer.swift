@@ -135,18 +135,15 @@ public struct RecordingAnalyzer: RowSink {
 
     /// Of D rows only the user acceleration (values 3–5) is used; the scanner need not
     /// convert the rest (nor anything but `L` rows when only the fixes are wanted).
-    public func valuesRead(_ source: Source) -> UInt32 { Self.valuesRead(source, fixesOnly: fixesOnly) }
-
-    /// `valuesRead` without `self`: `row` calling a method of `self` copied the whole
-    /// analyzer (a memcpy of most of a kilobyte) for every row.
-    @inline(__always)
-    static func valuesRead(_ source: Source, fixesOnly: Bool) -> UInt32 {
+    public func valuesRead(_ source: Source) -> UInt32 {
         if fixesOnly && source != .location { return 0 }
-        return source == .location ? .max : 0b111 << firstIMUValueRead(source)
+        return source == .location ? .max : 0b111 << Self.firstIMUValueRead(source)
     }
 
     /// Of an IMU row the analysis reads three values from this one on: a D row's user
-    /// acceleration (3–5), the x, y and z of the others.
+    /// acceleration (3–5), the x, y and z of the others. Static, so that `row` asks it
+    /// without calling a method of `self` (which copied the whole analyzer, most of a
+    /// kilobyte, for every row).
     @inline(__always)
     static func firstIMUValueRead(_ source: Source) -> Int { source == .deviceMotion ? 3 : 0 }
 
