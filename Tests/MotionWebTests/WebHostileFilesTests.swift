@@ -49,6 +49,23 @@ import Testing
         }
     }
 
+    /// Altitudes no receiver gives but the format allows: an elevation gain beyond Int
+    /// trapped as the page was built, and the server died on the first request.
+    @Test func anElevationGainBeyondIntLeavesThePageStanding() async throws {
+        let f = try WebFixture()
+        var csv = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        for (k, altitude) in ["0", "0", "1e19", "1e19", "1e308", "1e308"].enumerated() {
+            csv += "L,W,\(1_790_000_000 + k),\(52.5 + Double(k) * 1e-5),13.4,\(altitude),1.5,90.0,0.0,3.0,4.6,3\n"
+        }
+        try f.addCopiedCSV("20260101080000", csv)
+        try await pagesAnswer(f, ["20260101080000"])
+        try await f.app().test(.router) { client in
+            let page = String(buffer: try await client.execute(uri: "/recordings/20260101080000", method: .get).body)
+            #expect(page.contains("↑ 1e+"), "\(page)")
+            #expect(!page.contains("0000000000000000000"), "\(page)")   // chart labels too
+        }
+    }
+
     @Test func rowCountsOfPartsThatWouldOverflowLeaveThePageStanding() async throws {
         let f = try WebFixture()
         let id = "11111111-2222-3333-4444-555555555555"

@@ -75,7 +75,8 @@ enum FuseOutput {
     /// The D-row rate over the file, rounded to whole Hz (0 when unknown).
     static func estimatedRate(_ r: FuseResult) -> Int {
         guard let a = r.rewrite.firstWhen, let b = r.rewrite.lastWhen, b > a, r.rewriter.deviceMotionRows > 1 else { return 0 }
-        return Int((Double(r.rewriter.deviceMotionRows - 1) / (b - a)).rounded())
+        let rate = (Double(r.rewriter.deviceMotionRows - 1) / (b - a)).rounded()
+        return rate.isFinite && rate < 1e9 ? Int(rate) : 0   // Whens a hair apart: no rate, not a trap
     }
 
     static func writeMetadata(_ m: RecordingMetadata, to file: SafeOutputFile) throws(CommandFailure) {

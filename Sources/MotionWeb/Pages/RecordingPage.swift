@@ -24,7 +24,8 @@ enum RecordingPage {
         if let m = summary?.movingS, m > 0, let d = summary?.distanceM, d > 0 {
             facts.append("moving " + Text.duration(m) + String(format: ", %.1f km/h avg", d / m * 3.6))
         }
-        if let g = summary?.elevationGainM, g > 0 { facts.append("↑ \(Int(g.rounded())) m") }
+        // As the summary's report writes it: a gain beyond Int (altitudes of 1e19 m in a file) ended the server.
+        if let g = summary?.elevationGainM, g > 0 { facts.append("↑ \(MotionAnalysis.Text.number(g, 0)) m") }
         if !r.sources.isEmpty { facts.append(ListPage.sourcesText(r.sources)) }
         // A rate of 0: no ticks (an imported track, a fused file without metadata).
         if let m = e.metadata, m.recording.rateHz > 0 { facts.append("\(m.recording.rateHz) Hz") }
@@ -171,8 +172,9 @@ enum RecordingPage {
     static let activityColours: [Activity: String] = [.cycling: "#1f6feb", .walking: "#1a7f37", .vehicle: "#8250df", .unknown: "#6e7781"]
 
     static func legend(_ summary: AnalysisSummary?) -> String {
-        guard let summary, !summary.timeline.isEmpty else {
-            return "<p class=\"gap\">No summary: the track is drawn in one colour.</p>"
+        guard let summary else { return "<p class=\"gap\">No summary: the track is drawn in one colour.</p>" }
+        guard !summary.timeline.isEmpty else {
+            return "<p class=\"gap\">No stops or moves: the track is drawn in one colour.</p>"
         }
         var items = Activity.allCases.filter { a in summary.timeline.contains { $0.activity == a } }.map { a in
             "<span><i style=\"background:\(activityColours[a] ?? "#999")\"></i>\(a.rawValue)</span>"

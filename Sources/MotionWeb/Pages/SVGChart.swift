@@ -144,6 +144,7 @@ enum SVGChart {
     static func label(_ v: Double, step: Double) -> String {
         let decimals = step > 0 && step.isFinite ? min(4, max(0, Int((-log10(step) - 1e-9).rounded(.up)))) : 1
         let unit = pow(10, Double(-decimals))
+        guard abs(v) < 1e15 else { return "\(v)" }   // 1e+19, not a label of 20 to 309 digits
         return String(format: "%.\(decimals)f", abs(v) < unit / 2 ? 0 : v)
     }
 }
