@@ -93,6 +93,28 @@ struct GPXReaderTests {
         #expect(counts.skipped == 6 && counts.routePoints == 2 && counts.waypoints == 1 && counts.segments == 2)
     }
 
+    /// Elements nested deeper than any GPX file nests end the read there, the points before
+    /// it kept: the XML parser's stack of open elements grew with such a file (50 MB of
+    /// nested elements took 644 MB).
+    @Test func elementsNestedWithoutEndStopTheRead() throws {
+        let nested = String(repeating: "<a>", count: 20_000)
+        let xml = """
+            <gpx><trk><trkseg>
+            <trkpt lat="1" lon="2"><time>2026-11-21T13:30:05Z</time></trkpt>
+            \(nested)
+            <trkpt lat="1.1" lon="2"><time>2026-11-21T13:30:06Z</time></trkpt>
+            """ + String(repeating: "</a>", count: 20_000) + "</trkseg></trk></gpx>"
+        let (fixes, counts) = try Self.read(xml)
+        #expect(fixes.count == 1)
+        #expect(counts.stoppedEarly?.contains("nested more than \(GPXReader.maxDepth) deep") == true,
+                "\(String(describing: counts.stoppedEarly))")
+        // GPX's own depth (with extensions) is read whole.
+        let (deep, deepCounts) = try Self.read("""
+            <gpx xmlns:x="urn:x"><trk><trkseg><trkpt lat="1" lon="2"><time>2026-11-21T13:30:05Z</time><extensions><x:a><x:b><x:c>1</x:c></x:b></x:a></extensions></trkpt></trkseg></trk></gpx>
+            """)
+        #expect(deep.count == 1 && deepCounts.stoppedEarly == nil)
+    }
+
     @Test func aFileCutShortKeepsThePointsBeforeTheCut() throws {
         let whole = """
             <gpx><trk><trkseg>

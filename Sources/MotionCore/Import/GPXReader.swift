@@ -58,6 +58,10 @@ public final class GPXReader: NSObject, XMLParserDelegate {
     private var point: [String: String]?
     private var pointDepth = 0
     private var depth = 0
+    /// Deeper than any GPX file nests (gpx, trk, trkseg, trkpt, extensions and theirs: under
+    /// ten). The XML parser keeps a stack of the open elements: 50 MB of nested elements
+    /// took 644 MB, where the import promises memory that does not grow with the file.
+    public static let maxDepth = 100
     private var text = ""
     private var capturing = false
     private var lastWhen = -Double.infinity
@@ -137,6 +141,14 @@ public final class GPXReader: NSObject, XMLParserDelegate {
                        qualifiedName qName: String?, attributes: [String: String] = [:]) {
         let name = Self.local(elementName)
         depth += 1
+        if depth > Self.maxDepth {
+            if xmlError == nil {
+                xmlError = "line \(parser.lineNumber), column \(parser.columnNumber) (elements nested more than "
+                    + "\(Self.maxDepth) deep, which no GPX file does)"
+            }
+            parser.abortParsing()
+            return
+        }
         if !sawRoot {
             sawRoot = true
             if name != "gpx" { notGPX = String(name.prefix(40)); parser.abortParsing(); return }
