@@ -70,6 +70,16 @@ struct GPXReaderTests {
         #expect(counts.noFix == 1 && counts.modeFromElevation == 0)
     }
 
+    /// Values in CDATA sections are read as text (they were dropped: every point "without a time").
+    @Test func valuesInCDATASectionsAreText() throws {
+        let (fixes, counts) = try Self.read("""
+            <gpx><trk><trkseg>
+            <trkpt lat="1.5" lon="2.5"><ele><![CDATA[7.5]]></ele><time><![CDATA[2026-11-21T13:30:05Z]]></time></trkpt>
+            </trkseg></trk></gpx>
+            """)
+        #expect(fixes == [LocationFix(when: Self.t0, latitude: 1.5, longitude: 2.5, altitudeMSL: 7.5, mode: 3)], "\(counts)")
+    }
+
     /// Every point that cannot be a row is skipped and counted by why; nothing is invented.
     @Test func pointsThatCannotBeRowsAreCountedNotGuessed() throws {
         let (fixes, counts) = try Self.read("""

@@ -174,6 +174,11 @@ public final class GPXReader: NSObject, XMLParserDelegate {
         if capturing && text.utf8.count < 256 { text += string }
     }
 
+    /// Text in a CDATA section (`<time><![CDATA[2026-…Z]]></time>`) is text as well.
+    public func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        if capturing && text.utf8.count < 256 { text += String(decoding: CDATABlock.prefix(256), as: UTF8.self) }
+    }
+
     public func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
                        qualifiedName qName: String?) {
         defer { depth -= 1 }
