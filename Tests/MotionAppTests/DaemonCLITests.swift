@@ -87,6 +87,9 @@ struct DaemonCLITests {
         #expect(status["droppedRows"] as? Int == 0)
         let human = try daemon.run(["status"])
         #expect(human.stdout.contains("motionlog daemon: recording") && human.stdout.contains("rows/s"))
+        // The simulator board has no buttons: the status says so rather than an error.
+        #expect(status["gpio"] as? String == "no buttons or LED in the board file")
+        #expect(human.stdout.contains("gpio      no buttons or LED in the board file"), "\(human.stdout)")
 
         let stop = try daemon.run(["stop"])
         #expect(stop.status == 0 && stop.stdout.contains("recording stopped"))
@@ -98,6 +101,16 @@ struct DaemonCLITests {
         daemon.signal(SIGTERM)
         #expect(daemon.process.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
+    }
+
+    /// `--no-gpio`: the status says the buttons are not used, not that they failed.
+    @Test func withoutGPIOTheStatusSaysSo() throws {
+        let daemon = try DaemonProcess(out: Binary.temporaryDirectory(), extra: ["--no-gpio"])
+        #expect(daemon.waitUntilReady(), "\(daemon.stderr())")
+        #expect(try daemon.status()["gpio"] as? String == "not used (--no-gpio)")
+        #expect(try daemon.run(["status"]).stdout.contains("gpio      not used (--no-gpio)"))
+        daemon.signal(SIGTERM)
+        #expect(daemon.process.terminationStatus == 0)
     }
 
     /// The daemon's low-space refusal names its own option, `--min-free-space`; `record`'s
