@@ -152,7 +152,13 @@ public struct FolderOffload {
                 let recording = report.parts.recording(of: r.base)
                 partsLeft[recording, default: 1] -= 1
                 if partsLeft[recording] == 0 { status.recordingsDone += 1 }
-                if deleting { try delete(r, copiedNow: copied, report: &report) }
+                // A failed deletion is no failed copy: the part stays counted as copied.
+                if deleting {
+                    do throws(OffloadError) { try delete(r, copiedNow: copied, report: &report) } catch {
+                        report.failures.append(onCard(error))
+                        ended = endsRun(error)
+                    }
+                }
             } catch {
                 (status.bytesDone, status.filesDone) = (bytesBefore, filesBefore)
                 // Files of the part verified before the stop stay (and are found next time).
@@ -165,6 +171,7 @@ public struct FolderOffload {
             }
             status.updated = now().timeIntervalSince1970
             progress(status)
+            if ended { break }
         }
         // Recordings copied by an earlier run: with delete-after-copy they go too, each file
         // read again on both sides first (turned on later, the option never freed the card).
