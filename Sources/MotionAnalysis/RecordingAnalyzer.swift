@@ -23,7 +23,7 @@ public struct AnalysisResult: Sendable {
 /// the pieces still to analyse look at.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 25
+    public static let version = 26
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     public static let relativeLooking = 1e9
 
@@ -255,6 +255,7 @@ public struct RecordingAnalyzer: RowSink {
                 let longerThan = meta != nil && metas[k - 1] != nil ? 0 : options.gapSeconds
                 for i in analyzer.stats.indices { analyzer.stats[i].startRecording(longerThan: longerThan) }
                 analyzer.movement.startRecording()
+                analyzer.windows.startRecording()
                 analyzer.nextRecording = longerThan
                 analyzer.severalRecordings = true
             } else if k > 0, let meta, let before = metas[k - 1], meta.file.index > before.file.index + 1 {

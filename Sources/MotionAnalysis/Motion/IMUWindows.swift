@@ -60,8 +60,9 @@ struct IMUWindowBuilder {
     private var innerVariance = 0.0
     private var rawSamples = 0
     /// A completed 50 Hz bin: its start time and mean vector (for the movement measure).
-    /// `repeats` > 1 when the bins after it were empty (a rate below 50 Hz): the value is
-    /// held over them (up to 0.2 s), so the series stays at 50 Hz.
+    /// `repeats` > 1 when the bins after it were empty (a rate below 50 Hz): the movement
+    /// measure holds the value over them (`movementHold`), as the features' series does
+    /// over up to 0.2 s, so both stay at 50 Hz.
     struct Bin { var time: Double; var x: Double; var y: Double; var z: Double; var repeats: Int }
 
     /// Where the earliest window not yet in `index` starts (its samples still being
@@ -85,8 +86,9 @@ struct IMUWindowBuilder {
         guard index >= binIndex else { return nil }
         var completed: Bin?
         if index != binIndex {
-            let missing = binIndex == .min ? 0 : index - binIndex - 1
-            completed = flushBin(holdOver: missing > 0 && missing <= 10 ? Int(missing) : 0)
+            let missing = binIndex == .min ? -1 : index - binIndex - 1
+            completed = flushBin(holdOver: missing > 0 && missing <= 10 ? Int(missing) : 0,
+                                 movementHold: movementHold(missing: missing))
             binIndex = index
         }
         binSum.0 += x; binSum.1 += y; binSum.2 += z
@@ -122,7 +124,38 @@ struct IMUWindowBuilder {
         return last
     }
 
-    private mutating func flushBin(holdOver: Int) -> Bin? {
+    /// How many empty bins after the one being completed the movement measure holds it
+    /// over: the 20 ms series of the features holds a sample over at most 0.2 s (5 Hz),
+    /// but movement integrates over time at any rate, so a slower stream's sample counts
+    /// for its whole period. Over up to 4 × the smallest step between samples since the
+    /// stream last paused for more than 1 s (any step up to 1 s while none is known),
+    /// within 0.2–1 s, as `D` rows count theirs; at 1 Hz a sample counted 20 ms, a fiftieth.
+    private mutating func movementHold(missing: Int64) -> Int {
+        guard missing >= 0 else { nextRecording = false; return 0 }
+        if missing > Self.movementHoldLimit { smallestStep = nil; nextRecording = false; return 0 }
+        let step = missing + 1
+        let limit = smallestStep.map { min(Self.movementHoldLimit, max(10, 4 * $0)) } ?? Self.movementHoldLimit
+        // The step into another recording is no step of either: the sample before it is held
+        // by its own recording's steps, and the new recording's are its own.
+        if nextRecording {
+            smallestStep = nil; nextRecording = false
+        } else {
+            smallestStep = min(smallestStep ?? step, step)
+        }
+        return missing <= limit ? Int(missing) : 0
+    }
+
+    /// Another recording begins: its rate is its own (read after a 50 Hz recording, a 2 Hz
+    /// one's samples were each held over 0.2 s of their 0.5 s).
+    mutating func startRecording() { nextRecording = true }
+    private var nextRecording = false
+
+    /// 1 s of empty bins: past it the movement's filters start again (`MovementAccumulator`).
+    static let movementHoldLimit: Int64 = 50
+    /// The smallest step between two samples' bins since the last pause over 1 s.
+    private var smallestStep: Int64?
+
+    private mutating func flushBin(holdOver: Int, movementHold: Int = 0) -> Bin? {
         guard binCount > 0 else { return nil }
         let n = Double(binCount)
         let t = Double(binIndex) / Self.binRate
@@ -139,7 +172,7 @@ struct IMUWindowBuilder {
         innerVariance += variance * Double(holdOver + 1)
         rawSamples += binCount
         binSum = (0, 0, 0); binMagSum = 0; binMagSq = 0; binCount = 0
-        return Bin(time: t, x: mean.0, y: mean.1, z: mean.2, repeats: holdOver + 1)
+        return Bin(time: t, x: mean.0, y: mean.1, z: mean.2, repeats: max(holdOver, movementHold) + 1)
     }
 
     private mutating func flushWindow() {
