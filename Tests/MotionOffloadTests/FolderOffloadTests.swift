@@ -331,6 +331,29 @@ struct FolderOffloadTests {
         #expect(OffloadProgress.read(from: path) == last)
     }
 
+    /// A deletion that fails after a verified copy is no failed copy: the progress (the
+    /// daemon's "n of m files") keeps the part's bytes and files, as the report keeps it
+    /// copied. They were taken back out, and the last progress fell short of what was copied.
+    @Test func aFailedDeletionLeavesTheCopyCountedInTheProgress() throws {
+        let source = RecordingFolder(), target = RecordingFolder()
+        defer { source.remove(); target.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 400)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 400)
+        // Where the first recording's cached summary would be, a folder: unlink(2) refuses it.
+        try FileManager.default.createDirectory(atPath: source.path + "/20251121142005.summary.json/x",
+                                                withIntermediateDirectories: true)
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        var seen: [OffloadProgress] = []
+        let report = try FolderOffload(source: source.path, target: target.path, options: options).run { seen.append($0) }
+        #expect(report.copied == ["20251121142005", "20251121152005"] && report.deleted == ["20251121152005"])
+        #expect(report.failures.count == 1 && report.failures.first?.operation == "delete", "\(report.failures)")
+        let last = try #require(seen.last)
+        #expect(last.state == .error && last.recordingsDone == 2 && last.filesDone == 4 && last.filesTotal == 4)
+        #expect(last.bytesDone == last.bytesTotal && last.bytesDone == report.bytesCopied)
+        #expect(source.bytes("20251121142005.csv") != nil && source.bytes("20251121152005.csv") == nil)
+    }
+
     @Test func aMissingRecordingsFolderIsAClearError() throws {
         #expect(throws: OffloadError.self) {
             _ = try FolderOffload(source: "/nonexistent/recordings", target: NSTemporaryDirectory(), options: .init()).run()
