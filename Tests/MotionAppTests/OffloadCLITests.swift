@@ -164,6 +164,32 @@ struct OffloadCLITests {
         #expect(FileManager.default.contentsEqual(atPath: source + "/" + csvs[1], andPath: host + "/" + csvs[1]))
     }
 
+    /// An input/output error reading a file of the card (a bad sector) is that recording's
+    /// alone: the run goes on with the others, and the message blames the card, not a
+    /// stick pulled out. The same error on the stick ends the run. Before the rule, every
+    /// EIO ended the run. The error is made by a library preloaded into the real binary
+    /// that fails each `read` of the one file, as a failing card does.
+    @Test(.enabled(if: EIOOnRead.canBuild, "needs a C compiler (cc) to build the read-error library; skipped"))
+    func aCardFileWithAnInputOutputErrorFailsOnlyItsRecording() throws {
+        let source = try recordings(seconds: 2, count: 3)
+        let target = Binary.temporaryDirectory()
+        let csvs = names(source).filter { $0.hasSuffix(".csv") }.sorted()
+        #expect(csvs.count == 3)
+        let library = try EIOOnRead.build()
+        let r = try Binary.run(via: "/usr/bin/env", ["LD_PRELOAD=" + library, EIOOnRead.pathVariable + "=" + source + "/" + csvs[1],
+                                                     Binary.path, "offload", "--to", target, "--out", source,
+                                                     "--config", S.emptyConfig()])
+        #expect(r.status == 1, "\(r.status) \(r.stdout) \(r.stderr)")
+        let said = r.stdout + r.stderr
+        #expect(said.contains(source + "/" + csvs[1]) && said.contains("reading the card (it may be failing)"), "\(said)")
+        #expect(!said.contains("pulled out"), "\(said)")
+        let host = try #require(names(target).first.map { target + "/" + $0 })
+        for k in [0, 2] {
+            #expect(FileManager.default.contentsEqual(atPath: source + "/" + csvs[k], andPath: host + "/" + csvs[k]), "\(csvs[k]) \(names(host))")
+        }
+        #expect(!names(host).contains(where: { $0.hasPrefix(csvs[1]) }), "\(names(host))")
+    }
+
     // MARK: Real file systems on loop devices (root only)
 
     static var isRoot: Bool { getuid() == 0 }
