@@ -148,6 +148,7 @@ check "the card being written holds several files" test "$(echo "$livefiles" | w
 check "every file of the recording being written stays on disk" bash -c "for f in $livefiles; do test -s '$work/rec/'\$f.csv || exit 1; done"
 check "the page says what was deleted, which was not and why" grep -qE "^msg: \"Deleted 1 recording\. Not deleted: $live is being recorded" "$out"
 check "the message names only the refused one" bash -c "! grep '^msg:' '$out' | grep -qF '$gone'"
+check "the message says the parts of the one being written are kept together" grep -qF "$live is being recorded: stop the recording first (its parts are kept together)" "$out"
 check "the message is on a phone's screen" grep -qxF 'msg-on-screen: true' "$out"
 check "the reloaded page has nothing selected" grep -qxF 'download: "Download selected"' "$out"
 check "no JavaScript errors on the refusal" bash -c "! grep -q '^page error' '$out'"
@@ -170,6 +171,29 @@ check "the reloaded page says the one recording was deleted" grep -qxF 'msg: "De
 check "no JavaScript errors on the delete" bash -c "! grep -q '^page error' '$out'"
 rc=0; stop "$recorder" || rc=$?; recorder=""
 check "the recording being written stops cleanly on SIGINT" test "$rc" = 0
+
+# A recording being written in one file (no rotation), selected alone: nothing is deleted
+# and the message speaks of no parts (it said "its parts are kept together" of every one).
+"$bin" record --board simulator --duration 120 --out "$work/rec" --quiet >"$work/record.log" 2>&1 &
+recorder=$!
+single=""
+for _ in $(seq 1 300); do
+  curl -fsS -o "$work/poll.html" "http://127.0.0.1:$port/" 2>/dev/null &&
+    single=$(grep -oE '<li class="writing" data-name="[^"]+">' "$work/poll.html" | head -n 1 | sed -E 's/.*data-name="([^"]+)".*/\1/') &&
+    [ -n "$single" ] && break
+  kill -0 "$recorder" 2>/dev/null || { cat "$work/record.log"; echo "motionlog record exited"; exit 1; }
+  single=""; sleep 0.1
+done
+[ -n "$single" ] || { echo "the list never showed the single-file recording being written"; exit 1; }
+out=$work/delete-single.out; rc=0
+interact viewport 390,844 open "http://127.0.0.1:$port/" click ".pick[value=\"$single\"]" click '#del-selected' \
+  wait "document.getElementById('msg').classList.contains('show')" \
+  print msg "document.getElementById('msg').textContent" print card "$(card "$single")" >"$out" 2>&1 || rc=$?
+check "delete of a one-file recording being written: every browser step ran" ran "$out" "$rc"
+check "it is refused, and no parts are spoken of" grep -qxF "msg: \"Not deleted: $single is being recorded: stop the recording first\"" "$out"
+check "its card stays and its CSV is on disk" bash -c "grep -qxF 'card: true' '$out' && test -s '$work/rec/$single.csv'"
+rc=0; stop "$recorder" || rc=$?; recorder=""
+check "the one-file recording being written stops cleanly on SIGINT" test "$rc" = 0
 
 echo "screenshots in $shots/"
 echo "browser: $passed passed, $failed failed"
