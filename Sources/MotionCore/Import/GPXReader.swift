@@ -53,6 +53,8 @@ public final class GPXReader: NSObject, XMLParserDelegate {
     private var rootClosed = false
     /// Where and what the first XML error was.
     private var xmlError: String?
+    /// The first XML error was libxml2's limit, not damage (`explain`, code 1).
+    private var tooLarge = false
     private var notGPX: String?
     /// Inside a `trkpt`: its attributes and the text of the children that matter.
     private var point: [String: String]?
@@ -108,7 +110,9 @@ public final class GPXReader: NSObject, XMLParserDelegate {
                 guard reader.sawRoot else {
                     throw ReadError(description: "\(path): not a GPX file: not readable as XML (\(error))")
                 }
-                reader.counts.stoppedEarly = "the XML is broken at \(error): cut short or damaged; the points before it were read"
+                reader.counts.stoppedEarly = reader.tooLarge
+                    ? "the XML reader stopped at \(error): the file is not damaged there, but holds more than the reader takes; the points before it were read"
+                    : "the XML is broken at \(error): cut short or damaged; the points before it were read"
             }
             return reader.counts
         }
@@ -126,6 +130,9 @@ public final class GPXReader: NSObject, XMLParserDelegate {
         case 76: return "an element is closed by the wrong end tag"
         case 77: return "an end tag is cut off"
         case 89: return "entities that expand without end (refused)"
+        // XML_ERR_INTERNAL_ERROR: what a valid file gives with a comment, CDATA section or
+        // attribute longer than libxml2's 10 MB (it said "cut short or damaged").
+        case 1: return "a comment, CDATA section or attribute longer than the 10 MB the XML reader takes"
         case let code: return "XML error \(code)"
         }
     }
@@ -202,6 +209,7 @@ public final class GPXReader: NSObject, XMLParserDelegate {
     public func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
         if xmlError == nil {
             xmlError = "line \(parser.lineNumber), column \(parser.columnNumber) (\(Self.explain(parseError)))"
+            tooLarge = (parseError as NSError).code == 1
         }
         parser.abortParsing()
     }
