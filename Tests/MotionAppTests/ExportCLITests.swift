@@ -154,6 +154,32 @@ struct ExportCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == before && Data(contentsOf: URL(fileURLWithPath: json)) == metadataBefore)
     }
 
+    /// Another recording, not an input, is not written over either, nor its metadata:
+    /// `export A -o B.csv --force` wrote a GPX over recording B and its JSON over B's
+    /// metadata, exit 0. An earlier export of the same name is still replaced.
+    @Test func theOutputIsNeverAnotherRecordingOrItsMetadata() throws {
+        let a = try Self.record([]), b = try Self.record([])
+        let bJSON = RecordingFiles.metadataPath(for: b)
+        let before = try Data(contentsOf: URL(fileURLWithPath: b)), metadataBefore = try Data(contentsOf: URL(fileURLWithPath: bJSON))
+        for (format, target) in [("wide-csv", b), ("gpx", b), ("geojson", bJSON), ("timeline", bJSON)] {
+            let r = try Binary.run(["export", a, "--format", format, "-o", target, "--force"])
+            #expect(r.status == 2 && r.stderr.contains("not written over, even with --force"), "\(format): \(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: b)) == before && Data(contentsOf: URL(fileURLWithPath: bJSON)) == metadataBefore)
+        // A recording whose header was lost is still known by its metadata.
+        let headless = (b as NSString).deletingLastPathComponent + "/headless.csv"
+        try Data(before.dropFirst(CSVFormat.headerBytes.count)).write(to: URL(fileURLWithPath: headless))
+        try metadataBefore.write(to: URL(fileURLWithPath: RecordingFiles.metadataPath(for: headless)))
+        #expect(try Binary.run(["export", a, "--format", "wide-csv", "-o", headless, "--force"]).status == 2)
+        // Its own earlier output (a wide CSV, a GeoJSON) is replaced as before.
+        let out = Binary.temporaryDirectory()
+        for (format, name) in [("wide-csv", "/wide.csv"), ("geojson", "/track.json")] {
+            #expect(try Binary.run(["export", a, "--format", format, "-o", out + name]).status == 0)
+            let again = try Binary.run(["export", a, "--format", format, "-o", out + name, "--force"])
+            #expect(again.status == 0, "\(format): \(again.stderr)")
+        }
+    }
+
     @Test func nothingToExportAndUnreadableFilesAreClearErrors() throws {
         let out = Binary.temporaryDirectory()
         let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--sources", "AG",

@@ -19,8 +19,8 @@ struct ExportCommand: ParsableCommand {
             the order given and their points sorted by time. Files recorded with relative When \
             are converted with the start time in the metadata (.json) beside them. Lines that \
             cannot be used (defective, out of range) are skipped and counted on stderr.
-            The output is never one of the inputs; an existing output needs --force; it is \
-            written to a temporary file in the same folder and renamed when complete.
+            The output is never one of the inputs, nor any recording or its metadata; an \
+            existing output needs --force; it is written to a temporary file in the same folder and renamed when complete.
             timeline: the stops and moves of `motionlog summary` as Moves-style daily JSON; \
             timeline-geojson: stops as Points, moves as LineStrings with their activity; \
             wide-csv: one row per tick with named columns (docs/ANALYSIS.md); relative When \
@@ -102,6 +102,9 @@ struct ExportCommand: ParsableCommand {
         let protected = output == nil ? [] : protectedInputs
         if let output {
             do { try SafeOutputFile.check(output, inputs: protected, overwrite: force) } catch { throw CommandFailure.usage("\(error)") }
+            if let what = RecordingFiles.recordingPart(output) {
+                throw CommandFailure.usage("\(output) is \(what), not an earlier export: not written over, even with --force — choose another output name (-o)")
+            }
         } else if let stdout = SafeOutputFile.identity(ofDescriptor: 1),
                   let input = files.first(where: { SafeOutputFile.identity(of: $0) == stdout }) {
             throw CommandFailure.usage("standard output is \(input), an input of this command: refusing to write over it — redirect to another file or use -o")

@@ -39,6 +39,27 @@ public enum RecordingFiles {
         }
     }
 
+    /// What `path` is, when it is part of a recording: no command's `--force` replaces it (an
+    /// `export -o OTHER.csv --force` wrote a GPX over another recording, and its JSON over
+    /// that recording's metadata). A recording is a CSV whose first line is the format's
+    /// header, or one with metadata beside it; its metadata a JSON that reads as metadata.
+    public static func recordingPart(_ path: String) -> String? {
+        guard FileSystem.isReachable(path) else { return nil }
+        if path.hasSuffix(".csv"), startsWithHeader(path) || readMetadata(besides: path) != nil { return "a recording" }
+        if path.hasSuffix(".json"), case .read? = loadMetadata(at: path) { return "a recording's metadata" }
+        return nil
+    }
+
+    /// Whether the file at `path` begins with the format's header line.
+    static func startsWithHeader(_ path: String) -> Bool {
+        guard let fd = try? FileSystem.openForReading(path) else { return false }
+        defer { try? fd.close() }
+        let header = CSVFormat.headerBytes.dropLast()   // without its line end (CR LF or LF)
+        var bytes = [UInt8](repeating: 0, count: header.count)
+        let n = (try? bytes.withUnsafeMutableBytes { try fd.read(into: $0) }) ?? 0
+        return n == header.count && bytes.elementsEqual(header)
+    }
+
     /// Why a metadata file's bytes could not be had, in words.
     struct NotRead: Error { var why: String }
 
