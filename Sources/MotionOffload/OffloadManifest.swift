@@ -1,4 +1,5 @@
 import Foundation
+import MotionCore
 import MotionSystem
 import SystemPackage
 
@@ -7,8 +8,8 @@ import SystemPackage
 /// flushed after each recording, so a stick pulled at any moment keeps a true manifest
 /// (at worst a torn last line, which is ignored and written again).
 public struct OffloadManifest: Sendable {
-    public static let fileName = "manifest.csv"
-    public static let header = "file,size_bytes,sha256,copied_at"
+    public static let fileName = RecordingFiles.offloadManifestName
+    public static let header = RecordingFiles.offloadManifestHeader
 
     /// A verified copy listed in the manifest.
     public struct Entry: Sendable, Equatable {

@@ -74,7 +74,7 @@ public enum RecordingCatalog {
         }
         var inventory = RecordingInventory()
         let all = Set(names)
-        for csv in names where csv.hasSuffix(".csv") && !csv.hasPrefix(".") {
+        for csv in names where csv.hasSuffix(".csv") && !csv.hasPrefix(".") && !RecordingFiles.isOffloadManifest(csv, in: folder) {
             let base = String(csv.dropLast(4))
             let path = folder + "/" + csv
             guard isRegularFile(path) else { continue }

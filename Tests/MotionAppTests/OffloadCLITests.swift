@@ -47,6 +47,29 @@ struct OffloadCLITests {
         #expect(second.status == 0 && second.stdout.contains("Copied 0 recordings; 1 already there (6 files)."), "\(second.stdout)")
     }
 
+    /// The folder an offload filled is read as the recordings it holds: its manifest is no
+    /// recording. `check` said "manifest.csv: INVALID (11 errors)", exit 1, `summary`
+    /// counted its lines as defective rows and `export` skipped them with a warning.
+    @Test func aCopiedFolderReadsAsItsRecordingsWithoutTheManifest() throws {
+        let source = try recordings(seconds: 3, count: 2)
+        let target = Binary.temporaryDirectory()
+        #expect(try run(["--to", target, "--out", source]).status == 0)
+        let host = try #require(names(target).first.map { target + "/" + $0 })
+        #expect(names(host).contains("manifest.csv"))
+        let check = try Binary.run(["check", host])
+        #expect(check.status == 0 && !(check.stdout + check.stderr).contains("manifest"), "\(check.stdout) \(check.stderr)")
+        let summary = try Binary.run(["summary", host, "--json"])
+        #expect(summary.status == 0 && !summary.stderr.contains("manifest"), "\(summary.stderr)")
+        let files = try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any]
+        #expect((files?["files"] as? [Any])?.count == 2, "\(summary.stdout.prefix(400))")
+        #expect(!(try Binary.run(["summary", host])).stdout.contains("defective"))
+        let export = try Binary.run(["export", host, "--format", "wide-csv"])
+        #expect(export.status == 0 && !export.stderr.contains("manifest"), "\(export.stderr)")
+        // A file of that name that is not an offload's manifest is read as any CSV.
+        try "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n".write(toFile: source + "/manifest.csv", atomically: false, encoding: .utf8)
+        #expect(try Binary.run(["check", source]).stdout.contains("manifest.csv"))
+    }
+
     /// Without --out or a config's out, the folder `record` and `serve` default to
     /// (./recordings) is offloaded, as the installed service's would be; never a guess
     /// between both.

@@ -374,6 +374,22 @@ import ZIPFoundation
         }
     }
 
+    /// A stick's folder served on a laptop holds the offload's manifest: no recording (the
+    /// list showed a card "manifest" with the badge "no metadata").
+    @Test func anOffloadManifestIsNotARecording() async throws {
+        let f = try WebFixture()
+        try f.addRecording("20260101080000")
+        try "file,size_bytes,sha256,copied_at\n20260101080000.csv,10,\(String(repeating: "0", count: 64)),2026-01-01T08:10:00Z\n"
+            .write(toFile: f.folder + "/manifest.csv", atomically: false, encoding: .utf8)
+        try await f.app().test(.router) { client in
+            let list = String(buffer: try await client.execute(uri: "/api/recordings", method: .get).body)
+            #expect(list.contains("20260101080000") && !list.contains("manifest"), "\(list)")
+            let status = String(buffer: try await client.execute(uri: "/api/status", method: .get).body)
+            #expect(status.contains("\"files\":1"), "\(status)")
+            #expect(try await client.execute(uri: "/recordings/manifest", method: .get).status == .notFound)
+        }
+    }
+
     @Test func deleteNeedsTheCSRFTokenAndRemovesBothFiles() async throws {
         let f = try WebFixture()
         try f.addRecording("20260101080000")

@@ -57,6 +57,8 @@ public enum RecordingInputs {
                     // Only files: a folder or a FIFO named x.csv is not a recording (a FIFO
                     // would block the read; a folder stopped the whole summary).
                     guard (try? FileSystem.status(full).kind) == .regular else { continue }
+                    // A folder copied by `offload` holds its manifest too: no recording.
+                    if RecordingFiles.isOffloadManifest(name, in: path) { continue }
                     if seen.insert(full).inserted { out.append(full) }
                 }
             } else if seen.insert(path).inserted {

@@ -39,6 +39,23 @@ public enum RecordingFiles {
         }
     }
 
+    /// The list of verified copies `offload` keeps in a target folder (docs/OFFLOAD.md),
+    /// beside the recordings it copied there: a CSV, but no recording.
+    public static let offloadManifestName = "manifest.csv"
+    public static let offloadManifestHeader = "file,size_bytes,sha256,copied_at"
+
+    /// Whether `name` in `folder` is an offload's manifest (its name and its first line): a
+    /// copied folder's `check` said "manifest.csv: INVALID", `summary` counted its lines as
+    /// defective rows, and the web list showed a recording called "manifest".
+    public static func isOffloadManifest(_ name: String, in folder: String) -> Bool {
+        guard name == offloadManifestName, let fd = try? FileSystem.openForReading(folder + "/" + name) else { return false }
+        defer { try? fd.close() }
+        let header = Array((offloadManifestHeader + "\n").utf8)
+        var bytes = [UInt8](repeating: 0, count: header.count)
+        let n = (try? bytes.withUnsafeMutableBytes { try fd.read(into: $0) }) ?? 0
+        return n == header.count && bytes == header
+    }
+
     /// What `path` is, when it is part of a recording: no command's `--force` replaces it (an
     /// `export -o OTHER.csv --force` wrote a GPX over another recording, and its JSON over
     /// that recording's metadata). A recording is a CSV whose first line is the format's

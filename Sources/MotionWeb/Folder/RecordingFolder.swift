@@ -60,7 +60,8 @@ public final class RecordingFolder: Sendable {
             throw WebError.folder("cannot read the recordings folder \(path): \(error)")
         }
         return entries.compactMap { e in
-            guard e.kind == .regular, e.name.hasSuffix(".csv"), !e.name.hasPrefix("."), e.name.utf8.count > 4 else { return nil }
+            guard e.kind == .regular, e.name.hasSuffix(".csv"), !e.name.hasPrefix("."), e.name.utf8.count > 4,
+                  !RecordingFiles.isOffloadManifest(e.name, in: path) else { return nil }
             let name = String(e.name.dropLast(4))
             return RecordingEntry.isPlausibleName(name) ? name : nil
         }
