@@ -77,6 +77,27 @@ struct ImportCLITests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: csv)) == recorded && Data(contentsOf: URL(fileURLWithPath: json)) == recordedMetadata)
     }
 
+    /// Two files of one run that start in the same second (one ride exported from two apps)
+    /// are two recordings, the later named `-1` as the recorder names a second file of the
+    /// same second; with --force the second replaced the first, without it was refused as
+    /// "imported before". The same file given twice is imported once.
+    @Test func twoFilesOfOneSecondInOneRunAreTwoRecordings() throws {
+        let folder = Binary.temporaryDirectory(), out = Binary.temporaryDirectory()
+        try Self.walk.write(toFile: folder + "/strava.gpx", atomically: false, encoding: .utf8)
+        try Self.walk.replacingOccurrences(of: "lat=\"48.", with: "lat=\"47.").write(toFile: folder + "/garmin.gpx", atomically: false, encoding: .utf8)
+        for force in [[], ["--force"]] {
+            for f in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? [] { try FileManager.default.removeItem(atPath: out + "/" + f) }
+            let r = try Binary.run(["import", folder + "/strava.gpx", folder + "/garmin.gpx", folder + "/./strava.gpx", "-o", out] + force)
+            #expect(r.status == 0, "\(force) \(r.stderr)")
+            #expect(r.stderr.contains("/./strava.gpx: given more than once, imported once"), "\(r.stderr)")
+            let csvs = Binary.csvFiles(in: out)
+            let first = try #require(csvs.first { !$0.hasSuffix("-1.csv") }), second = String(first.dropLast(4)) + "-1.csv"
+            #expect(csvs.count == 2 && csvs.contains(second), "\(force) \(csvs)")
+            #expect(try Self.locationRows(first).first?[1] == "48.1" && Self.locationRows(second).first?[1] == "47.1")
+            #expect(try Binary.run(["check", out]).status == 0)
+        }
+    }
+
     /// Nothing to import is a failure that writes nothing; a cut-short file is imported up
     /// to the cut with status 1 and says so; the other files of the command still go.
     @Test func nothingImportedIsAFailureAndACutFileIsSaid() throws {

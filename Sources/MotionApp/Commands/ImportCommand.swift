@@ -18,7 +18,8 @@ struct ImportCommand: ParsableCommand {
             Garmin's extensions); the fix mode from <fix>, else 3-D where a point has an \
             elevation. Points without a time or position, with <fix>none</fix>, or not later than \
             the point before are skipped and counted. Existing files are never replaced without \
-            --force; both files are written to temporary files and renamed when complete. \
+            --force; two files of one run that start in the same second are NAME and NAME-1; \
+            both files are written to temporary files and renamed when complete. \
             Memory does not grow with the file. See docs/FORMAT.md ("Imported recordings").
             Exit status: 0 every file imported; 1 a file was damaged (its points up to the \
             damage were imported); 2 usage or I/O error, or a file with no point to import.
@@ -50,9 +51,16 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         var worst: Int32 = 0
+        var written: Set<String> = []
+        var seen: [SafeOutputFile.Identity] = []
         for input in inputs {
+            // A file given twice (another spelling, a link) is imported once.
+            if let id = SafeOutputFile.identity(of: input) {
+                if seen.contains(id) { Console.error("\(input): given more than once, imported once"); continue }
+                seen.append(id)
+            }
             do {
-                let damaged = try importOne(input)
+                let damaged = try importOne(input, written: &written)
                 if damaged { worst = max(worst, 1) }
             } catch {
                 Console.error(error.message)
@@ -63,7 +71,8 @@ struct ImportCommand: ParsableCommand {
     }
 
     /// Imports one file; true when it was damaged (imported up to the damage).
-    func importOne(_ input: String) throws(CommandFailure) -> Bool {
+    /// `written`: the CSVs this run wrote so far.
+    func importOne(_ input: String, written: inout Set<String>) throws(CommandFailure) -> Bool {
         // First pass: the first usable point names the recording (the rows are then
         // written in one more pass, so memory stays bounded).
         var found: LocationFix?
@@ -74,7 +83,13 @@ struct ImportCommand: ParsableCommand {
         } catch { throw CommandFailure("\(error)", code: 2) }
         guard let first = found else { throw CommandFailure(Self.nothingToImport(input, firstCounts), code: 2) }
         let folder = out ?? (input as NSString).deletingLastPathComponent
-        let base = (folder.isEmpty ? "." : folder) + "/" + TimeText.fileBase(epochSeconds: first.when)
+        let stem = (folder.isEmpty ? "." : folder) + "/" + TimeText.fileBase(epochSeconds: first.when)
+        // Two files of this run starting in the same second (a ride exported from two apps)
+        // are two recordings: the later one takes the next name, as the recorder names a
+        // second file begun in the same second (`-1`). With --force it replaced the first,
+        // without it was refused as "imported before".
+        var base = stem, n = 0
+        while written.contains(base + ".csv") { n += 1; base = stem + "-\(n)" }
         let csvPath = base + ".csv", metadataPath = base + ".json"
         // --force replaces an earlier import, never a recording of the logger's that happens
         // to have the same name (the same ride, logged by both).
@@ -112,6 +127,7 @@ struct ImportCommand: ParsableCommand {
             try metadataFile.write(metadata.encoded())
             try SafeOutputFile.commitRecording(csv: csvFile, metadata: metadataFile)
         } catch { throw CommandFailure("\(error)", code: 2) }
+        written.insert(csvPath)
         Console.out("\(input) → \(csvPath): \(counts.fixes) fix\(counts.fixes == 1 ? "" : "es"), "
                     + "\(Text.duration(lastWhen - firstWhen))" + (Self.skippedText(counts).map { "; skipped: \($0)" } ?? ""))
         if let damage = counts.stoppedEarly { Console.error("\(input): \(damage)") }
