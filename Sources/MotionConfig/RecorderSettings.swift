@@ -51,7 +51,9 @@ public struct RecorderSettings: Sendable, Equatable {
         }
         s.label = try doc.parsed("label", expected: "one uppercase letter", Label.parse)
         s.when = try doc.parsed("when", expected: "epoch or relative") { WhenMode(rawValue: $0) }
-        s.rotateBytes = try doc.parsed("rotate_size", expected: "a size such as 64M or 1G", QuantityText.bytes)
+        s.rotateBytes = try doc.parsed("rotate_size", expected: "a size of at least 4K, such as 64M or 1G") {
+            QuantityText.bytes($0).flatMap { $0 >= RecorderConfiguration.minimumRotateBytes ? $0 : nil }
+        }
         s.rotateSeconds = try doc.parsed("rotate_time", expected: "a duration of at least 1 s, such as 90s, 10m or 1h") {
             QuantityText.seconds($0).flatMap { $0 >= 1 ? $0 : nil }
         }

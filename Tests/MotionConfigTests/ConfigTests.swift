@@ -67,6 +67,11 @@ struct ConfigTests {
         #expect(error("rate: fast\n").map { ($0.line, $0.key) } ?? (0, nil) == (1, "rate"))
         #expect(error("rate: 0\n")?.message.contains("outside") == true)
         #expect(error("rotate_size: 12Q\n")?.key == "rotate_size")
+        // As --rotate-size: at least 4K (a forgotten M began a new file about 100 times a second).
+        for small in ["64", "100", "1K", "4095"] {
+            #expect(error("rotate_size: \(small)\n")?.message.contains("at least 4K") == true, "\(small)")
+        }
+        #expect((try? RecorderSettings.parse(text: "rotate_size: 4K\n", file: "c.yaml"))?.rotateBytes == 4096)
         #expect(error("calibration:\n  gyro_bias: [1, 2]\n").map { ($0.line, $0.key) } ?? (0, nil) == (2, "calibration.gyro_bias"))
         // A calibration no sensor needs (a gyro bias of 1e300 turned every fused D row NaN).
         #expect(error("calibration:\n  gyro_bias: [1e300, 0, 0]\n")?.message.contains("outside -10.0...10.0") == true)

@@ -72,7 +72,7 @@ struct RecordingSetup {
         }
         var rotation = RotationPolicy(maxBytes: settings.rotateBytes, maxSeconds: settings.rotateSeconds)
         if let r = o.rotateSize {
-            guard let b = QuantityText.bytes(r), b >= 4096 else { throw .usage("--rotate-size \"\(r)\": use a size of at least 4K, e.g. 64M or 1G") }
+            guard let b = QuantityText.bytes(r), b >= RecorderConfiguration.minimumRotateBytes else { throw .usage("--rotate-size \"\(r)\": use a size of at least 4K, e.g. 64M or 1G") }
             rotation.maxBytes = b
         }
         if let r = o.rotateTime {

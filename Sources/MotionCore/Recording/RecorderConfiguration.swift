@@ -43,4 +43,7 @@ public struct RecorderConfiguration: Sendable {
 
     /// Valid rates.
     public static let rateRange = 1...10_000
+    /// The smallest file size rotation may be set to (`--rotate-size`, `rotate_size`): a
+    /// `rotate_size: 64` (a forgotten M) began a new file about 100 times a second.
+    public static let minimumRotateBytes: Int64 = 4096
 }
