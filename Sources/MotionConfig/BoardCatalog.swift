@@ -1,4 +1,6 @@
 import Foundation
+import MotionSystem
+import SystemPackage
 
 /// Finds and loads board files. The boards folder is the first that exists of:
 /// `--boards-dir` (or the config's `boards_dir`), `$MOTIONLOG_BOARDS`, `boards/` beside
@@ -124,13 +126,36 @@ public enum ConfigLoader {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw ConfigError(file: path, line: nil, key: nil, message: "is a folder, not a config file: pass the YAML file itself (e.g. \(RecorderSettings.defaultPath))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard FileSystem.isReachable(path) else {
             if explicit != nil { throw ConfigError(file: path, line: nil, key: nil, message: "config file not found") }
             return RecorderSettings()
+        }
+        // There but not readable is no missing file: "config file not found" sent a user
+        // looking for a file that was there, and the default file was silently ignored.
+        do throws(Errno) {
+            let fd = try FileSystem.openForReading(path)
+            try? fd.close()
+        } catch {
+            throw ConfigError(file: path, line: nil, key: nil, message: Self.cannotRead(error))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: path, line: nil, key: nil, message: "the config file could not be read")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: path, line: nil, key: nil, message: "not UTF-8 text")
         }
         return try RecorderSettings.parse(text: text, file: path)
+    }
+
+    /// Why a config file that exists cannot be opened, and what to do.
+    static func cannotRead(_ error: Errno) -> String {
+        switch error {
+        case .permissionDenied, .notPermitted:
+            return "the config file cannot be read by this user (permission denied): give it read permission (chmod a+r), or run motionlog as a user who may read it"
+        case .illegalSeek:
+            return "not a regular file (a pipe or a device): pass the YAML file itself"
+        default:
+            return "the config file cannot be read (\(error))"
+        }
     }
 }

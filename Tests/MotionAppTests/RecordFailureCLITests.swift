@@ -63,6 +63,21 @@ struct RecordFailureCLITests {
         #expect(Binary.csvFiles(in: out).isEmpty)
     }
 
+    /// A config file the user may not read is said to be unreadable, with what to do; it
+    /// was "config file not found" for a file that was there.
+    @Test func aConfigTheUserCannotReadIsNotCalledMissing() throws {
+        let dir = Binary.temporaryDirectory()
+        let config = dir + "/private.yaml"
+        try "rate: 50\n".write(toFile: config, atomically: false, encoding: .utf8)
+        #expect(chmod(config, 0o600) == 0 && chmod(dir, 0o755) == 0)
+        let args = ["record", "--board", "simulator", "--fast", "--duration", "1", "--out", dir + "/out", "--config", config]
+        let r = getuid() == 0
+            ? try Binary.run(via: "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.path] + args)
+            : try { #expect(chmod(config, 0o000) == 0); return try Binary.run(args) }()
+        #expect(r.status == 2, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains(config) && r.stderr.contains("cannot be read by this user") && !r.stderr.contains("not found"), "\(r.stderr)")
+    }
+
     /// A file size limit (`ulimit -f`, the kernel's EFBIG path a FAT32 card takes at 4 GiB):
     /// SIGXFSZ killed the recorder there (exit 153, a torn file, no metadata); now the file
     /// ends at its last whole row and the recording goes on in the next one.

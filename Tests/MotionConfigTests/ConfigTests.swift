@@ -3,6 +3,9 @@ import Foundation
 @testable import MotionConfig
 import MotionCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("Board and config files")
 struct ConfigTests {
@@ -29,6 +32,17 @@ struct ConfigTests {
             "\(error)".contains("is a folder, not a config file") && !"\(error)".contains("not found")
         }
         #expect { _ = try ConfigLoader.load(explicit: folder + "/no-such-config.yaml") } throws: { "\($0)".contains("config file not found") }
+    }
+
+    /// A config that is there but cannot be read as a file (here a FIFO, which would block
+    /// the read) says so; it was "config file not found".
+    @Test func aConfigThatIsNoRegularFileIsNotCalledMissing() throws {
+        let fifo = NSTemporaryDirectory() + "/config-fifo-\(UUID().uuidString).yaml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        #expect { _ = try ConfigLoader.load(explicit: fifo) } throws: { error in
+            "\(error)".contains("not a regular file") && !"\(error)".contains("not found")
+        }
     }
 
     @Test func unknownKeyIsReportedWithFileLineAndKey() {
