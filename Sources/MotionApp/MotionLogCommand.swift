@@ -54,9 +54,12 @@ public enum MotionLogMain {
 }
 
 /// A command's failure: the message to print and the exit status.
-public struct CommandFailure: Error {
+public struct CommandFailure: Error, CustomStringConvertible {
     public var message: String
     public var code: Int32
     public init(_ message: String, code: Int32) { self.message = message; self.code = code }
     public static func usage(_ message: String) -> CommandFailure { CommandFailure(message, code: 2) }
+    /// The message alone: interpolated into another sentence (the web page's 503 for a
+    /// daemon that is gone), it read `CommandFailure(message: "…", code: 1)`.
+    public var description: String { message }
 }

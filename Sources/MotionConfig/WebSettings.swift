@@ -19,9 +19,7 @@ public struct WebSettings: Sendable, Equatable {
 
     static func parse(_ d: YAMLDocument) throws(ConfigError) -> WebSettings {
         var s = WebSettings()
-        s.listen = try d.parsed("listen", expected: ListenAddress.expected) { text in
-            ListenAddress.parse(text).flatMap { $0.port > 0 ? $0 : nil }
-        }
+        s.listen = try d.parsed("listen", ListenAddress.parsing)
         s.passwordHash = try d.parsed("password_hash", expected: "a bcrypt hash written by `motionlog web-password`") {
             $0.utf8.count == 60 && $0.hasPrefix("$2") ? $0 : nil
         }

@@ -45,6 +45,18 @@ struct ServeCLITests {
         #expect(!r.stderr.contains("not a folder of recordings"), "\(r.stderr)")
     }
 
+    /// A daemon that is not there, asked through `serve --socket` by the page's Start
+    /// button: the 503 says so in words (it read `CommandFailure(message: "…", code: 1)`).
+    @Test func aMissingDaemonIsSaidInWordsOnThePage() throws {
+        let socket = Binary.temporaryDirectory() + "/none.sock"
+        let live = SocketLiveControl(socket: socket)
+        let request = Array(#"{"command":"start","protocolVersion":1}"#.utf8)
+        #expect { _ = try live.exchange(request) } throws: { error in
+            "\(error)".hasPrefix("no motionlog daemon is running") && !"\(error)".contains("CommandFailure")
+        }
+        #expect("\(CommandFailure("it went wrong", code: 1))" == "it went wrong")
+    }
+
     /// The port held by a server of this process: "already in use", what to do, and neither
     /// NIO's "bind(descriptor:ptr:bytes:)" nor an errno number nor an unmatched ")".
     @Test func aPortInUseIsSaidInWords() async throws {

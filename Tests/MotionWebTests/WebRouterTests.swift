@@ -694,6 +694,10 @@ import ZIPFoundation
         #expect(ListenAddress.parse("host:99999") == nil)
         #expect(ListenAddress.parse("a:b:8080") == nil)   // a bare IPv6 address needs brackets
         #expect(ListenAddress.parse("::1") == nil)
+        // A port alone is no host (it was "8080:8080, reachable from other machines").
+        #expect(ListenAddress.parse("8080") == nil && ListenAddress.parse("8080:8080") == nil)
+        #expect(ListenAddress.parse("raspberrypi.local") == ListenAddress(host: "raspberrypi.local", port: 8080))
+        #expect(ListenAddress.refusal(of: "8080").contains("a port alone: write 0.0.0.0:8080"))
         #expect(ListenAddress(host: "::1", port: 1).isLoopback)
         #expect(!ListenAddress(host: "127.0.0.1.nip.io", port: 1).isLoopback)
     }

@@ -30,10 +30,7 @@ struct SocketLiveControl: LiveControl {
 /// Resolves where the web page listens and its password from options and the config file.
 enum WebSetup {
     static func listen(_ text: String) throws(CommandFailure) -> ListenAddress {
-        guard let a = ListenAddress.parse(text), a.port > 0 else {
-            throw .usage("listen address \"\(text)\": use \(ListenAddress.expected)")
-        }
-        return a
+        do { return try ListenAddress.parsing(text) } catch { throw .usage("listen address \(error)") }
     }
 
     /// Where a browser finds the page: the address it listens on, or for a wildcard address

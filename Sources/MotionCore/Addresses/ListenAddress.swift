@@ -28,11 +28,36 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
             return nil
         }
         if host.isEmpty { host = "127.0.0.1" }
-        guard (0...65535).contains(port), !host.contains(" ") else { return nil }
+        // A number alone is a port given without its host, not a host: `--listen 8080` was
+        // "8080:8080, reachable from other machines", then "Cannot assign requested address".
+        guard (0...65535).contains(port), !host.contains(" "), !isPortAlone(host) else { return nil }
         return ListenAddress(host: host, port: port)
     }
 
     public init(host: String, port: Int) { self.host = host; self.port = port }
+
+    /// Whether `text` is only digits: a port written without its host.
+    public static func isPortAlone(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// Why `text` is not an address and what to write instead: `"8080" is a port alone: …`.
+    public static func refusal(of text: String) -> String {
+        isPortAlone(text)
+            ? "\"\(text)\" is a port alone: write 0.0.0.0:\(text) to be reached from other machines, or 127.0.0.1:\(text) for this machine only"
+            : "\"\(text)\" is not \(expected)"
+    }
+
+    /// `refusal` as an error (for the config's `listen`).
+    public struct Refusal: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `parse`, with a port of 1 or more, or the refusal.
+    public static func parsing(_ text: String) throws(Refusal) -> ListenAddress {
+        guard let a = parse(text), a.port > 0 else { throw Refusal(description: refusal(of: text)) }
+        return a
+    }
 
     /// 127.0.0.0/8, ::1 or localhost.
     public var isLoopback: Bool { Self.isLoopbackName(host) }
