@@ -70,6 +70,20 @@ struct OffloadCLITests {
         #expect(try Binary.run(["check", source]).stdout.contains("manifest.csv"))
     }
 
+    /// A status file that cannot be written is refused before anything is copied (in a
+    /// folder that did not exist the offload ran, exit 0, and never wrote it).
+    @Test func aStatusFileThatCannotBeWrittenIsRefusedFirst() throws {
+        let source = try recordings(seconds: 2, count: 1)
+        let target = Binary.temporaryDirectory()
+        for (status, said) in [(target + "/missing/st.json", "does not exist"), (target, "is a folder")] {
+            let r = try run(["--to", target, "--out", source, "--status-file", status])
+            #expect(r.status == 2 && r.stderr.contains("--status-file") && r.stderr.contains(said), "\(r.stderr)")
+        }
+        #expect(names(target).isEmpty)
+        let ok = try run(["--to", target, "--out", source, "--status-file", target + "/st.json"])
+        #expect(ok.status == 0 && FileManager.default.fileExists(atPath: target + "/st.json"), "\(ok.stderr)")
+    }
+
     /// Without --out or a config's out, the folder `record` and `serve` default to
     /// (./recordings) is offloaded, as the installed service's would be; never a guess
     /// between both.

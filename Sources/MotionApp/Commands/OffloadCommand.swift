@@ -73,6 +73,7 @@ struct OffloadCommand: ParsableCommand {
         let settings: RecorderSettings
         do { settings = try ConfigLoader.load(explicit: config) } catch { throw CommandFailure.usage("\(error)") }
         let offload = settings.offload ?? OffloadSettings()
+        if let statusFile { try Self.checkStatusFile(statusFile) }
         let source = try recordingsFolder(settings)
         if remote || remotePath != nil { return try upload(source: source, settings: settings, stop: stop) }
 
@@ -89,6 +90,22 @@ struct OffloadCommand: ParsableCommand {
         guard let device else { return }
         try offloadDevice(device, source: source, options: options, host: host, offload: offload,
                           status: statusFile ?? Self.defaultStatusFile(settings), runner: SystemProcessRunner(), stop: stop)
+    }
+
+    /// A `--status-file` that cannot be written is refused before anything is copied: in a
+    /// folder that did not exist the offload ran with exit 0 and never wrote it.
+    static func checkStatusFile(_ path: String) throws(CommandFailure) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let dir = folder.isEmpty ? "." : folder
+        guard (try? FileSystem.status(dir).kind) == .directory else {
+            throw .usage("--status-file \(path): the folder \(dir) does not exist: create it, or choose another path")
+        }
+        if let error = FileSystem.cannotWriteFolder(dir) {
+            throw .usage("--status-file \(path): cannot write in \(dir) (\(error)): choose a folder you may write in")
+        }
+        if (try? FileSystem.status(path).kind).map({ $0 != .regular }) == true {
+            throw .usage("--status-file \(path): is a folder or a special file, not a file to write")
+        }
     }
 
     /// Identifies, mounts, copies onto and unmounts the stick `device`. The run's final
