@@ -103,6 +103,22 @@ struct DaemonCLITests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
     }
 
+    /// A recording that ends by itself (`--duration`) is logged with its files, as one a
+    /// stop ended: the journal had "recording started" and never an end.
+    @Test func aRecordingThatReachesItsDurationIsLoggedWithItsFiles() throws {
+        let out = Binary.temporaryDirectory()
+        let daemon = try DaemonProcess(out: out, extra: ["--duration", "1s"])
+        #expect(daemon.waitUntilReady(), "\(daemon.stderr())")
+        #expect(try daemon.run(["start"]).status == 0)
+        #expect(S.eventually { (try? daemon.status())?["state"] as? String == "idle" })
+        let files = Binary.csvFiles(in: out)
+        #expect(files.count == 1)
+        #expect(S.eventually { daemon.stderr().contains("recording stopped: it reached its duration") }, "\(daemon.stderr())")
+        #expect(files.allSatisfy { daemon.stderr().contains($0) }, "\(daemon.stderr())")
+        daemon.signal(SIGTERM)
+        #expect(daemon.process.terminationStatus == 0)
+    }
+
     /// `--no-gpio`: the status says the buttons are not used, not that they failed.
     @Test func withoutGPIOTheStatusSaysSo() throws {
         let daemon = try DaemonProcess(out: Binary.temporaryDirectory(), extra: ["--no-gpio"])

@@ -87,14 +87,22 @@ final class Daemon: Sendable {
         let isCurrent = state.withLock { $0.session === session }
         guard isCurrent else { return }      // a stop already collected it
         let end = session.waitUntilFinished()
-        state.withLock { s in
-            guard s.session === session else { return }
+        let files = state.withLock { s -> [String]? in
+            guard s.session === session else { return nil }
             collect(session, &s)
             _ = s.core.handle(.recordingEnded(end))
             publish(s)
+            return s.lastFiles
         }
-        if case .lowDiskSpace(let why) = end { log.error("\(why)") }
-        if case .failed(let why) = end { log.error("\(why)") }
+        guard let files else { return }
+        // Which files, as a stop asked for logs them (a recording that reached its
+        // duration left "recording started" without an end in the journal).
+        let written: Logger.Metadata = ["files": "\(files.joined(separator: " "))"]
+        switch end {
+        case .duration: log.notice("recording stopped: it reached its duration", metadata: written)
+        case .stopped: log.notice("recording stopped", metadata: written)
+        case .lowDiskSpace(let why), .failed(let why): log.error("\(why)", metadata: written)
+        }
     }
 
     private func execute(_ action: DaemonAction, _ s: inout State) -> DaemonInput? {
