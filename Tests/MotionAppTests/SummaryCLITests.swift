@@ -88,6 +88,21 @@ struct SummaryCLITests {
         #expect(all.status == 0 && all.stdout.contains("\"distance_m\""), "\(all.status) \(all.stderr)")
     }
 
+    /// Intervals shorter than a minute are labelled to the second (`--interval 0.5` gave two
+    /// lines "10:13"); below a second the option is refused ("Movement per 0.1 s", all 0.0).
+    @Test func shortMovementIntervalsAreLabelledToTheSecond() throws {
+        let csv = try Self.record([], seconds: 120)
+        let r = try Binary.run(["summary", csv, "--interval", "0.5"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").drop { !$0.hasPrefix("Movement per 30 s") }.dropFirst()
+            .prefix { $0.hasPrefix("  ") }.map { $0.split(separator: " ") }
+        #expect(lines.count >= 4, "\(r.stdout)")
+        let labels = lines.map { String($0[0]) }
+        #expect(Set(labels).count == labels.count && labels.allSatisfy { $0.count == 8 }, "\(labels)")
+        let tiny = try Binary.run(["summary", csv, "--interval", "0.001"])
+        #expect(tiny.status != 0 && tiny.stderr.contains("use at least 1 s"), "\(tiny.stderr)")
+    }
+
     @Test func nothingToSummarise() throws {
         let dir = Binary.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -66,11 +66,16 @@ public enum SummaryReport {
             let source = s.movement.source == "D" ? "from D rows" : "from A rows, gravity removed"
             out.append("Movement per \(Text.duration(s.movement.intervalS)) (|user acceleration|, g·s, \(source))")
             let peak = max(s.movement.sums.max() ?? 0, 1e-9)
+            // Intervals that are not whole minutes are labelled to the second (`--interval
+            // 0.5` labelled two lines 10:13), and small sums get three decimals (all 0.0).
+            let wholeMinutes = s.movement.intervalS.truncatingRemainder(dividingBy: 60) == 0
+            let decimals = peak >= 1 ? 1 : 3
             var day = sameDay ? LocalDay.date(start) : ""
             for (t, v) in zip(s.movement.starts, s.movement.sums).prefix(Self.movementLines) {
                 if LocalDay.date(t) != day { day = LocalDay.date(t); out.append("  \(day)") }
                 let bar = String(repeating: "█", count: v.isFinite && peak.isFinite && v > 0 ? Int((v / peak * 30).rounded()) : 0)
-                out.append("  \(LocalDay.hourMinute(t))  \(Text.number(v, 1).padding(toLength: 9, withPad: " ", startingAt: 0)) \(bar)")
+                let label = wholeMinutes ? LocalDay.hourMinute(t) : LocalDay.clock(t)
+                out.append("  \(label)  \(Text.number(v, decimals).padding(toLength: 9, withPad: " ", startingAt: 0)) \(bar)")
             }
             let more = s.movement.sums.count - Self.movementLines
             if more > 0 { out.append("  … \(more) more interval\(more == 1 ? "" : "s") (see --json)") }

@@ -48,6 +48,10 @@ struct SummaryCommand: ParsableCommand {
                           ("--interval", interval)] {
             if let v, !(v.isFinite && v > 0 && v < 1e6) { throw ValidationError("\(name) \(v): use a number above 0 and below 1000000") }
         }
+        // Below a second an interval holds a row or two ("Movement per 0.1 s", every sum 0.0).
+        if let interval, interval * 60 < 1 {
+            throw ValidationError("--interval \(interval): the interval is in minutes; use at least 1 s (0.0167)")
+        }
     }
 
     func run() throws {
