@@ -180,6 +180,18 @@ struct ExportCLITests {
         }
     }
 
+    /// `--name` names the track of gpx and geojson; the other formats have none, and say so
+    /// rather than dropping it.
+    @Test func aNameForAFormatWithoutOneIsSaid() throws {
+        let csv = try Self.record([])
+        for format in ["wide-csv", "timeline", "timeline-geojson"] {
+            let r = try Binary.run(["export", csv, "--format", format, "--name", "Ride"])
+            #expect(r.status == 2 && r.stdout.isEmpty && r.stderr.contains("has no track name"), "\(format): \(r.stderr)")
+        }
+        let gpx = try Binary.run(["export", csv, "--format", "gpx", "--name", "Ride"])
+        #expect(gpx.status == 0 && gpx.stdout.contains("<name>Ride</name>"))
+    }
+
     @Test func nothingToExportAndUnreadableFilesAreClearErrors() throws {
         let out = Binary.temporaryDirectory()
         let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "3", "--sources", "AG",

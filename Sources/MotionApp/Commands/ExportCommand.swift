@@ -85,7 +85,7 @@ struct ExportCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Write to this file instead of standard output.")
     var output: String?
 
-    @Option(name: .long, help: "Track name (default: the first file's name).")
+    @Option(name: .long, help: "Track name for gpx and geojson (default: the first file's name); the other formats have none.")
     var name: String?
 
     @Flag(name: .long, help: "Replace the output file if it exists (never an input).")
@@ -108,6 +108,10 @@ struct ExportCommand: ParsableCommand {
         } else if let stdout = SafeOutputFile.identity(ofDescriptor: 1),
                   let input = files.first(where: { SafeOutputFile.identity(of: $0) == stdout }) {
             throw CommandFailure.usage("standard output is \(input), an input of this command: refusing to write over it — redirect to another file or use -o")
+        }
+        // The analysis formats carry no track name: said, not silently dropped.
+        if name != nil, ![Format.gpx, .geojson].contains(format) {
+            throw CommandFailure.usage("--name: \(format.rawValue) has no track name (it is for gpx and geojson); leave --name out")
         }
         if try runAnalysisFormat(protected: protected) { return }
         // A folder stands for its recordings in time order, as for the other formats (gpx
