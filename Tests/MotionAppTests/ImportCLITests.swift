@@ -11,11 +11,13 @@ import Glibc
 struct ImportCLITests {
     /// The L rows of a CSV: When, latitude, longitude, altitude and mode, as written.
     static func locationRows(_ csv: String) throws -> [[String]] {
+        try rows(csv).map { f in [f[2], f[3], f[4], f[5], f[11]] }
+    }
+
+    /// The fields of every L row.
+    static func rows(_ csv: String) throws -> [[String]] {
         try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("L,") }
-            .map { line in
-                let f = line.split(separator: ",").map(String.init)
-                return [f[2], f[3], f[4], f[5], f[11]]
-            }
+            .map { $0.split(separator: ",").map(String.init) }
     }
 
     /// A simulated ride exported as GPX and imported again: the same fixes (GPX keeps times
@@ -33,6 +35,11 @@ struct ImportCLITests {
         #expect(csvs.count == 1 && imported.stdout.contains("ride.gpx → \(csv): "), "\(imported.stdout)")
         let want = try Self.locationRows(original), got = try Self.locationRows(csv)
         #expect(!want.isEmpty && got == want)
+        // gpsd's speed and course come back too (in Garmin's TrackPointExtension; GPX 1.1
+        // has no element for them, and they came back nan).
+        let motion = { (path: String) in try Self.rows(path).map { [$0[6], $0[7]] } }
+        let wantMotion = try motion(original), gotMotion = try motion(csv)
+        #expect(wantMotion.contains { Double($0[0]) ?? 0 > 1 } && gotMotion == wantMotion)
         #expect(try Binary.run(["check", csv]).status == 0)
         let metadata = try #require(RecordingFiles.readMetadata(besides: csv))
         #expect(metadata.endReason == "imported" && metadata.endedCleanly && metadata.file.rows == ["L": want.count])

@@ -1,6 +1,9 @@
 /// Writes a track as a GPX 1.1 document (https://www.topografix.com/GPX/1/1/): one `trk`
 /// with a `trkseg` per segment; each `trkpt` has lat/lon (plain decimals that read back
-/// to the recorded Doubles), `ele` (altitude MSL, when known), `time` (UTC) and `fix`.
+/// to the recorded Doubles), `ele` (altitude MSL, when known), `time` (UTC) and `fix`, and
+/// gpsd's speed and course where known in Garmin's TrackPointExtension v2 (`gpxtpx:speed`
+/// in m/s, `gpxtpx:course` in degrees 0–360), as Garmin devices write them and `import`
+/// reads them: GPX 1.1 has no element for either, and an export imported again lost them.
 public enum GPXWriter {
     public static func document(_ track: some TrackPointSource, name: String, creator: String) throws -> String {
         var out = ""
@@ -15,8 +18,9 @@ public enum GPXWriter {
         var out = """
         <?xml version="1.0" encoding="UTF-8"?>
         <gpx version="1.1" creator="\(ExportText.xml(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
-        xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-        xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+        xmlns:gpxtpx="\(trackPointExtension)" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+        xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd \
+        \(trackPointExtension) https://www8.garmin.com/xmlschemas/TrackPointExtensionv2.xsd">
 
         """
         out += "  <metadata>\n    <name>\(ExportText.xml(name))</name>\n"
@@ -48,6 +52,19 @@ public enum GPXWriter {
         if let ele = ExportText.decimal(p.altitudeMSL) { out += "<ele>\(ele)</ele>" }
         out += "<time>\(ExportText.utc(p.time))</time>"
         if p.mode == 2 { out += "<fix>2d</fix>" } else if p.mode == 3 { out += "<fix>3d</fix>" }
+        let speed = p.speed.isFinite && p.speed >= 0 ? ExportText.decimal(p.speed) : nil
+        // DegreesType: 0 <= course < 360 (gpsd gives 0–360; 360 is north again).
+        let degrees = p.course.isFinite ? p.course.truncatingRemainder(dividingBy: 360) : .nan
+        let course = ExportText.decimal(degrees < 0 ? degrees + 360 : degrees)
+        if speed != nil || course != nil {
+            out += "<extensions><gpxtpx:TrackPointExtension>"
+            if let speed { out += "<gpxtpx:speed>\(speed)</gpxtpx:speed>" }
+            if let course { out += "<gpxtpx:course>\(course)</gpxtpx:course>" }
+            out += "</gpxtpx:TrackPointExtension></extensions>"
+        }
         return out + "</trkpt>\n"
     }
+
+    /// Garmin's TrackPointExtension v2 namespace (speed and course of a track point).
+    static let trackPointExtension = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
 }
