@@ -6,6 +6,8 @@ public struct RecorderSettings: Sendable, Equatable {
     public var board: String?
     /// The line of `board:` (what a board that cannot be loaded is reported at).
     public var boardLine: Int?
+    /// The line of `boards_dir`, for messages about the folder it names.
+    public var boardsDirLine: Int?
     public var boardsDir: String?
     public var out: String?
     public var rate: Int?
@@ -44,6 +46,7 @@ public struct RecorderSettings: Sendable, Equatable {
         s.board = try doc.string("board")
         s.boardLine = doc.line(of: "board")
         s.boardsDir = try doc.string("boards_dir")
+        s.boardsDirLine = doc.line(of: "boards_dir")
         s.out = try doc.string("out")
         s.rate = try doc.int("rate", in: RecorderConfiguration.rateRange)
         s.sources = try doc.parsed("sources", expected: "a set of source letters from AGMDL") {

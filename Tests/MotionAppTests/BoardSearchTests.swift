@@ -66,6 +66,11 @@ struct BoardSearchTests {
         #expect(r.status == 2 && r.stderr.contains("--boards-dir /nonexistent: no such boards folder"), "\(r.stderr)")
         let rec = try Binary.run(["record", "--board", "simulator", "--boards-dir", "/nonexistent", "--duration", "1", "--fast"])
         #expect(rec.status == 2 && rec.stderr.contains("--boards-dir /nonexistent: no such boards folder"))
+        // Named by the config: which file and line named it.
+        let config = Binary.temporaryDirectory() + "/config.yaml"
+        try "rate: 50\nboards_dir: /nonexistent\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let fromConfig = try Binary.run(["record", "--board", "simulator", "--config", config, "--duration", "1", "--fast"])
+        #expect(fromConfig.status == 2 && fromConfig.stderr.contains("\(config):2: boards_dir /nonexistent: no such boards folder"), "\(fromConfig.stderr)")
     }
 
     /// The binary copied somewhere else, run from a folder with no boards/ and no

@@ -18,7 +18,7 @@ struct BoardsCommand: ParsableCommand {
     var boardsDir: String?
 
     func run() throws {
-        let catalog = try Self.catalog(explicit: boardsDir, configured: nil)
+        let catalog = try Self.catalog(explicit: boardsDir, settings: RecorderSettings())
         let (boards, errors) = catalog.all()
         Console.out(catalog.directory.map { "Boards in \($0):" } ?? "No boards folder found; built-in boards:")
         for b in boards {
@@ -36,11 +36,15 @@ struct BoardsCommand: ParsableCommand {
 
     /// The boards folder from `--boards-dir`, else the config's `boards_dir`, else the search
     /// path; a folder named but missing is a usage error.
-    static func catalog(explicit: String?, configured: String?) throws(CommandFailure) -> BoardCatalog {
+    /// The boards folder of `--boards-dir`, else of the config's `boards_dir` (a folder
+    /// that is not there is named with the config file and line that named it).
+    static func catalog(explicit: String?, settings: RecorderSettings) throws(CommandFailure) -> BoardCatalog {
         do {
-            return try BoardCatalog.locate(explicit: explicit ?? configured, executablePath: ExecutablePath.current)
+            return try BoardCatalog.locate(explicit: explicit ?? settings.boardsDir, executablePath: ExecutablePath.current)
         } catch {
-            let source = explicit != nil ? "--boards-dir " : configured != nil ? "boards_dir " : ""
+            let source = explicit != nil ? "--boards-dir "
+                : settings.boardsDir != nil ? (settings.file.map { "\($0):\(settings.boardsDirLine.map(String.init) ?? "?"): " } ?? "") + "boards_dir "
+                : ""
             throw .usage("\(source)\(error.file): \(error.message)")
         }
     }

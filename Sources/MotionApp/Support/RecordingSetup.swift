@@ -179,7 +179,7 @@ struct RecordingSetup {
     }
 
     static func resolveBoard(_ o: RecordingOptions, _ settings: RecorderSettings) throws(CommandFailure) -> BoardDefinition {
-        let catalog = try BoardsCommand.catalog(explicit: o.boardsDir, configured: settings.boardsDir)
+        let catalog = try BoardsCommand.catalog(explicit: o.boardsDir, settings: settings)
         if let name = o.board ?? settings.board {
             do { return try catalog.load(name) } catch {
                 // Say where the name came from when it was the config's.
