@@ -73,6 +73,27 @@ struct MissingPartTests {
         #expect(s.timeline.contains { $0.type == .gap }, "\(s.timeline)")
     }
 
+    /// A missing part shorter than an IMU window (5 s): the window it begins in ends at it.
+    /// The stop before it reached across it, and the gap read "0.0 s" after it.
+    @Test func aMissingPartInsideOneWindowIsAGapOfItsLength() throws {
+        let dir = try ScenarioRecording.tempDir()
+        var paths: [String] = []
+        // Part 1: 0–360.1 s; part 2 (360.2–362.4 s) is gone; part 3: 362.5–722.5 s.
+        for (index, from, count) in [(1, 0.0, 3602), (3, 362.5, 3600)] {
+            var text = CSVFormat.headerLine + "\n"
+            for k in 0..<count { text += "A,W,\(Self.start + from + Double(k) / 10),0.0,0.0,1.0\n" }
+            let path = dir + "/still\(index).csv"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try ScenarioRecording.writeMetadata(for: path, id: "night", start: Self.start, rateHz: 10, sources: "A",
+                                                rows: ["A": count], index: index, previous: index > 1 ? "still\(index - 1).csv" : nil)
+            paths.append(path)
+        }
+        let s = try RecordingAnalyzer.summarize(paths)
+        let gap = try #require(s.timeline.first { $0.type == .gap }, "\(s.timeline)")
+        #expect(gap.start <= Self.start + 360.2 && gap.end >= Self.start + 362.5, "\(s.timeline)")
+        #expect(s.timeline.allSatisfy { $0.type == .gap || $0.end <= gap.start || $0.start >= gap.end }, "\(s.timeline)")
+    }
+
     @Test func withEveryPartThereIsNoGapAndNoFinding() throws {
         let s = try summary(secondPartPresent: true)
         #expect(!s.timeline.contains { $0.type == .gap }, "\(s.timeline)")

@@ -46,7 +46,12 @@ struct IMUTimeline {
         var spans: [Span] = []
         var cursor = from, lastStart = -Double.infinity
         imu.forEachKind(from: from, to: to) { start, windowKind in
-            let s = max(from, start), e = min(to, start + IMUWindowBuilder.windowSeconds)
+            let s = max(from, start)
+            // A window a missing part begins inside ends there: its rows after the hole are
+            // not known to be of the same kind, and the hole was a gap of 0 s after a move
+            // drawn across it (a part of 2 s missing from a ride).
+            let inside = holes.first { $0 > start && $0 < start + IMUWindowBuilder.windowSeconds }
+            let e = min(to, start + IMUWindowBuilder.windowSeconds, inside ?? .infinity)
             let hole = holeBetween(lastStart, start)
             if s - cursor > options.gapSeconds || hole { spans.append(Span(start: cursor, end: s, kind: .missing)) }
             let k = Kind.window(windowKind)
