@@ -251,7 +251,7 @@ public struct FolderOffload {
             let mine = try VerifiedCopy.sha256(path: source + "/" + f.name)
             guard RecordingCatalog.fileSize(target + "/" + f.name) == f.bytes,
                   let theirs = try? VerifiedCopy.sha256(path: target + "/" + f.name), theirs == mine else {
-                throw OffloadError("delete", path: source + "/" + f.name, reason: "not on the target with the same contents; kept")
+                throw OffloadError("delete", path: source + "/" + f.name, reason: "not on the target with the same contents; kept — the file there differs from this one (changed on either side since it was copied): move the target's copy aside and run the offload again to copy this one")
             }
         }
         if SystemCalls.isLockedByWriter(source + "/" + r.csvName) { return }
