@@ -7,6 +7,9 @@ public struct AnalysisResult: Sendable {
     public var fixes: [Fix]
     /// How many pieces the track was analysed in (`TrackTimeline`).
     var trackPieces = 0
+    /// The files that gave rows within `options.from..<to` (all with rows, without them):
+    /// `--day` reads the file before the day too, in case it runs into it.
+    public var filesWithRows: [String] = []
 }
 
 /// Reads one recording, or several consecutive ones (rotated files, a folder, a day), in a
@@ -192,8 +195,13 @@ public struct RecordingAnalyzer: RowSink {
     /// it read so far (on the caller's thread: a progress meter).
     public static func summarize(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
                                  heldFixLimit: Int? = nil, progress: FilesProgress? = nil) throws -> AnalysisSummary {
-        try analyze(csvPaths, options: options, keepFixes: false, heldFixLimit: heldFixLimit, eachFix: nil,
-                    progress: progress).summary
+        try summarizing(csvPaths, options: options, heldFixLimit: heldFixLimit, progress: progress).summary
+    }
+
+    /// `summarize`, with which files gave rows (`AnalysisResult.filesWithRows`); no fixes kept.
+    public static func summarizing(_ csvPaths: [String], options: AnalysisOptions = AnalysisOptions(),
+                                   heldFixLimit: Int? = nil, progress: FilesProgress? = nil) throws -> AnalysisResult {
+        try analyze(csvPaths, options: options, keepFixes: false, heldFixLimit: heldFixLimit, eachFix: nil, progress: progress)
     }
 
     /// Told the path of the file being read, the bytes of the files read before it and the
@@ -242,6 +250,7 @@ public struct RecordingAnalyzer: RowSink {
         var counts = ScanCounts()
         var metadata: [(String, RecordingMetadata)] = []
         var fileFindings: [String] = []
+        var filesWithRows: [String] = []
         let loaded = csvPaths.map { RecordingFiles.loadMetadata(besides: $0) }
         let metas = loaded.map { loaded -> RecordingMetadata? in if case .read(let m)? = loaded { m } else { nil } }
         let steps = ClockStep.assign(metas)
@@ -283,8 +292,10 @@ public struct RecordingAnalyzer: RowSink {
             analyzer.relativeTicks = offset != 0 ? meta.map { (offset, $0.recording.rateHz) } : nil
             analyzer.setWritten(meta, offset: offset, name: String(path.split(separator: "/").last ?? Substring(path)))
             let bytesBefore = counts.bytes, rowsBefore = analyzer.rowsRead, before = counts
+            let inRangeBefore = analyzer.stats.reduce(0) { $0 + $1.count }
             try RowScanner.scan(path: path, whenOffset: offset, into: &analyzer, counts: &counts,
                                 progress: progress.map { told in { told(path, bytesBefore, $0) } })
+            if analyzer.stats.reduce(0, { $0 + $1.count }) > inRangeBefore { filesWithRows.append(path) }
             let name = String(path.split(separator: "/").last ?? Substring(path))
             // Shorter than when it was closed (an interrupted copy): the bytes the scan read
             // are the file's size, the rows it counted per source are the file's rows.
@@ -327,7 +338,8 @@ public struct RecordingAnalyzer: RowSink {
             summary.health.findings.append(finding)
             summary.messages.append(finding)
         }
-        return AnalysisResult(summary: summary, fixes: analyzer.track.all, trackPieces: analyzer.track.pieces)
+        return AnalysisResult(summary: summary, fixes: analyzer.track.all, trackPieces: analyzer.track.pieces,
+                              filesWithRows: filesWithRows)
     }
 
     /// Seconds per activity over the moves, and `stop`, to the second: added up exactly and

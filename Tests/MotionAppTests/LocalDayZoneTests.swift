@@ -59,6 +59,24 @@ struct LocalDayZoneTests {
         #expect(b.start == midnight && b.end == midnight + 1799, "\(b) for midnight \(midnight)")
     }
 
+    /// `--day` reads the file before the day in case it runs into it; the report names only
+    /// the files with rows on the day (it named an evening's walk that ended the day before).
+    @Test func theReportNamesTheFilesWithRowsOnTheDay() throws {
+        let zone = Self.zones[1]
+        let (dir, midnight) = try Self.walkAcrossMidnight(zone)
+        var morning = "Source, Label, When, X, Y, Z, UA_X, UA_Y, UA_Z, Pitch, Roll, Yaw\n"
+        for k in 0..<600 { morning += "L,W,\(midnight + 8 * 3600 + Double(k)),52.5,13.4,34.0,0.0,0.0,0.0,3.0,4.0,3\n" }
+        try morning.write(toFile: dir + "/20261124080000.csv", atomically: true, encoding: .utf8)
+        // Before midnight only: the walk ends at 23:59:59 here.
+        let cut = try String(contentsOfFile: dir + "/20261123233000.csv", encoding: .utf8).split(separator: "\n").prefix(1801)
+        try (cut.joined(separator: "\n") + "\n").write(toFile: dir + "/20261123233000.csv", atomically: true, encoding: .utf8)
+        let r = try Self.run(zone, ["summary", dir, "--day", "2026-11-24"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.hasPrefix(dir + "/20261124080000.csv\n"), "\(r.stdout.prefix(200))")
+        let both = try Self.run(zone, ["summary", dir])
+        #expect(both.stdout.hasPrefix(dir + "/20261123233000.csv … (2 files)"), "\(both.stdout.prefix(200))")
+    }
+
     /// A recording named in the zone it was made in (UTC here) and summarised in another
     /// (New York): it is found on its New York day; its name's date, the 24th, is not that day.
     @Test func aRecordingNamedInAnotherZoneIsFoundOnItsDay() throws {

@@ -74,12 +74,13 @@ struct SummaryCommand: ParsableCommand {
         if let day, files.isEmpty {
             throw CommandFailure("no recordings (.csv) in \(paths.joined(separator: ", ")) on \(day) (local time): nothing to summarise (without --day the summary shows the days they cover)", code: 1)
         }
-        let summary: AnalysisSummary
+        let result: AnalysisResult
         let meter = ProgressMeter(verb: "reading", paths: files)
         defer { meter.finish() }
-        do { summary = try RecordingAnalyzer.summarize(files, options: options, progress: meter.told) } catch {
+        do { result = try RecordingAnalyzer.summarizing(files, options: options, progress: meter.told) } catch {
             throw CommandFailure("\(error)", code: 2)
         }
+        let summary = result.summary
         meter.finish()
         // Nothing to summarise: only the error, no report of nothing ("no data rows") beside it.
         if summary.start == nil, let day {
@@ -93,7 +94,10 @@ struct SummaryCommand: ParsableCommand {
         if json {
             FileHandle.standardOutput.write(Data(SummaryJSON.encode(summary, pretty: true)))
         } else {
-            Console.out(SummaryReport.text(summary, title: files.count == 1 ? files[0] : "\(files[0]) … (\(files.count) files)"))
+            // The files the report is of: with --day, those with rows on the day (the file
+            // before it is read in case it runs into the day, and was named when it did not).
+            let of = day == nil || result.filesWithRows.isEmpty ? files : result.filesWithRows
+            Console.out(SummaryReport.text(summary, title: of.count == 1 ? of[0] : "\(of[0]) … (\(of.count) files)"))
         }
     }
 }
