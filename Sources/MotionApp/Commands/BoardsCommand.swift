@@ -35,9 +35,8 @@ struct BoardsCommand: ParsableCommand {
     }
 
     /// The boards folder from `--boards-dir`, else the config's `boards_dir`, else the search
-    /// path; a folder named but missing is a usage error.
-    /// The boards folder of `--boards-dir`, else of the config's `boards_dir` (a folder
-    /// that is not there is named with the config file and line that named it).
+    /// path; a folder named but missing is a usage error (named with the config file and
+    /// line, when the config named it).
     static func catalog(explicit: String?, settings: RecorderSettings) throws(CommandFailure) -> BoardCatalog {
         do {
             return try BoardCatalog.locate(explicit: explicit ?? settings.boardsDir, executablePath: ExecutablePath.current)

@@ -20,7 +20,8 @@ struct ExportCommand: ParsableCommand {
             are converted with the start time in the metadata (.json) beside them. Lines that \
             cannot be used (defective, out of range) are skipped and counted on stderr.
             The output is never one of the inputs, nor any recording or its metadata; an \
-            existing output needs --force; it is written to a temporary file in the same folder and renamed when complete.
+            existing output needs --force; it is written to a temporary file in the same \
+            folder and renamed when complete.
             timeline: the stops and moves of `motionlog summary` as Moves-style daily JSON; \
             timeline-geojson: stops as Points, moves as LineStrings with their activity; \
             wide-csv: one row per tick with named columns (docs/ANALYSIS.md); relative When \
