@@ -48,12 +48,7 @@ public enum RecordingFiles {
     /// copied folder's `check` said "manifest.csv: INVALID", `summary` counted its lines as
     /// defective rows, and the web list showed a recording called "manifest".
     public static func isOffloadManifest(_ name: String, in folder: String) -> Bool {
-        guard name == offloadManifestName, let fd = try? FileSystem.openForReading(folder + "/" + name) else { return false }
-        defer { try? fd.close() }
-        let header = Array((offloadManifestHeader + "\n").utf8)
-        var bytes = [UInt8](repeating: 0, count: header.count)
-        let n = (try? bytes.withUnsafeMutableBytes { try fd.read(into: $0) }) ?? 0
-        return n == header.count && bytes == header
+        name == offloadManifestName && fileAt(folder + "/" + name, startsWith: Array((offloadManifestHeader + "\n").utf8))
     }
 
     /// What `path` is, when it is part of a recording: no command's `--force` replaces it (an
@@ -69,12 +64,16 @@ public enum RecordingFiles {
 
     /// Whether the file at `path` begins with the format's header line.
     static func startsWithHeader(_ path: String) -> Bool {
+        fileAt(path, startsWith: Array(CSVFormat.headerBytes.dropLast()))   // without its line end (CR LF or LF)
+    }
+
+    /// Whether the regular file at `path` begins with `prefix` (false when it cannot be read).
+    static func fileAt(_ path: String, startsWith prefix: [UInt8]) -> Bool {
         guard let fd = try? FileSystem.openForReading(path) else { return false }
         defer { try? fd.close() }
-        let header = CSVFormat.headerBytes.dropLast()   // without its line end (CR LF or LF)
-        var bytes = [UInt8](repeating: 0, count: header.count)
+        var bytes = [UInt8](repeating: 0, count: prefix.count)
         let n = (try? bytes.withUnsafeMutableBytes { try fd.read(into: $0) }) ?? 0
-        return n == header.count && bytes.elementsEqual(header)
+        return n == prefix.count && bytes == prefix
     }
 
     /// Why a metadata file's bytes could not be had, in words.
