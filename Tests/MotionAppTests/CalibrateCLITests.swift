@@ -183,4 +183,19 @@ struct CalibrateCLITests {
         #expect(try String(contentsOfFile: dir + "/victim", encoding: .utf8) == "precious\n")
         #expect(try String(contentsOfFile: dir + "/c.yaml", encoding: .utf8) == "rate: 50\n")
     }
+
+    /// A config kept as a symbolic link is written where it points, and stays a link:
+    /// `calibrate` and `web-password` replaced the link with a plain file, and the file it
+    /// pointed to kept the old settings.
+    @Test func aConfigThatIsALinkIsWrittenWhereItPoints() throws {
+        let dir = Binary.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/real", withIntermediateDirectories: true)
+        try "label: W\n".write(toFile: dir + "/real/config.yaml", atomically: true, encoding: .utf8)
+        #expect(symlink("real/config.yaml", dir + "/config.yaml") == 0)
+        #expect(symlink(dir + "/config.yaml", dir + "/again.yaml") == 0)   // a link to the link
+        try ConfigFileEdit.write("label: T\n", to: dir + "/again.yaml")
+        #expect(try String(contentsOfFile: dir + "/real/config.yaml", encoding: .utf8) == "label: T\n")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/config.yaml")) == "real/config.yaml")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: dir + "/again.yaml")) == dir + "/config.yaml")
+    }
 }

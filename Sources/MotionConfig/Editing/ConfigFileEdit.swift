@@ -74,7 +74,11 @@ public enum ConfigFileEdit {
     /// replaced; it keeps its permissions and group (the daemon's user reads it through the
     /// group). A file holding a password hash is never readable by others: rw-r----- when
     /// new, the existing bits without "other" when replaced.
-    public static func write(_ text: String, to path: String, inputs: [String] = []) throws(ConfigWriteError) {
+    public static func write(_ text: String, to link: String, inputs: [String] = []) throws(ConfigWriteError) {
+        // A config kept as a symbolic link (to a boot partition, a dotfiles folder) is
+        // written where it points: the rename replaced the link with a plain file, and the
+        // file it pointed to kept the old settings.
+        let path = linkTarget(link)
         let settings: RecorderSettings
         do { settings = try RecorderSettings.parse(text: text, file: path) } catch {
             throw ConfigWriteError(description: "internal error: the new config would not parse (\(error)); nothing written")
@@ -99,5 +103,17 @@ public enum ConfigFileEdit {
         // The umask may have narrowed the bits; the group stays the file's old group.
         try? FileSystem.setPermissions(path, bits)
         if let existing, existing.group != CurrentProcess.effectiveGroupID { try? FileSystem.setGroup(path, existing.group) }
+    }
+
+    /// The file a chain of symbolic links at `path` ends at (relative targets read from the
+    /// link's folder); `path` itself when it is no link. At most 40 links are followed.
+    static func linkTarget(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = target.hasPrefix("/") ? target
+                : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+        }
+        return current
     }
 }
