@@ -99,6 +99,13 @@ struct FuseCLITests {
         #expect(try metadata(again).recording.id == metadata(output).recording.id + "-fused")
         let three = try Binary.run(["summary", folder, "--json"])
         #expect(try rows(three.stdout)["A"] == rows(plain.stdout)["A"], "\(three.stderr)")
+        // Two outputs of one input (another calibration): one is read, and the other is
+        // said to come from the same input, not to have been fused from the first.
+        let other = folder + "/other.csv"
+        #expect(try Binary.run(["fuse", input, "--no-calibration", "-o", other]).status == 0)
+        let siblings = try Binary.run(["summary", folder, "--json"])
+        #expect(try rows(siblings.stdout)["A"] == rows(plain.stdout)["A"], "\(siblings.stderr)")
+        #expect(siblings.stderr.contains("both were fused from \((input as NSString).lastPathComponent)"), "\(siblings.stderr)")
     }
 
     @Test("replaces old D rows, uses the config's calibration, and says so in the metadata")

@@ -51,6 +51,24 @@ import Testing
         }
     }
 
+    /// Two files with one recording id and one part number (two `fuse` outputs of one
+    /// recording) are two recordings, not one of twice the length.
+    @Test func twoFilesOfOnePartNumberAreTwoRecordings() async throws {
+        let f = try WebFixture()
+        let start = WebFixture.rotatedStart
+        try f.addRecording("calibrated", start: start, seconds: 60, rotated: (id: "ride-fused", part: 1, previous: nil, elapsed: 0))
+        try f.addRecording("raw", start: start, seconds: 60, rotated: (id: "ride-fused", part: 1, previous: nil, elapsed: 0))
+        try await f.app().test(.router) { client in
+            let html = String(buffer: try await client.execute(uri: "/", method: .get).body)
+            let cards = cards(html)
+            #expect(cards.count == 2 && html.contains("2 recordings") && !html.contains("2 recordings ("), "\(cards)")
+            #expect(cards.allSatisfy { $0.contains("<span>1 min</span>") && !$0.contains(" files</span>") }, "\(cards)")
+            let summary = try await client.execute(uri: "/api/recordings/calibrated/summary", method: .get)
+            let body = try JSONSerialization.jsonObject(with: Data(buffer: summary.body)) as? [String: Any]
+            #expect(body?["parts"] as? [String] == ["calibrated"], "\(String(describing: body?["parts"]))")
+        }
+    }
+
     @Test func thePageAnalysesAllPartsTogether() async throws {
         let f = try WebFixture()
         try f.addRotatedRide()

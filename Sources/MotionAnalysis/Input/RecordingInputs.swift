@@ -101,8 +101,15 @@ public enum RecordingInputs {
         for (path, input) in inputOf where copyOf[path] == nil {
             if let kept = copyOf[input], kept != path { copyOf[path] = kept }
         }
+        let inputs = Dictionary(inputOf.map { ($0.path, $0.input) }, uniquingKeysWith: { a, _ in a })
         let leftOut = files.compactMap { path in
-            copyOf[path].map { "\(path): left out: \($0) holds the same rows (motionlog fuse recomputed their D rows); name it alone to read it" }
+            copyOf[path].map { kept in
+                // Another output of the same input holds the same A, G, M and L rows (its D rows
+                // may differ: another calibration): it said "fuse recomputed their D rows".
+                let how = inputs[path].map { "both were fused from \(($0 as NSString).lastPathComponent), with their own D rows" }
+                    ?? "motionlog fuse recomputed their D rows"
+                return "\(path): left out: \(kept) holds the same rows (\(how)); name it alone to read it"
+            }
         }
         return (files.filter { copyOf[$0] == nil }, leftOut)
     }

@@ -154,6 +154,14 @@ public struct RecordingParts: Sendable, Equatable {
                 continue
             }
             guard done.insert(id).inserted, let parts = byID[id] else { continue }
+            // Two files of one part number are no parts of one recording: two `fuse`
+            // outputs of one recording (its id + "-fused", part 1 each) were one card of
+            // twice its length. Each is then a recording of its own.
+            let numbers = parts.compactMap(\.part)
+            if Set(numbers).count != numbers.count {
+                out += parts.compactMap { RecordingParts([$0]) }
+                continue
+            }
             let ordered = parts.sorted { a, b in
                 let pa = a.part ?? Int.max, pb = b.part ?? Int.max
                 return pa != pb ? pa < pb : a.name < b.name
