@@ -26,7 +26,7 @@ public struct AnalysisResult: Sendable {
 /// the pieces still to analyse look at.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 27
+    public static let version = 28
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     public static let relativeLooking = 1e9
 
@@ -311,6 +311,9 @@ public struct RecordingAnalyzer: RowSink {
                 }
             }
             if let sentence = Self.offFormat(name, before: before, after: counts) { fileFindings.append(sentence) }
+            if let damage = meta?.recording.deviceMotion?[RecordingDescription.inputDamagedKey] {
+                fileFindings.append("\(name) was fused from a recording that had lost rows: \(damage). It holds only the rows that were left.")
+            }
         }
         if let heldFixLimit, analyzer.track.exceeded { throw AnalysisMemory.TooLong(heldFixLimit: heldFixLimit) }
         analyzer.finish(into: &summary, counts: counts, metadata: metadata, fileFindings: fileFindings)

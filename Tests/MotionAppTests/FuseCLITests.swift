@@ -108,6 +108,29 @@ struct FuseCLITests {
         #expect(siblings.stderr.contains("both were fused from \((input as NSString).lastPathComponent)"), "\(siblings.stderr)")
     }
 
+    /// An input cut short after recording: the fused file is complete in itself, so it
+    /// says so (exit 1, stderr, metadata), and a summary of the folder, which reads the
+    /// fused file in the input's stead, has the finding. It said "nothing needs your attention".
+    @Test func aDamagedInputIsSaidAndCarriedToTheSummary() throws {
+        let input = try record("AGML", seconds: 6)
+        let folder = (input as NSString).deletingLastPathComponent
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int)
+        #expect(truncate(input, off_t(size / 2)) == 0)
+        let r = try Binary.run(["fuse", input, "--no-calibration"])
+        #expect(r.status == 1 && r.stderr.contains("is shorter than when it was closed"), "\(r.status) \(r.stderr)")
+        let output = input.replacingOccurrences(of: ".csv", with: "-fused.csv")
+        let metadata = try RecordingMetadata.decode(Array(try #require(FileManager.default.contents(atPath: RecordingFiles.metadataPath(for: output)))))
+        #expect(metadata.recording.deviceMotion?[RecordingDescription.inputDamagedKey]?.contains("cut short") == true)
+        let summary = try Binary.run(["summary", folder])
+        #expect(summary.stdout.contains("was fused from a recording that had lost rows"), "\(summary.stdout)")
+        // An undamaged input gives exit 0 and no such key.
+        let whole = try record("AGML", seconds: 4)
+        #expect(try Binary.run(["fuse", whole, "--no-calibration"]).status == 0)
+        let fine = try RecordingMetadata.decode(Array(try #require(FileManager.default.contents(
+            atPath: RecordingFiles.metadataPath(for: whole.replacingOccurrences(of: ".csv", with: "-fused.csv"))))))
+        #expect(fine.recording.deviceMotion?[RecordingDescription.inputDamagedKey] == nil)
+    }
+
     @Test("replaces old D rows, uses the config's calibration, and says so in the metadata")
     func replacesWithCalibration() throws {
         let input = try record("AGMD")

@@ -4,6 +4,7 @@ import MotionConfig
 import MotionCore
 import MotionFusion
 import MotionMath
+import MotionSystem
 
 /// `motionlog fuse IN.csv [-o OUT.csv]`: recomputes the `D` rows of a recording from its
 /// `A`, `G` and `M` rows, with the current calibration. Other rows are kept as they are.
@@ -21,7 +22,8 @@ struct FuseCommand: ParsableCommand {
             the output passes `motionlog check`. The output never replaces the input or its \
             metadata; existing outputs need --force; both files are written to temporary files \
             and renamed when complete.
-            Exit status: 0 done, 2 usage or I/O error.
+            Exit status: 0 done, 1 written, but the input had lost rows since it was recorded \
+            (cut short or damaged: the output says so in its metadata), 2 usage or I/O error.
             """)
 
     @Argument(help: "The recording to reprocess (.csv).")
@@ -105,6 +107,14 @@ struct FuseCommand: ParsableCommand {
         if result.rewriter.magnetometerSamples == 0 && !noMagnetometer {
             info["yawReference"] = "start heading (the recording has no M rows): yaw starts at 0"
         }
+        // An input that lost rows since it was recorded (cut short, damaged) makes a fused
+        // file that is complete in itself: it says so, and so does its metadata, which the
+        // summary reads (the input is then left out as a copy of the same rows).
+        let damage = Self.inputDamage(inputMetadata, input: input, rewrite: rewrite)
+        if let damage {
+            Console.error("\(damage); the fused file holds only the rows that are left (exit status 1)")
+            info[RecordingDescription.inputDamagedKey] = damage
+        }
         var metadata = FuseOutput.fusedMetadata(from: inputMetadata, input: input, output: out, result: result,
                                                     info: info, calibration: calibration)
         let bias = filter.estimate.gyroBias
@@ -124,6 +134,20 @@ struct FuseCommand: ParsableCommand {
         if r.incompleteTicks > 0 {
             Console.error("\(CountText.of(r.incompleteTicks, "tick")) had only one of A and G: no D row for \(r.incompleteTicks == 1 ? "it" : "them")")
         }
+        if damage != nil { throw CommandFailure("", code: 1) }
+    }
+
+    /// Whether the input holds fewer A, G, M or L rows than its metadata says it was closed
+    /// with (D rows are recomputed, so not compared): the sentence, nil when it holds them all.
+    static func inputDamage(_ metadata: RecordingMetadata?, input: String, rewrite: RewriteResult) -> String? {
+        guard var expected = metadata else { return nil }
+        expected.file.rows["D"] = nil
+        var kept: [Source: Int] = [:]
+        for (key, n) in rewrite.rowsBySource where key != "D" {
+            if let letter = key.first, let source = Source(letter: letter) { kept[source] = n }
+        }
+        let size = (try? FileSystem.status(input).size) ?? 0
+        return CutShortFile(metadata: expected, fileBytes: size, fileRows: kept)?.sentence(subject: (input as NSString).lastPathComponent)
     }
 
     /// The calibration to apply: none with --no-calibration; the --config file's; else the

@@ -100,6 +100,11 @@ public struct RecordingDescription: Codable, Sendable, Equatable {
     /// The `deviceMotion` key that `motionlog fuse` sets to the name of its input: a fused
     /// file holds that file's rows with the D rows recomputed (docs/FUSION.md).
     public static let recomputedFromKey = "recomputedFrom"
+    /// The `deviceMotion` key `fuse` sets when its input had lost rows since it was
+    /// recorded (cut short, damaged): the sentence that says so. A fused file is complete
+    /// in itself, and the input it stands for in a folder is left out: without it a
+    /// summary of half a recording said nothing needs attention.
+    public static let inputDamagedKey = "inputDamaged"
     /// The file whose rows this one copies (a `fuse` output), by name in the same folder.
     public var recomputedFrom: String? { deviceMotion?[Self.recomputedFromKey] }
     /// The calibration the D rows were computed with, as numbers (nil: none applied).
