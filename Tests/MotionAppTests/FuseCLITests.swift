@@ -163,6 +163,32 @@ struct FuseCLITests {
         #expect(finalBias.count == 3 && finalBias.allSatisfy { $0.isFinite })
     }
 
+    /// Without --config, a recording made with a calibration is fused with that calibration
+    /// (its metadata's numbers), so the recorder's D rows come back; it was fused with none,
+    /// without a word, and its yaw came out up to 46° off.
+    @Test func aCalibratedRecordingIsFusedWithItsOwnCalibration() throws {
+        let dir = Binary.temporaryDirectory()
+        let config = dir + "/config.yaml"
+        try "calibration:\n  mag_hard_iron: [12, -7, 20]\n  gyro_bias: [0.004, -0.006, 0.002]\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let out = dir + "/rec"
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "20", "--sources", "AGMD",
+                                "--out", out, "--quiet", "--config", config])
+        #expect(r.status == 0, "\(r.stderr)")
+        let input = try #require(Binary.csvFiles(in: out).first)
+        let fused = try Binary.run(["fuse", input, "-o", dir + "/again.csv"])
+        #expect(fused.status == 0 && fused.stdout.contains("calibration: ") && fused.stdout.contains("the recording's own"), "\(fused.stdout)")
+        let recorded = try angles(input), again = try angles(dir + "/again.csv")
+        #expect(recorded.count == 2000 && again.count == 2000)
+        var worst = 0.0
+        for (x, y) in zip(recorded, again) where x.count == 3 && y.count == 3 {
+            for k in 0..<3 { worst = max(worst, abs(x[k] - y[k])) }
+        }
+        #expect(worst < 1e-4, "recorded vs fused again: \(worst) rad")
+        let meta = try RecordingMetadata.decode(Array(try #require(FileManager.default.contents(atPath: dir + "/again.json"))))
+        #expect(meta.recording.calibration?.magHardIronMicrotesla == [12, -7, 20])
+    }
+
     @Test("without the magnetometer yaw starts at 0")
     func noMagnetometer() throws {
         let input = try record("AGM", seconds: 2)

@@ -61,7 +61,8 @@ struct FuseCommand: ParsableCommand {
         let metadataPath = try Self.checkPaths(input: input, output: out, force: force)
         let inputMetadata = RecordingFiles.readMetadata(besides: input)
         let calibration = try loadCalibration(hasMetadata: inputMetadata != nil,
-                                              chipCompensated: inputMetadata?.recording.deviceMotion?["source"] == "chip")
+                                              chipCompensated: inputMetadata?.recording.deviceMotion?["source"] == "chip",
+                                              recorded: inputMetadata?.recording.calibration)
         var parameters = FusionParameters()
         parameters.useMagnetometer = !noMagnetometer
         parameters.declination = declination.map { $0 * Double.pi / 180 }
@@ -151,11 +152,22 @@ struct FuseCommand: ParsableCommand {
     }
 
     /// The calibration to apply: none with --no-calibration; the --config file's; else the
-    /// system config's — but only for a recording motionlog made (with its metadata): a
-    /// file from elsewhere was not recorded by this machine's IMU, and one recorded with
-    /// the chip's own fusion (`--device-motion chip`) holds A/G/M the chip compensated.
-    func loadCalibration(hasMetadata: Bool, chipCompensated: Bool = false) throws(CommandFailure) -> FusionCalibration {
+    /// one the recording was made with (`recorded`, its metadata's numbers), so that fuse
+    /// reproduces the recorder's D rows (it used the system config's, or none, and a
+    /// calibrated recording's yaw came out 46° off); else the system config's — but only
+    /// for a recording motionlog made (with its metadata): a file from elsewhere was not
+    /// recorded by this machine's IMU, and one recorded with the chip's own fusion
+    /// (`--device-motion chip`) holds A/G/M the chip compensated.
+    func loadCalibration(hasMetadata: Bool, chipCompensated: Bool = false,
+                         recorded: CalibrationRecord? = nil) throws(CommandFailure) -> FusionCalibration {
         if noCalibration { return .none }
+        if config == nil, !chipCompensated, let recorded {
+            let origin = "the recording's own" + (recorded.origin.map { " (from \($0))" } ?? "")
+            guard let c = FusionCalibration(record: recorded, origin: origin) else {
+                throw .usage("\(input): its metadata's calibration is damaged (not 3 numbers per vector): pass --config FILE or --no-calibration")
+            }
+            return c
+        }
         if config == nil && (!hasMetadata || chipCompensated) {
             if FileManager.default.fileExists(atPath: RecorderSettings.defaultPath) {
                 let why = chipCompensated ? "was recorded with the chip's own fusion (its A/G/M are compensated by the chip)"
