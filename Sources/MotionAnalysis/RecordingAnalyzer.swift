@@ -306,7 +306,11 @@ public struct RecordingAnalyzer: RowSink {
                 // With --day only the day's rows are counted: the bytes alone say it (a night
                 // across midnight was "rows were damaged after recording").
                 let whole = options.from == nil && options.to == nil
-                if let cut = CutShortFile(metadata: meta, fileBytes: counts.bytes - bytesBefore, fileRows: whole ? rows : nil) {
+                // The file's last When as written: rows placed by a clock step or made
+                // absolute from relative When are not as written, so not compared.
+                let last = whole && analyzer.currentStep == nil && offset == 0 ? analyzer.stats.compactMap(\.last).max() : nil
+                if let cut = CutShortFile(metadata: meta, fileBytes: counts.bytes - bytesBefore, fileRows: whole ? rows : nil,
+                                          fileLastWhen: last) {
                     fileFindings.append(cut.sentence(subject: name) + ".")
                 }
             }

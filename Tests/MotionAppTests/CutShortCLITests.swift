@@ -45,6 +45,22 @@ struct CutShortCLITests {
         #expect(!summary.stdout.contains("nothing needs your attention"), "\(summary.stdout)")
     }
 
+    /// Rows damaged inside a file that still ends with its last row (a field lost from one
+    /// row, fewer bytes): damaged, not cut short. It said "cut short after recording (an
+    /// interrupted copy?)".
+    @Test func rowsDamagedInsideAreNotCalledACut() throws {
+        let (original, copy) = try Self.cutCopy(lines: 2001)   // the whole file
+        #expect(FileManager.default.contentsEqual(atPath: original, andPath: copy))
+        var lines = try String(contentsOfFile: copy, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines[500] = lines[500].split(separator: ",").dropLast().joined(separator: ",")   // a field lost
+        try (lines.joined(separator: "\n") + "\n").write(toFile: copy, atomically: false, encoding: .utf8)
+        for command in [["check", copy], ["summary", copy]] {
+            let r = try Binary.run(command)
+            #expect(r.stdout.contains("b.csv has fewer rows than when it was closed") && r.stdout.contains("rows were damaged after recording"), "\(r.stdout)")
+            #expect(!r.stdout.contains("cut short"), "\(r.stdout)")
+        }
+    }
+
     /// The file being recorded is longer than its metadata says until the next rewrite: not
     /// cut short. Nor is a file whose metadata says it did not end cleanly and is shorter
     /// (recovery's business, and the summary says how it ended).

@@ -91,6 +91,7 @@ public enum RecordingCheck {
     static func cutShort(path: String, report: CheckReport, bytesRead: Int64?) -> CutShortFile? {
         guard let meta = RecordingFiles.readMetadata(besides: path),
               let bytes = bytesRead ?? (try? FileSystem.status(path).size) else { return nil }
-        return CutShortFile(metadata: meta, fileBytes: bytes, fileRows: report.sources.mapValues(\.rows))
+        let last = report.sources.values.map(\.lastWhen).filter(\.isFinite).max()
+        return CutShortFile(metadata: meta, fileBytes: bytes, fileRows: report.sources.mapValues(\.rows), fileLastWhen: last)
     }
 }

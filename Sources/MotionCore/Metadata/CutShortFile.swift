@@ -16,7 +16,10 @@ public struct CutShortFile: Sendable, Equatable {
     /// it says, or, with `fileRows` (the valid rows a scan counted), fewer rows of a source.
     /// Where the rows were counted, fewer bytes with every row there is not "cut short" (a
     /// header taken off, an edit): a cut takes at least the last row with it.
-    public init?(metadata: RecordingMetadata, fileBytes: Int64, fileRows: [Source: Int]? = nil) {
+    /// `fileLastWhen`: the When of the file's last row, as written (where it was read): when
+    /// it is the metadata's last, the file was not cut short, whatever its size (a row with a
+    /// field missing made it "cut short … an interrupted copy?").
+    public init?(metadata: RecordingMetadata, fileBytes: Int64, fileRows: [Source: Int]? = nil, fileLastWhen: Double? = nil) {
         guard metadata.endedCleanly else { return nil }
         var expected: [Source: Int] = [:]
         for (key, n) in metadata.file.rows {
@@ -29,10 +32,15 @@ public struct CutShortFile: Sendable, Equatable {
         self.fileBytes = fileBytes
         metadataRows = expected
         self.fileRows = fileRows
+        if let read = fileLastWhen, let written = metadata.file.lastWhen, read >= written { lastRowThere = true }
     }
 
-    /// Fewer bytes than when it was closed (not only fewer rows).
-    public var isShorter: Bool { fileBytes < metadataBytes }
+    /// The file still ends with the row it was closed with (known only where it was read).
+    public var lastRowThere = false
+
+    /// Fewer bytes than when it was closed, and not ending with its last row: cut short (not
+    /// only rows damaged inside it).
+    public var isShorter: Bool { fileBytes < metadataBytes && !lastRowThere }
 
     /// "X.csv is shorter than when it was closed: the metadata says 1000 A rows and
     /// 444 571 bytes, the file has 499 A rows and 222 285 bytes — …".
