@@ -29,6 +29,24 @@ import Testing
         return try RecordingAnalyzer.summarize(paths)
     }
 
+    /// A recording the free-space guard stopped ended cleanly, but before its owner stopped
+    /// it: said (it read "nothing needs your attention").
+    @Test func aRecordingStoppedForLowSpaceIsSaid() throws {
+        let s = try summarize(endedCleanly: true, endReason: "low-disk-space")
+        #expect(s.health.endedCleanly == true)
+        #expect(s.health.findings.contains { $0.contains("stopped because the card was nearly full") }, "\(s.health.findings)")
+        let stopped = try summarize(endedCleanly: true, endReason: "stopped")
+        #expect(!stopped.health.findings.contains { $0.contains("nearly full") || $0.contains("next file") }, "\(stopped.health.findings)")
+    }
+
+    /// The last file read was closed for a next one (rotation) that is not there: a later
+    /// part is missing. It read "ended cleanly, nothing needs your attention".
+    @Test func aMissingLastPartIsSaid() throws {
+        let s = try summarize(endedCleanly: true, endReason: "rotated")
+        #expect(s.health.findings.contains { $0.contains("was closed for the recording to go on in a next file, which is not among the files read") },
+                "\(s.health.findings)")
+    }
+
     /// After recovery, missedTicks holds the ticks the rows lack, but the late wake-ups stay
     /// as last written: "118 ticks were missed in 3 late wake-ups" where the file had 55 gaps.
     @Test func ticksARecoveredFileLacksAreNotBlamedOnWakeUps() throws {

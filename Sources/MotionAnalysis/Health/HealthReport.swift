@@ -51,6 +51,21 @@ enum HealthReport {
             let ending = m.ending
             if ending == .recovered || ending.needsRecovery { h.recoveredFiles.append(m.file.name) }
             if !ending.isClean { endings.append(FileEndingText.sentence(m, subject: m.file.name)) }
+            // Stopped by the free-space guard: ended cleanly, but before its owner stopped it
+            // (it read "ended cleanly, nothing needs your attention").
+            if FileEnding.closingReason(m.endReason) == FreeSpaceGuard.endReason {
+                endings.append("\(m.file.name): the recording was stopped because the card was nearly full (the free space reached the min_free_space reserve): it ends at \(m.file.lastWhen.map { t -> String in let e = t + (m.recording.whenMode == .relative ? m.recording.startEpoch : 0); return "\(LocalDay.date(e)) \(LocalDay.clock(e))" } ?? "the end of this file"). Free some space before recording again.")
+            }
+        }
+        // A recording whose last file read was closed for a next one (rotation) that is not
+        // among the files: a later part is missing (deleted, not copied). Not with --day,
+        // which reads the day's files only.
+        if a.options.from == nil && a.options.to == nil {
+            var lastOf: [String: RecordingMetadata] = [:]
+            for (_, m) in metadata { lastOf[m.recording.id] = m }
+            for (_, m) in metadata where lastOf[m.recording.id]?.file.name == m.file.name && FileEnding.wasFollowedByNextFile(m.endReason) {
+                endings.append("\(m.file.name) was closed for the recording to go on in a next file, which is not among the files read (deleted, not copied, or not named?): the recording went on after it.")
+            }
         }
         let total = perRecording.values.reduce(CounterSnapshot()) { $0.adding($1) }
         h.droppedRows = total.droppedRows; h.overruns = total.overruns; h.missedTicks = total.missedTicks
