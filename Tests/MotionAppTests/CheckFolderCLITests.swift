@@ -25,6 +25,24 @@ struct CheckFolderCLITests {
         #expect(bad.status == 1 && bad.stdout.contains("INVALID"), "\(bad.stdout)")
     }
 
+    /// A part missing between two parts of one recording is said (every file was "valid"
+    /// and nothing more, while `summary` named the missing part).
+    @Test func aPartMissingBetweenTwoIsSaid() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "6", "--rotate-time", "2s",
+                                "--sources", "AG", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let csvs = Binary.csvFiles(in: out)
+        try #require(csvs.count >= 3, "\(csvs)")
+        let whole = try Binary.run(["check", "--quiet", out])
+        #expect(whole.status == 0 && !whole.stdout.contains("missing"), "\(whole.stdout)")
+        try FileManager.default.removeItem(atPath: csvs[1])
+        try FileManager.default.removeItem(atPath: RecordingFiles.metadataPath(for: csvs[1]))
+        let gap = try Binary.run(["check", "--quiet", out])
+        #expect(gap.status == 0 && gap.stdout.contains("The recording's part 2 is missing before this file (after \((csvs[0] as NSString).lastPathComponent))"),
+                "\(gap.stdout)")
+    }
+
     /// A file whose metadata says it was not closed (killed, not recovered yet) has valid
     /// rows, and `check` says how it ended, as `summary` does; a closed one says nothing more.
     @Test func aFileThatWasNotClosedSaysSo() throws {

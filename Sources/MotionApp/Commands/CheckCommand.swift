@@ -38,6 +38,7 @@ struct CheckCommand: ParsableCommand {
         }
         let progress = ProgressMeter(verb: "checking", paths: files)
         var bytesBefore: Int64 = 0
+        var previous: RecordingMetadata?
         for path in files {
             let report: CheckReport
             progress.begin(path, bytesBefore: bytesBefore)
@@ -65,6 +66,14 @@ struct CheckCommand: ParsableCommand {
             if let metadata, metadata.ending != .clean {
                 Console.out("  " + FileEndingText.sentence(metadata, subject: "The file"))
             }
+            // Parts of one recording checked in turn: a part missing between two is said, as
+            // `summary` says it (every file was "valid" and nothing more).
+            if let metadata, let before = previous, before.recording.id == metadata.recording.id,
+               metadata.file.index > before.file.index + 1 {
+                let n = metadata.file.index - before.file.index - 1
+                Console.out("  The recording's part\(n == 1 ? " \(before.file.index + 1) is" : "s \(before.file.index + 1)–\(metadata.file.index - 1) are") missing before this file (after \(before.file.name)): deleted or not copied?")
+            }
+            previous = metadata
             if !quiet {
                 Console.out(Self.summary(report))
                 if let step = ClockStep(metadata) { Console.out(Self.clockLine(step)) }
