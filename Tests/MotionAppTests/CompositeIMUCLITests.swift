@@ -10,6 +10,8 @@ struct CompositeIMUCLITests {
         #expect(closed.stdout.contains("0x68  MPU-6050 (accelerometer/gyroscope)  (register 0x75 = 0x68)"))
         #expect(!closed.stdout.contains("QMC5883L"))
         #expect(closed.stdout.contains("--open-bypass"))
+        // Auto opens the bypass: the closed probe does not claim auto uses the MPU-6050 alone.
+        #expect(!closed.stdout.contains("(imu: model: mpu6050)") && closed.stdout.contains("once its bypass is open"), "\(closed.stdout)")
         let open = try Binary.run(["probe", "--simulated", "mpu6050+qmc5883l", "--open-bypass"])
         #expect(open.status == 0)
         #expect(open.stdout.contains("0x0D  QMC5883L magnetometer  (register 0x0D = 0xFF)"))

@@ -51,11 +51,16 @@ struct ProbeCommand: ParsableCommand {
             Console.out("No supported IMU among them (see docs/IMU.md for the chips motionlog drives).")
             throw CommandFailure("", code: 1)
         }
+        // The recorder's `auto` opens an MPU-6050's bypass before it looks (SensorFactory):
+        // without --open-bypass this probe cannot say what auto finds behind it (it said
+        // "auto uses the MPU-6050 (imu: model: mpu6050)" of a GY-87).
+        if detected.model == .mpu6050 && detected.selection.magnetometer == nil && !openBypass {
+            Console.out("`imu: model: auto` uses the MPU-6050 at \(Hex.byte(detected.address)), with the magnetometer behind it if one answers once its bypass is open (the recorder opens it; this probe did not).")
+            Console.out("No magnetometer seen: one wired behind the MPU-6050 (GY-87) answers only with --open-bypass; run probe --open-bypass to see what auto will use.")
+            return
+        }
         var uses = "`imu: model: auto` uses the \(detected.selection.displayName) at \(Hex.byte(detected.address))"
         if detected.selection.magnetometer != nil, let m = detected.magAddress { uses += " with its magnetometer at \(Hex.byte(m))" }
         Console.out(uses + " (imu: model: \(detected.selection)).")
-        if detected.model == .mpu6050 && detected.selection.magnetometer == nil && !openBypass {
-            Console.out("No magnetometer seen: one wired behind the MPU-6050 (GY-87) answers only with --open-bypass.")
-        }
     }
 }
