@@ -57,6 +57,10 @@ import Testing
         let s = try summarize(health: h)
         #expect(s.messages.contains("The connection to gpsd was lost once (gpsd stopped or restarted): no fixes were recorded until it answered again."), "\(s.messages)")
         #expect(!(try summarize(health: LocationHealth())).messages.contains { $0.contains("connection to gpsd") })
+        // One session and one loss: gpsd did not answer again (it said "until it answered again").
+        h.sessions = 1
+        let gone = try summarize(health: h)
+        #expect(gone.messages.contains("The connection to gpsd was lost once (gpsd stopped or restarted): it did not answer again before the recording ended: no fixes after that."), "\(gone.messages)")
     }
 
     /// Where the metadata cannot tell (no counters: older files, the simulator; or no GPS

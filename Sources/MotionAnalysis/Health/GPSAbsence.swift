@@ -8,11 +8,21 @@ enum GPSAbsence {
     /// latest file's of each): "GPS had no fix for 45 s … to the end of the recording" did
     /// not say that gpsd had gone away.
     static func lostConnections(_ metadata: [(String, RecordingMetadata)]) -> String? {
-        let lost = LatestParts.of(metadata).filter { $0.recording.gps != nil }
-            .reduce(0) { $0 + min($1.counters.locationHealth?.disconnects ?? 0, 1 << 40) }
+        let latest = LatestParts.of(metadata).filter { $0.recording.gps != nil }
+        let lost = latest.reduce(0) { $0 + min($1.counters.locationHealth?.disconnects ?? 0, 1 << 40) }
         guard lost > 0 else { return nil }
         let times = lost == 1 ? "once" : "\(lost) times"
-        return "The connection to gpsd was lost \(times) (gpsd stopped or restarted): no fixes were recorded until it answered again."
+        // Each answer after a loss is a session of its own: as many sessions as losses is a
+        // gpsd that did not answer again (it said "until it answered again" of one killed).
+        let gone = latest.filter { m in
+            guard let h = m.counters.locationHealth, h.disconnects > 0, let sessions = h.sessions else { return false }
+            return sessions <= h.disconnects
+        }.count
+        let recordings = latest.filter { ($0.counters.locationHealth?.disconnects ?? 0) > 0 }.count
+        let after = gone == 0 ? "no fixes were recorded until it answered again"
+            : gone == recordings ? "it did not answer again before the recording ended: no fixes after that"
+            : "no fixes were recorded while it was gone (in \(gone) of the recordings it did not answer again)"
+        return "The connection to gpsd was lost \(times) (gpsd stopped or restarted): \(after)."
     }
 
     /// Sentences for files without `L` rows, or nil where the metadata cannot tell (no GPS
