@@ -576,6 +576,30 @@ import ZIPFoundation
         }
     }
 
+    /// Behind a password the live stream ends when its session does (logged out in another
+    /// tab, expired): a tab kept receiving the status for up to 600 events after it.
+    @Test func theLiveStreamEndsWithItsSession() async throws {
+        let f = try WebFixture()
+        let clock = TestClock()
+        /// Each status read moves the clock past a session's life.
+        final class AgingLive: LiveControl, Sendable {
+            let live = FakeLive(), clock: TestClock
+            init(_ clock: TestClock) { self.clock = clock }
+            func exchange(_ request: [UInt8]) throws -> [UInt8] {
+                clock.now.withLock { $0 += WebAccess.sessionSeconds + 1 }
+                return try live.exchange(request)
+            }
+        }
+        try await f.app(password: "correct horse", live: AgingLive(clock), clock: clock, events: (5, .zero)).test(.router) { client in
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            let login = try await client.execute(uri: "/login", method: .post, headers: form, body: ByteBuffer(string: "password=correct+horse"))
+            let cookie = String(try #require(login.headers[.setCookie]).prefix { $0 != ";" })
+            let events = try await client.execute(uri: "/events", method: .get, headers: [.cookie: cookie])
+            #expect(events.status == .ok)
+            #expect(String(buffer: events.body).components(separatedBy: "data: {").count - 1 == 1, "\(String(buffer: events.body))")
+        }
+    }
+
     @Test func serveWithoutARecorderRefusesControl() async throws {
         let f = try WebFixture()
         try await f.app().test(.router) { client in

@@ -110,7 +110,9 @@ extension WebApp {
             }
             return await self.control("label", label: label)
         }
-        router.getAndHead("/events") { _, context -> Response in self.events(context) }
+        router.getAndHead("/events") { request, context -> Response in
+            self.events(context, cookie: request.cookies[WebAccess.cookieName]?.value)
+        }
     }
 
     /// The summary of the recording a file belongs to, with its series. `head`: only what is
@@ -220,8 +222,10 @@ extension WebApp {
     }
 
     /// Server-sent events: the recorder's status once per interval, for a bounded number of
-    /// events (the browser's EventSource reconnects by itself).
-    func events(_ context: WebContext) -> Response {
+    /// events (the browser's EventSource reconnects by itself). Behind a password the stream
+    /// ends when its session does (a log-out in another tab, expiry): a tab kept receiving
+    /// the status for up to ten minutes after its owner logged out.
+    func events(_ context: WebContext, cookie: String?) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
@@ -235,6 +239,7 @@ extension WebApp {
             try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
             for i in 0..<count {
                 if i > 0 { try await Task.sleep(for: interval) }
+                if self.access.needsLogin && self.access.session(cookie: cookie) == nil { break }
                 let status = await self.liveStatus()
                 let data = (try? encoder.encode(status)) ?? Data("null".utf8)
                 try await writer.write(ByteBuffer(string: "data: " + String(decoding: data, as: UTF8.self) + "\n\n"))
