@@ -142,6 +142,7 @@ enum ListPage {
     document.querySelectorAll('.pick').forEach(c=>c.addEventListener('change',sync));
     document.getElementById('all').addEventListener('change',e=>{document.querySelectorAll('.pick').forEach(c=>c.checked=e.target.checked);sync();});
     async function send(method,url,body){const r=await fetch(url,{method,headers:{'X-CSRF-Token':csrf,'Content-Type':'application/json'},body:body?JSON.stringify(body):undefined,credentials:'same-origin'});
+    if(r.status===401){location.href='/login';}
     let j={};try{j=await r.json();}catch(e){}return {ok:r.ok,status:r.status,j};}
     document.getElementById('del-selected').addEventListener('click',async()=>{const all=cards();if(!all.length)return;
     const busy=all.filter(c=>c.closest('li.writing')),sel=all.filter(c=>!c.closest('li.writing'));
