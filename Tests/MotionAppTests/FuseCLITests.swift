@@ -219,6 +219,11 @@ struct FuseCLITests {
         let over = try Binary.run(["fuse", input, "--no-calibration", "-o", other, "--force"])
         #expect(over.status == 2 && over.stderr.contains("is a recording, not an earlier output of `fuse`: not written over, even with --force"), "\(over.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+        // A file that is no recording is named as such (it was called "a recording").
+        let notes = Binary.temporaryDirectory() + "/notes.csv"
+        try "a,b\n".write(toFile: notes, atomically: false, encoding: .utf8)
+        let onNotes = try Binary.run(["fuse", input, "--no-calibration", "-o", notes, "--force"])
+        #expect(onNotes.status == 2 && onNotes.stderr.contains("is another file, not an earlier output of `fuse`"), "\(onNotes.stderr)")
     }
 
     @Test("a recording without gyroscope rows is a clear error")

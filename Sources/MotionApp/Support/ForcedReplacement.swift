@@ -12,6 +12,8 @@ enum ForcedReplacement {
         let metadata = RecordingFiles.metadataPath(for: csv)
         guard FileSystem.exists(csv) || FileSystem.exists(metadata) else { return }
         if let m = RecordingFiles.readMetadata(besides: csv), isEarlierOutput(m) { return }
-        throw CommandFailure("\(csv) is a recording, not an earlier output of `\(command)`: not written over, even with --force — \(instead)", code: 2)
+        // Named for what it is: a file that is no recording at all was "a recording".
+        let what = RecordingFiles.recordingPart(csv) ?? RecordingFiles.recordingPart(metadata).map { _ in "a recording" } ?? "another file"
+        throw CommandFailure("\(csv) is \(what), not an earlier output of `\(command)`: not written over, even with --force — \(instead)", code: 2)
     }
 }
