@@ -38,7 +38,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
         var reasons: [String] = []
         if !fitIsMeaningful {
             var text = "only \(Int((coverage * 100).rounded())) % of the orientations were covered (need \(Int(MagnetometerCalibrator.minimumCoverage * 100)) %)"
-            if !missingAxes.isEmpty { text += "; never pointed the field along \(missingAxes.joined(separator: ", "))" }
+            text += MagnetometerCalibrator.missingText(missingAxes, verb: "never pointed the field along")
             reasons.append(text + ": too little for a fit, so the field strength and fit residual are not known")
             if let raw = rawMedianStrength, !Self.plausibleField.contains(raw) {
                 reasons.append("the raw field magnitudes (median \(Self.round2(raw)) µT) are outside Earth's 20–70 µT: check the magnetometer's units or nearby magnets")
@@ -136,6 +136,16 @@ public struct MagnetometerCalibrator: Sendable {
         return c
     }
 
+    /// `; never pointed along -Z`, or, with no axis seen at all, that the field hardly
+    /// changed direction: a ride's readings all within a few µT listed every axis as never
+    /// pointed along, though the device had pointed most ways while hardly turning.
+    static func missingText(_ missing: [String], verb: String) -> String {
+        if missing.count == SphereCoverage.axisNames.count {
+            return "; the field's direction hardly changed (the readings stay close together: the device was hardly turned)"
+        }
+        return missing.isEmpty ? "" : "; \(verb) \(missing.joined(separator: ", "))"
+    }
+
     /// µT a sample must lie from the centre for its direction to count: a device hardly
     /// turned (20 s of a ride) gives a cluster of readings, and a fit or median inside that
     /// cluster saw its noise (about 0.5 µT) in every direction — "coverage 100 %" with a
@@ -206,7 +216,7 @@ public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertibl
             return "only \(n) magnetometer samples (need at least \(needed)): record longer while turning the device"
         case .noEllipsoid(let coverage, let missing):
             var text = "the magnetometer samples do not describe an ellipsoid (coverage \(Int((coverage * 100).rounded())) %)"
-            if !missing.isEmpty { text += "; never pointed along \(missing.joined(separator: ", "))" }
+            text += MagnetometerCalibrator.missingText(missing, verb: "never pointed along")
             return text + ": do it again, turning the device slowly through all orientations (screen up, down, each edge up and down)"
         case .notStill(let seconds):
             return "the device was not still long enough for the gyroscope bias (\(seconds) s, need 2 s): keep it on a table without touching it"
