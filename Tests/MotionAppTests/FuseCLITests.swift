@@ -226,6 +226,19 @@ struct FuseCLITests {
         #expect(onNotes.status == 2 && onNotes.stderr.contains("is another file, not an earlier output of `fuse`"), "\(onNotes.stderr)")
     }
 
+    /// A later part of a rotated recording is fused from its own first row, which is said.
+    @Test func aLaterPartSaysItsFilterStartsAfresh() throws {
+        let out = Binary.temporaryDirectory()
+        #expect(try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "4", "--rotate-time", "2s",
+                                "--sources", "AG", "--out", out, "--quiet"]).status == 0)
+        let parts = Binary.csvFiles(in: out)
+        try #require(parts.count >= 2)
+        let first = try Binary.run(["fuse", parts[0], "--no-calibration", "-o", out + "/one.csv"])
+        #expect(first.status == 0 && !first.stderr.contains("starts afresh"), "\(first.stderr)")
+        let second = try Binary.run(["fuse", parts[1], "--no-calibration", "-o", out + "/two.csv"])
+        #expect(second.status == 0 && second.stderr.contains("is part 2 of a rotated recording: the filter starts afresh"), "\(second.stderr)")
+    }
+
     @Test("a recording without gyroscope rows is a clear error")
     func noGyro() throws {
         let input = try record("AM", seconds: 1)

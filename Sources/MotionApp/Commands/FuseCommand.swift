@@ -135,6 +135,11 @@ struct FuseCommand: ParsableCommand {
         if r.incompleteTicks > 0 {
             Console.error("\(CountText.of(r.incompleteTicks, "tick")) had only one of A and G: no D row for \(r.incompleteTicks == 1 ? "it" : "them")")
         }
+        // A later part of a rotated recording: the recorder's filter had run since part 1,
+        // this one starts from its first row (docs/FUSION.md): said, not left to be found.
+        if let index = inputMetadata?.file.index, index > 1 {
+            Console.error("\(input) is part \(index) of a rotated recording: the filter starts afresh at its first row (the recorder's had run since part 1), so the first seconds' attitude may differ from the recorded D rows")
+        }
         if damage != nil { throw CommandFailure("", code: 1) }
     }
 
