@@ -62,7 +62,7 @@ public struct CutShortFile: Sendable, Equatable {
                 + " — it was cut short after recording (an interrupted copy?); the original may still be on the logger"
         }
         return "\(subject) has fewer rows than when it was closed: the metadata says \(said), the file has \(has)"
-            + " — rows were damaged after recording; the original may still be on the logger"
+            + " — rows were damaged after recording (or the metadata was edited); the original may still be on the logger"
     }
 
     /// `444 571`: digits in groups of three from five digits on (`1000` stays), as people
