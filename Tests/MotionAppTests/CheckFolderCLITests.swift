@@ -6,13 +6,20 @@ import Testing
 /// stop at "Is a directory".
 @Suite("motionlog check: folders")
 struct CheckFolderCLITests {
-    @Test func aFolderStandsForItsRecordings() throws {
+    /// A recording of `seconds` rotated every 2 s, in a folder of its own: the folder and
+    /// its parts' CSVs (at least `seconds / 2`).
+    static func rotated(seconds: Int) throws -> (out: String, csvs: [String]) {
         let out = Binary.temporaryDirectory()
-        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "4", "--rotate-time", "2s",
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "\(seconds)", "--rotate-time", "2s",
                                 "--sources", "AG", "--out", out, "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         let csvs = Binary.csvFiles(in: out)
-        try #require(csvs.count >= 2, "\(csvs)")
+        try #require(csvs.count >= seconds / 2, "\(csvs)")
+        return (out, csvs)
+    }
+
+    @Test func aFolderStandsForItsRecordings() throws {
+        let (out, csvs) = try Self.rotated(seconds: 4)
         let good = try Binary.run(["check", "--quiet", out])
         #expect(good.status == 0, "\(good.stderr)")
         for csv in csvs { #expect(good.stdout.contains("\(csv): valid") || good.stdout.contains("\((csv as NSString).lastPathComponent): valid"), "\(good.stdout)") }
@@ -28,12 +35,7 @@ struct CheckFolderCLITests {
     /// A part missing between two parts of one recording is said (every file was "valid"
     /// and nothing more, while `summary` named the missing part).
     @Test func aPartMissingBetweenTwoIsSaid() throws {
-        let out = Binary.temporaryDirectory()
-        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "6", "--rotate-time", "2s",
-                                "--sources", "AG", "--out", out, "--quiet"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let csvs = Binary.csvFiles(in: out)
-        try #require(csvs.count >= 3, "\(csvs)")
+        let (out, csvs) = try Self.rotated(seconds: 6)
         let whole = try Binary.run(["check", "--quiet", out])
         #expect(whole.status == 0 && !whole.stdout.contains("missing"), "\(whole.stdout)")
         try FileManager.default.removeItem(atPath: csvs[1])
