@@ -126,8 +126,14 @@ public enum ConfigLoader {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             throw ConfigError(file: path, line: nil, key: nil, message: "is a folder, not a config file: pass the YAML file itself (e.g. \(RecorderSettings.defaultPath))")
         }
-        guard FileSystem.isReachable(path) else {
-            if explicit != nil { throw ConfigError(file: path, line: nil, key: nil, message: "config file not found") }
+        if let error = FileSystem.unreachable(path) {
+            // A folder on the way this user may not enter hides the file: not "not found".
+            if explicit != nil || error == .permissionDenied {
+                let why = error == .permissionDenied
+                    ? "the config file cannot be reached by this user (a folder on its path may not be entered: permission denied): give the folders execute permission (chmod a+x), or run motionlog as a user who may"
+                    : "config file not found"
+                throw ConfigError(file: path, line: nil, key: nil, message: why)
+            }
             return RecorderSettings()
         }
         // There but not readable is no missing file: "config file not found" sent a user

@@ -76,6 +76,11 @@ struct RecordFailureCLITests {
             : try { #expect(chmod(config, 0o000) == 0); return try Binary.run(args) }()
         #expect(r.status == 2, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains(config) && r.stderr.contains("cannot be read by this user") && !r.stderr.contains("not found"), "\(r.stderr)")
+        // Inside a folder the user may not enter: not "not found" either.
+        guard getuid() == 0 else { return }
+        #expect(chmod(config, 0o644) == 0 && chmod(dir, 0o700) == 0)
+        let hidden = try Binary.run(via: "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Binary.path] + args)
+        #expect(hidden.status == 2 && hidden.stderr.contains("cannot be reached by this user") && !hidden.stderr.contains("not found"), "\(hidden.stderr)")
     }
 
     /// A file size limit (`ulimit -f`, the kernel's EFBIG path a FAT32 card takes at 4 GiB):

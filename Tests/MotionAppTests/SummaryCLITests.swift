@@ -103,6 +103,30 @@ struct SummaryCLITests {
         #expect(tiny.status != 0 && tiny.stderr.contains("use at least 1 s"), "\(tiny.stderr)")
     }
 
+    /// A 2-second part missing from a ride: a gap of its length, and no move drawn across
+    /// it or sliver of a move beside it (it was "cycling 3.0 s" across it, then "no data
+    /// 0.0 s"; then "cycling 0.2 s" before the gap).
+    @Test func aShortMissingPartIsAGapWithNothingDrawnAcrossIt() throws {
+        let out = Binary.temporaryDirectory()
+        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "20", "--rotate-time", "2s",
+                                "--scenario", "ride", "--out", out, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let parts = Binary.csvFiles(in: out)
+        try #require(parts.count >= 8)
+        try FileManager.default.removeItem(atPath: parts[3])
+        try FileManager.default.removeItem(atPath: parts[3].replacingOccurrences(of: ".csv", with: ".json"))
+        let summary = try Binary.run(["summary", out, "--json"])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(summary.stdout.utf8)) as? [String: Any])
+        let timeline = try #require(object["timeline"] as? [[String: Any]])
+        let gaps = timeline.filter { $0["type"] as? String == "gap" }
+        #expect(gaps.count == 1, "\(timeline)")
+        let gap = try #require(gaps.first)
+        #expect((gap["end"] as? Double ?? 0) - (gap["start"] as? Double ?? 0) >= 1.9, "\(gap)")
+        let moves = timeline.filter { $0["type"] as? String == "move" }
+        #expect(moves.allSatisfy { ($0["end"] as? Double ?? 0) - ($0["start"] as? Double ?? 0) >= 1 }, "\(moves)")
+    }
+
     @Test func nothingToSummarise() throws {
         let dir = Binary.temporaryDirectory()
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -171,9 +171,14 @@ struct TimelineBuilder {
     /// between them). Distances add up; the mean speed is recomputed; the basis is the
     /// longer piece's. Pieces with and without a GPS distance (IMU only) stay apart.
     static func joinTouchingMoves(_ entries: [TimelineEntry]) -> [TimelineEntry] {
+        // A sliver of the accelerometer alone (under one IMU window) beside a move of the
+        // fixes is part of it: the window a missing part begins inside left "cycling 0.2 s"
+        // between a ride and the gap.
+        func sliver(_ e: TimelineEntry) -> Bool { e.distanceM == nil && e.duration < IMUWindowBuilder.windowSeconds }
         var out: [TimelineEntry] = []
         for e in entries {
-            guard var last = out.last, meet(last, e), last.activity == e.activity else {
+            guard var last = out.last, last.activity == e.activity,
+                  meet(last, e) || (last.type == .move && e.type == .move && last.end == e.start && (sliver(last) || sliver(e))) else {
                 out.append(e); continue
             }
             if e.duration > last.duration { last.basis = e.basis }
@@ -181,8 +186,11 @@ struct TimelineBuilder {
             if let a = last.distanceM, let b = e.distanceM {
                 last.distanceM = Text.round(a + b, 1)
                 last.meanSpeedMps = Text.round((a + b) / last.duration, 2)
+            } else if let d = last.distanceM ?? e.distanceM {
+                last.distanceM = d
+                last.meanSpeedMps = Text.round(d / last.duration, 2)
             }
-            if let a = last.maxSpeedMps, let b = e.maxSpeedMps { last.maxSpeedMps = max(a, b) }
+            if let a = last.maxSpeedMps, let b = e.maxSpeedMps { last.maxSpeedMps = max(a, b) } else { last.maxSpeedMps = last.maxSpeedMps ?? e.maxSpeedMps }
             out[out.count - 1] = last
         }
         return out

@@ -167,7 +167,7 @@ struct FuseCommand: ParsableCommand {
                          recorded: CalibrationRecord? = nil) throws(CommandFailure) -> FusionCalibration {
         if noCalibration { return .none }
         if config == nil, !chipCompensated, let recorded {
-            let origin = "the recording's own" + (recorded.origin.map { " (from \($0))" } ?? "")
+            let origin = "the recording's own" + (recorded.origin.map { ", from \($0)" } ?? "")
             guard let c = FusionCalibration(record: recorded, origin: origin) else {
                 throw .usage("\(input): its metadata's calibration is damaged (not 3 numbers per vector): pass --config FILE or --no-calibration")
             }

@@ -58,6 +58,12 @@ public enum FileSystem {
     /// `access(2)` with `F_OK`: true when the path resolves to a file.
     public static func isReachable(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// Why `path` does not resolve (`access(2)` with `F_OK`): nil when it does; `.noSuchFileOrDirectory`
+    /// when nothing is there; `.permissionDenied` when a folder on the way may not be entered.
+    public static func unreachable(_ path: String) -> Errno? {
+        access(path, F_OK) == 0 ? nil : Errno(rawValue: errno)
+    }
+
     /// `access(2)` with `R_OK | X_OK`: true when this process may list a folder and open
     /// what is in it.
     public static func canReadFolder(_ path: String) -> Bool { access(path, R_OK | X_OK) == 0 }
