@@ -10,10 +10,14 @@ struct IMUTimeline {
     /// span of the accelerometer reaches across (a deleted part between two still stretches
     /// was one stop).
     let holes: [Double]
+    /// Where they end, where known (`RecordingBreak.end`): a window the first row after a
+    /// hole falls inside starts there.
+    let holeEnds: [Double]
 
     init(imu: IMUIndex, options: AnalysisOptions, rows: ClosedRange<Double>, breaks: [RecordingBreak] = []) {
         self.imu = imu; self.options = options; self.rows = rows
         holes = breaks.filter(\.hole).map(\.time)
+        holeEnds = breaks.filter(\.hole).compactMap(\.end)
     }
 
     /// Whether missing parts begin after window start `a` and by `b` (window starts, which
@@ -46,14 +50,16 @@ struct IMUTimeline {
         var spans: [Span] = []
         var cursor = from, lastStart = -Double.infinity
         imu.forEachKind(from: from, to: to) { start, windowKind in
-            let s = max(from, start)
-            // A window a missing part begins inside ends there: its rows after the hole are
-            // not known to be of the same kind, and the hole was a gap of 0 s after a move
-            // drawn across it (a part of 2 s missing from a ride).
-            let inside = holes.first { $0 > start && $0 < start + IMUWindowBuilder.windowSeconds }
+            // A window a missing part ends inside starts at the first row after it, and one a
+            // missing part begins inside ends there: its rows across the hole are not known
+            // to be of one kind, and a 2-second part missing from a ride was a move drawn
+            // across it and a gap of 0 s.
+            let after = holeEnds.filter { $0 > start && $0 < start + IMUWindowBuilder.windowSeconds }.max()
+            let s = max(from, start, after ?? start)
+            let inside = holes.first { $0 > start && $0 < start + IMUWindowBuilder.windowSeconds && $0 > (after ?? -.infinity) }
             let e = min(to, start + IMUWindowBuilder.windowSeconds, inside ?? .infinity)
-            let hole = holeBetween(lastStart, start)
-            if s - cursor > options.gapSeconds || hole { spans.append(Span(start: cursor, end: s, kind: .missing)) }
+            let hole = holeBetween(lastStart, start) || after != nil
+            if s - cursor > options.gapSeconds || (hole && s > cursor) { spans.append(Span(start: cursor, end: s, kind: .missing)) }
             let k = Kind.window(windowKind)
             if let l = spans.last, l.kind == k, s - l.end <= options.gapSeconds, !hole { spans[spans.count - 1].end = e }
             else { spans.append(Span(start: spans.last.map { $0.kind == .missing ? s : $0.end } ?? from, end: e, kind: k)) }
@@ -61,7 +67,7 @@ struct IMUTimeline {
             lastStart = start
         }
         guard !spans.isEmpty else { return [TimelineEntry(type: .gap, start: from, end: to)] }
-        if to - cursor > options.gapSeconds || holeBetween(lastStart, to) { spans.append(Span(start: cursor, end: to, kind: .missing)) }
+        if to - cursor > options.gapSeconds || (holeBetween(lastStart, to) && to > cursor) { spans.append(Span(start: cursor, end: to, kind: .missing)) }
         else if let l = spans.last { spans[spans.count - 1].end = max(l.end, to) }
         // Smooth: spans under a minute take the kind of the longer neighbour (never of a gap).
         var changed = true

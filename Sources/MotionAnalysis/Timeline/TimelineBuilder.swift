@@ -16,6 +16,9 @@ struct RecordingBreak {
     /// Not another recording: parts of this one are missing from `time` on (just after the
     /// last row before them) to the next row, and nothing spans them.
     var hole = false
+    /// Where the missing parts end: the first row after them, where the metadata says it
+    /// (nil: not known; the hole then ends at the next window of the accelerometer).
+    var end: Double?
 
     /// Whether going from a fix at time `a` to one at `b` crosses from one recording into another.
     static func crossed(_ breaks: [RecordingBreak], from a: Double, to b: Double) -> Bool {
