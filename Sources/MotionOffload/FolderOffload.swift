@@ -166,6 +166,17 @@ public struct FolderOffload {
                     report.stopped = (reason, todo[k...].map(\.base))
                     break
                 }
+                // The stick filled up mid-file (its free space was not what it said: another
+                // writer, a fake-capacity stick): as a recording that does not fit, skipped and
+                // listed with the room there was (its unfinished copy is gone); later, smaller
+                // ones may still go. It ended the run as an error that named nothing left.
+                if error.errno == .noSpace, !error.endsTheRun, !error.path.hasPrefix(source + "/") {
+                    report.freeWhenFull = (availableBytes(target) ?? 0, reserve)
+                    report.didNotFit.append((r.base, r.totalBytes))
+                    status.updated = now().timeIntervalSince1970
+                    progress(status)
+                    continue
+                }
                 report.failures.append(onCard(error))
                 if endsRun(error) { ended = true; break }
             }

@@ -233,6 +233,34 @@ struct FolderOffloadTests {
                 "\(report.lines())")
     }
 
+    /// A stick that fills up in the middle of a file (its free space was not what it said):
+    /// that recording and the ones after it that do not fit are listed as not fitting, the
+    /// unfinished copy is gone, and the run ends incomplete. It ended as an error that named
+    /// nothing left on the card.
+    @Test func aStickThatFillsUpMidFileListsWhatDidNotFit() throws {
+        let source = RecordingFolder()
+        defer { source.remove() }
+        try source.addFinished("20251121142005", start: t0, rows: 2000)
+        try source.addFinished("20251121152005", start: t0 + 3600, rows: 2000)
+        try source.addFinished("20251121162005", start: t0 + 7200, rows: 2000)
+        let one = (try FileManager.default.attributesOfItem(atPath: source.path + "/20251121142005.csv")[.size] as? Int) ?? 0
+        guard let stick = SmallFileSystem(bytes: one + one / 2 + 16384) else {
+            print("skipped: mounting a small tmpfs needs root")
+            return
+        }
+        defer { stick.undo() }
+        var options = FolderOffloadOptions()
+        options.deleteAfterCopy = true
+        var job = FolderOffload(source: source.path, target: stick.path, options: options)
+        job.availableBytes = { _ in 1 << 40 }   // what a fake-capacity stick says
+        let report = try job.run()
+        #expect(report.copied == ["20251121142005"] && report.deleted == ["20251121142005"], "\(report.lines())")
+        #expect(report.didNotFit.map(\.name) == ["20251121152005", "20251121162005"] && report.failures.isEmpty, "\(report.lines())")
+        #expect(!report.complete && report.lines().contains { $0.hasPrefix("Did not fit") }, "\(report.lines())")
+        #expect(!files(in: stick.path).contains { $0.hasSuffix(".part") }, "\(files(in: stick.path))")
+        #expect(source.bytes("20251121152005.csv") != nil && source.bytes("20251121162005.csv") != nil)
+    }
+
     /// Space is counted in the target's allocation units: on an exFAT stick with 1 MiB
     /// clusters, recordings that fit by their bytes filled it, and the manifest then had no
     /// room ("Copied 0 recordings", manifest.csv of 0 bytes).

@@ -105,7 +105,7 @@ struct ReadOnlyView {
         if mounted { _ = Self.mount([path], tool: "/bin/umount") } else { _ = chmod(path, 0o755) }
     }
 
-    private static func mount(_ arguments: [String], tool: String = "/bin/mount") -> Bool {
+    static func mount(_ arguments: [String], tool: String = "/bin/mount") -> Bool {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tool)
         p.arguments = arguments
@@ -114,4 +114,18 @@ struct ReadOnlyView {
         p.waitUntilExit()
         return p.terminationStatus == 0
     }
+}
+
+/// A small tmpfs mounted on a folder (root only): a stick that fills up for real.
+struct SmallFileSystem {
+    let path: String
+
+    init?(bytes: Int) {
+        guard getuid() == 0 else { return nil }
+        let folder = ScratchFolder.make("small-fs")
+        guard ReadOnlyView.mount(["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", folder]) else { return nil }
+        path = folder
+    }
+
+    func undo() { _ = ReadOnlyView.mount(["-l", path], tool: "/bin/umount") }
 }
