@@ -78,9 +78,18 @@ public final class MountedDevice: Sendable {
     public func unmount() throws(OffloadError) {
         FileSystem.syncAll()
         let r = runner.run("umount", [mountPoint], environment: [:])
-        guard r.status == 0 else {
+        // Unmounted under the run (`umount -l`, a desktop's eject): as if this had done it.
+        // It said "not mounted — do not pull the stick yet", which nothing ever took back.
+        guard r.status == 0 || !Self.isMountPoint(mountPoint) else {
             throw OffloadError("unmount", path: mountPoint, reason: r.output.trimmingCharacters(in: .whitespacesAndNewlines) + " — do not pull the stick yet")
         }
         try? FileSystem.removeDirectory(mountPoint)
+    }
+
+    /// Whether a file system is mounted at `path` (it is on another device than its folder).
+    static func isMountPoint(_ path: String) -> Bool {
+        guard let here = try? FileSystem.status(path),
+              let parent = try? FileSystem.status((path as NSString).deletingLastPathComponent) else { return false }
+        return here.device != parent.device
     }
 }

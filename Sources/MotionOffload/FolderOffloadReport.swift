@@ -76,6 +76,9 @@ public struct FolderOffloadReport: Sendable {
         }
         if let line = RecordingInventory.unrecoverableSentence(unrecoverable, verb: "copied") { out.append(line) }
         for f in failures { out.append("Error: \(f)") }
+        if manifestIncomplete {
+            out.append("manifest.csv could not be written: the files copied last are on the target and verified but not listed in it; the next run finds them.")
+        }
         if let stopped { out.append(parts.stoppedSentence(stopped, verb: "copy", past: "copied")) }
         return out
     }

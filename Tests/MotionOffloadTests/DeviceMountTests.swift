@@ -36,6 +36,38 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: parent).isEmpty)
     }
 
+    /// umount as it answers for a mount point that is no longer mounted.
+    struct NotMounted: ProcessRunning {
+        func run(_ executable: String, _ arguments: [String], environment: [String: String]) -> ProcessResult {
+            ProcessResult(status: 32, output: "umount: \(arguments.last ?? ""): not mounted.\n")
+        }
+    }
+
+    /// A stick unmounted under the run (`umount -l`, a desktop's eject) is unmounted: no
+    /// "do not pull the stick yet", which nothing ever took back, and no mount point left.
+    /// A refusal while it is still mounted is still said.
+    @Test func aStickUnmountedUnderTheRunIsUnmounted() throws {
+        let parent = ScratchFolder.make("mount")
+        let point = parent + "/motionlog-offload.test"
+        try FileManager.default.createDirectory(atPath: point, withIntermediateDirectories: true)
+        let stick = BlockDevice(path: "/dev/sda1", fileSystem: .ext4, label: "MOTIONLOG")
+        try MountedDevice(device: stick, mountPoint: point, runner: NotMounted()).unmount()
+        #expect(!FileManager.default.fileExists(atPath: point))
+        guard let busy = SmallFileSystem(bytes: 1 << 20) else { return }   // root: a real mount point
+        defer { busy.undo() }
+        #expect(throws: OffloadError.self) { try MountedDevice(device: stick, mountPoint: busy.path, runner: NotMounted()).unmount() }
+    }
+
+    /// A manifest that could not be written is said in the report's lines (what the daemon's
+    /// status shows), not only beside the target's manifest, which a stick unmounted under
+    /// the run no longer has.
+    @Test func aManifestThatCouldNotBeWrittenIsSaidInTheReport() {
+        var report = FolderOffloadReport()
+        #expect(!report.lines().contains { $0.contains("manifest.csv could not be written") })
+        report.manifestIncomplete = true
+        #expect(report.lines().contains { $0.hasPrefix("manifest.csv could not be written: the files copied last are on the target and verified") })
+    }
+
     /// Other refusals are passed on as mount said them, without advice that may not apply.
     @Test func otherMountErrorsAreShownAsTheyAre() {
         let said = "mount: /run/x: wrong fs type, bad option, bad superblock on /dev/sda1.\n"

@@ -225,8 +225,9 @@ struct OffloadCommand: ParsableCommand {
         // The manifest is named only where it exists: a run stopped before its first file
         // was verified wrote none.
         let manifest = FileManager.default.fileExists(atPath: target + "/" + OffloadManifest.fileName)
-        Console.out("Target: \(shownTarget)" + (!manifest ? "" : !report.manifestIncomplete ? " (manifest.csv lists every verified file)"
-            : " (manifest.csv could not be written: the files copied last are not listed in it; the next run finds them)"))
+        // (A manifest that could not be written is said among the report's lines, also where
+        // the stick is gone: it was not said at all once the target folder had vanished.)
+        Console.out("Target: \(shownTarget)" + (manifest && !report.manifestIncomplete ? " (manifest.csv lists every verified file)" : ""))
         if !report.complete { throw CommandFailure("", code: 1) }
     }
 
