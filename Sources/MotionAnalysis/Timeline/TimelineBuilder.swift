@@ -172,7 +172,8 @@ struct TimelineBuilder {
     /// Moves with the same activity that meet end to start become one (a train logged once a
     /// minute was a row of `vehicle` pieces: classified stretches and the losses bridged
     /// between them). Distances add up; the mean speed is recomputed; the basis is the
-    /// longer piece's. Pieces with and without a GPS distance (IMU only) stay apart.
+    /// longer piece's. Pieces with and without a GPS distance (IMU only) stay apart, but for
+    /// an IMU-only sliver shorter than one window.
     static func joinTouchingMoves(_ entries: [TimelineEntry]) -> [TimelineEntry] {
         // A sliver of the accelerometer alone (under one IMU window) beside a move of the
         // fixes is part of it: the window a missing part begins inside left "cycling 0.2 s"
