@@ -103,6 +103,19 @@ struct ImportCLITests {
             #expect(try Self.locationRows(first).first?[1] == "48.1" && Self.locationRows(second).first?[1] == "47.1")
             #expect(try Binary.run(["check", out]).status == 0)
         }
+        // In two runs too: the other ride is no earlier import of this file (it was refused
+        // as "imported before: pass --force", and --force replaced the first ride).
+        let later = Binary.temporaryDirectory()
+        #expect(try Binary.run(["import", folder + "/strava.gpx", "-o", later]).status == 0)
+        let second = try Binary.run(["import", folder + "/garmin.gpx", "-o", later])
+        #expect(second.status == 0, "\(second.stderr)")
+        let both = Binary.csvFiles(in: later)
+        #expect(both.count == 2 && both.contains { $0.hasSuffix("-1.csv") }, "\(both)")
+        // The same file again is an earlier import: refused without --force, replaced with it.
+        let again = try Binary.run(["import", folder + "/strava.gpx", "-o", later])
+        #expect(again.status == 2 && again.stderr.contains("imported before"), "\(again.stderr)")
+        #expect(try Binary.run(["import", folder + "/strava.gpx", "-o", later, "--force"]).status == 0)
+        #expect(Binary.csvFiles(in: later).count == 2)
     }
 
     /// Nothing to import is a failure that writes nothing; a cut-short file is imported up

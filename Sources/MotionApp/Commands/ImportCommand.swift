@@ -18,7 +18,7 @@ struct ImportCommand: ParsableCommand {
             Garmin's extensions); the fix mode from <fix>, else 3-D where a point has an \
             elevation. Points without a time or position, with <fix>none</fix>, or not later than \
             the point before are skipped and counted. Existing files are never replaced without \
-            --force; two files of one run that start in the same second are NAME and NAME-1; \
+            --force; two GPX files that start in the same second are NAME and NAME-1; \
             both files are written to temporary files and renamed when complete. \
             Memory does not grow with the file. See docs/FORMAT.md ("Imported recordings").
             Exit status: 0 every file imported; 1 a file was damaged (its points up to the \
@@ -84,12 +84,17 @@ struct ImportCommand: ParsableCommand {
         guard let first = found else { throw CommandFailure(Self.nothingToImport(input, firstCounts), code: 2) }
         let folder = out ?? (input as NSString).deletingLastPathComponent
         let stem = (folder.isEmpty ? "." : folder) + "/" + TimeText.fileBase(epochSeconds: first.when)
-        // Two files of this run starting in the same second (a ride exported from two apps)
-        // are two recordings: the later one takes the next name, as the recorder names a
-        // second file begun in the same second (`-1`). With --force it replaced the first,
-        // without it was refused as "imported before".
+        // Two GPX files starting in the same second (a ride exported from two apps, in one
+        // run or two) are two recordings: the later one takes the next name, as the recorder
+        // names a second file begun in the same second (`-1`). With --force it replaced the
+        // first, without it was refused as "imported before", which it never was.
+        let gpxName = (input as NSString).lastPathComponent
+        func taken(_ base: String) -> Bool {
+            if written.contains(base + ".csv") { return true }
+            return RecordingFiles.readMetadata(besides: base + ".csv").map { ImportedRecording.isImport($0, ofAnotherFileThan: gpxName) } ?? false
+        }
         var base = stem, n = 0
-        while written.contains(base + ".csv") { n += 1; base = stem + "-\(n)" }
+        while taken(base) { n += 1; base = stem + "-\(n)" }
         let csvPath = base + ".csv", metadataPath = base + ".json"
         // --force replaces an earlier import, never a recording of the logger's that happens
         // to have the same name (the same ride, logged by both).
@@ -170,7 +175,7 @@ struct ImportCommand: ParsableCommand {
         if let damage = c.stoppedEarly { notes.append(damage) }
         let recording = RecordingDescription(
             id: UUID().uuidString, board: ImportedRecording.board, boardDescription: "GPX file \(name)",
-            sensor: SensorInfo(model: "none"), gps: "GPX file \(name)", deviceMotion: nil, rateHz: 0, sources: "L",
+            sensor: SensorInfo(model: "none"), gps: ImportedRecording.source(name), deviceMotion: nil, rateHz: 0, sources: "L",
             label: label, whenMode: .epoch, startEpoch: first, started: TimeText.isoUTC(epochSeconds: first),
             clock: "unknown", rotateBytes: nil, rotateSeconds: nil, fsyncIntervalSeconds: 0, bufferRows: 0, notes: notes)
         var file = RecordingMetadata.FileSection(name: csvName, index: 1, previous: nil)
