@@ -26,7 +26,7 @@ public struct AnalysisResult: Sendable {
 /// the pieces still to analyse look at.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 31
+    public static let version = 32
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     public static let relativeLooking = 1e9
 
@@ -276,7 +276,7 @@ public struct RecordingAnalyzer: RowSink {
                 if let last = analyzer.stats.compactMap(\.last).max() {
                     // The first row after the hole, as the new file's metadata gives it (When
                     // as written: epoch, no clock step; otherwise not known here).
-                    let first = meta.recording.whenMode == .epoch && ClockStep(meta) == nil ? meta.file.firstWhen : nil
+                    let first = meta.recording.whenMode == .epoch && analyzer.currentStep == nil ? meta.file.firstWhen : nil
                     analyzer.recordingBreaks.append(RecordingBreak(time: last + 1e-6, longerThan: 0, hole: true, end: first))
                 }
                 // Its time is no interval of the sensors (they were not "missing for 5 min"):

@@ -45,6 +45,20 @@ import Testing
         let s = try summarize(endedCleanly: true, endReason: "rotated")
         #expect(s.health.findings.contains { $0.contains("was closed for the recording to go on in a next file, which is not among the files read") },
                 "\(s.health.findings)")
+        // A fused part keeps its input's ending under an id of its own: no such finding.
+        let dir = try ScenarioRecording.tempDir()
+        let path = dir + "/20251121044000-fused.csv"
+        var csv = CSVFormat.headerLine + "\n"
+        for i in 0..<100 { csv += "A,W,\(t0 + Double(i) / 10),0.01,-0.02,1.0\n" }
+        try csv.write(toFile: path, atomically: false, encoding: .utf8)
+        try ScenarioRecording.writeMetadata(for: path, id: "id-fused", start: t0, rateHz: 10, sources: "A", rows: ["A": 100],
+                                            endedCleanly: true, endReason: "rotated")
+        let json = RecordingFiles.metadataPath(for: path)
+        var meta = try RecordingMetadata.decode(Array(try Data(contentsOf: URL(fileURLWithPath: json))))
+        meta.recording.deviceMotion = [RecordingDescription.recomputedFromKey: "20251121044000.csv"]
+        try Data(meta.encoded()).write(to: URL(fileURLWithPath: json))
+        let fused = try RecordingAnalyzer.summarize([path])
+        #expect(!fused.health.findings.contains { $0.contains("next file") }, "\(fused.health.findings)")
     }
 
     /// After recovery, missedTicks holds the ticks the rows lack, but the late wake-ups stay

@@ -722,6 +722,7 @@ import ZIPFoundation
         #expect(ListenAddress.parse("8080") == nil && ListenAddress.parse("8080:8080") == nil)
         #expect(ListenAddress.parse("raspberrypi.local") == ListenAddress(host: "raspberrypi.local", port: 8080))
         #expect(ListenAddress.refusal(of: "8080").contains("a port alone: write 0.0.0.0:8080"))
+        #expect(!ListenAddress.refusal(of: "80800").contains("0.0.0.0:80800") && !ListenAddress.refusal(of: "0").contains("0.0.0.0:0"))
         #expect(ListenAddress(host: "::1", port: 1).isLoopback)
         #expect(!ListenAddress(host: "127.0.0.1.nip.io", port: 1).isLoopback)
     }

@@ -63,7 +63,9 @@ enum HealthReport {
         if a.options.from == nil && a.options.to == nil {
             var lastOf: [String: RecordingMetadata] = [:]
             for (_, m) in metadata { lastOf[m.recording.id] = m }
-            for (_, m) in metadata where lastOf[m.recording.id]?.file.name == m.file.name && FileEnding.wasFollowedByNextFile(m.endReason) {
+            // (A fused part keeps its input's ending under an id of its own: not counted.)
+            for (_, m) in metadata where lastOf[m.recording.id]?.file.name == m.file.name && FileEnding.wasFollowedByNextFile(m.endReason)
+                && m.recording.recomputedFrom == nil {
                 endings.append("\(m.file.name) was closed for the recording to go on in a next file, which is not among the files read (deleted, not copied, or not named?): the recording went on after it.")
             }
         }

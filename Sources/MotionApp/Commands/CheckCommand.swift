@@ -51,6 +51,8 @@ struct CheckCommand: ParsableCommand {
                 progress.finish()
                 Console.error("\(error)")
                 ioError = true
+                // There, if unreadable: no "part missing" for the next file.
+                previous = RecordingFiles.readMetadata(besides: path)
                 continue
             }
             for p in report.problems { Console.out("\(path):\(p.line): \(p.severity.rawValue): \(p.message)") }

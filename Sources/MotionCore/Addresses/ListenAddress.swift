@@ -43,7 +43,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Why `text` is not an address and what to write instead: `"8080" is a port alone: …`.
     public static func refusal(of text: String) -> String {
-        isPortAlone(text)
+        isPortAlone(text) && Int(text).map({ (1...65535).contains($0) }) == true
             ? "\"\(text)\" is a port alone: write 0.0.0.0:\(text) to be reached from other machines, or 127.0.0.1:\(text) for this machine only"
             : "\"\(text)\" is not \(expected)"
     }
