@@ -29,6 +29,11 @@ extension FusionCalibration {
     }
 }
 
+extension CalibrationRecord {
+    /// The numbers alone (where they came from left out), to compare two calibrations.
+    public var withoutOrigin: CalibrationRecord { var r = self; r.origin = nil; return r }
+}
+
 extension DeviceMotionFilter {
     /// The calibration this filter applies, as numbers (nil when it applies none).
     public var calibrationRecord: CalibrationRecord? { calibration.isIdentity ? nil : calibration.record }

@@ -187,6 +187,12 @@ struct FuseCLITests {
         #expect(worst < 1e-4, "recorded vs fused again: \(worst) rad")
         let meta = try RecordingMetadata.decode(Array(try #require(FileManager.default.contents(atPath: dir + "/again.json"))))
         #expect(meta.recording.calibration?.magHardIronMicrotesla == [12, -7, 20])
+        // A new calibration is applied with --config, as the help says.
+        let newer = dir + "/newer.yaml"
+        try "calibration:\n  mag_hard_iron: [11, -6, 19]\n".write(toFile: newer, atomically: true, encoding: .utf8)
+        #expect(try Binary.run(["fuse", input, "-o", dir + "/newer.csv", "--config", newer]).status == 0)
+        let newerMeta = try RecordingMetadata.decode(Array(try #require(FileManager.default.contents(atPath: dir + "/newer.json"))))
+        #expect(newerMeta.recording.calibration?.magHardIronMicrotesla == [11, -6, 19])
     }
 
     @Test("without the magnetometer yaw starts at 0")

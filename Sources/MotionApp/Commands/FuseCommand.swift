@@ -13,8 +13,9 @@ struct FuseCommand: ParsableCommand {
         commandName: "fuse",
         abstract: "Recompute the D (device motion) rows of a recording from its A, G and M rows.",
         discussion: """
-            Reprocesses a recording with the sensor fusion of this version and the calibration \
-            from the config file's `calibration:` section (see `motionlog calibrate`): old D rows \
+            Reprocesses a recording with the sensor fusion of this version and a calibration: \
+            with --config FILE its `calibration:` section (see `motionlog calibrate`); without, \
+            the one the recording was made with (its metadata), else the system config's: old D rows \
             are replaced, every other row is kept byte for byte in value. A D row is written for \
             every tick with both A and G rows; M rows, when present, reference yaw to magnetic \
             north. The metadata JSON beside the output says which calibration was used.
@@ -32,7 +33,7 @@ struct FuseCommand: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: "Output file (default: IN-fused.csv beside the input).")
     var output: String?
 
-    @Option(name: .long, help: "Config file whose `calibration:` section to use (default: /etc/motionlog/config.yaml if present, for recordings with motionlog metadata).")
+    @Option(name: .long, help: "Config file whose `calibration:` section to use (default: the calibration the recording was made with; else /etc/motionlog/config.yaml if present, for recordings with motionlog metadata).")
     var config: String?
 
     @Flag(name: .long, help: "Ignore any calibration: raw accelerometer and magnetometer.")
@@ -170,6 +171,11 @@ struct FuseCommand: ParsableCommand {
             let origin = "the recording's own" + (recorded.origin.map { ", from \($0)" } ?? "")
             guard let c = FusionCalibration(record: recorded, origin: origin) else {
                 throw .usage("\(input): its metadata's calibration is damaged (not 3 numbers per vector): pass --config FILE or --no-calibration")
+            }
+            // Recalibrated since (the old calibration was bad): say that the new one is not used.
+            if let system = try? ConfigLoader.load(explicit: nil), let cal = system.calibration,
+               FusionCalibration(settings: cal, origin: nil).record.withoutOrigin != recorded.withoutOrigin {
+                Console.error("\(input): fused with the calibration it was recorded with; \(RecorderSettings.defaultPath) holds another (pass --config \(RecorderSettings.defaultPath) to use that one)")
             }
             return c
         }
