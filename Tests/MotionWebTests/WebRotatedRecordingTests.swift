@@ -67,6 +67,14 @@ import Testing
             let body = try JSONSerialization.jsonObject(with: Data(buffer: summary.body)) as? [String: Any]
             #expect(body?["parts"] as? [String] == ["calibrated"], "\(String(describing: body?["parts"]))")
         }
+        // The parts whose number is theirs alone stay one recording.
+        try f.addRecording("second", start: start + 60, seconds: 60, rotated: (id: "ride-fused", part: 2, previous: "raw", elapsed: 60))
+        try f.addRecording("third", start: start + 120, seconds: 60, rotated: (id: "ride-fused", part: 3, previous: "second", elapsed: 120))
+        try await f.app().test(.router) { client in
+            let cards = cards(String(buffer: try await client.execute(uri: "/", method: .get).body))
+            #expect(cards.count == 3, "\(cards)")
+            #expect(cards.contains { selectedFiles($0) == ["second", "third"] }, "\(cards.map(selectedFiles))")
+        }
     }
 
     @Test func thePageAnalysesAllPartsTogether() async throws {

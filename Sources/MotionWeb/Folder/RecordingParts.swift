@@ -156,13 +156,15 @@ public struct RecordingParts: Sendable, Equatable {
             guard done.insert(id).inserted, let parts = byID[id] else { continue }
             // Two files of one part number are no parts of one recording: two `fuse`
             // outputs of one recording (its id + "-fused", part 1 each) were one card of
-            // twice its length. Each is then a recording of its own.
-            let numbers = parts.compactMap(\.part)
-            if Set(numbers).count != numbers.count {
-                out += parts.compactMap { RecordingParts([$0]) }
-                continue
-            }
-            let ordered = parts.sorted { a, b in
+            // twice its length. Each of those is a recording of its own; the parts whose
+            // number is theirs alone stay together.
+            var seen: [Int: Int] = [:]
+            for p in parts.compactMap(\.part) { seen[p, default: 0] += 1 }
+            let repeated = parts.filter { $0.part.map { (seen[$0] ?? 0) > 1 } ?? false }
+            out += repeated.compactMap { RecordingParts([$0]) }
+            let together = parts.filter { p in !repeated.contains { $0.name == p.name } }
+            guard !together.isEmpty else { continue }
+            let ordered = together.sorted { a, b in
                 let pa = a.part ?? Int.max, pb = b.part ?? Int.max
                 return pa != pb ? pa < pb : a.name < b.name
             }
