@@ -49,6 +49,7 @@ struct StatusLineTests {
     @Test func aLogMessageClearsTheStatusLineAndItIsDrawnAgainBelow() {
         let written = Mutex<[String]>([])
         let terminal = StatusTerminal { text in written.withLock { $0.append(text) } }
+        terminal.showStatus(nil)   // none shown: nothing written (no escape into a log file)
         terminal.message("motionlog: before")
         terminal.showStatus("00:00:01  A 100/s")
         terminal.message("motionlog: warning: gpsd went away")

@@ -38,9 +38,11 @@ final class StatusTerminal: Sendable {
         }
     }
 
-    /// Replaces the status line; nil clears it.
+    /// Replaces the status line; nil clears it (nothing is written when none is shown: a
+    /// stopped offload wrote the terminal's erase-line escape into a log file).
     func showStatus(_ line: String?) {
         status.withLock { current in
+            if line == nil && current == nil { return }
             write("\r\u{1B}[K" + (line ?? ""))
             current = line
         }
