@@ -117,10 +117,7 @@ struct CalibrateCLITests {
     /// A commute's readings all lie within a few µT of their median: no direction is seen
     /// at all, which is said as such (it read "never pointed along +X, -X, +Y, -Y, +Z, -Z").
     @Test func noDirectionSeenIsSaidAsSuch() throws {
-        let dir = Binary.temporaryDirectory()
-        #expect(try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "600", "--scenario", "commute",
-                                "--sources", "AGM", "--rate", "20", "--out", dir, "--quiet"]).status == 0)
-        let file = try #require(Binary.csvFiles(in: dir).first)
+        let file = try Binary.recordSimulated(["--duration", "600", "--scenario", "commute", "--sources", "AGM", "--rate", "20"])
         let r = try Binary.run(["calibrate", "--from", file, "--dry-run"])
         #expect(r.status == 1 && r.stdout.contains("DO IT AGAIN"), "\(r.stdout)")
         #expect(r.stdout.contains("the field's direction hardly changed") && !r.stdout.contains("+X, -X, +Y, -Y, +Z, -Z"), "\(r.stdout)")

@@ -9,10 +9,8 @@ struct CheckFolderCLITests {
     /// A recording of `seconds` rotated every 2 s, in a folder of its own: the folder and
     /// its parts' CSVs (at least `seconds / 2`).
     static func rotated(seconds: Int) throws -> (out: String, csvs: [String]) {
-        let out = Binary.temporaryDirectory()
-        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "\(seconds)", "--rotate-time", "2s",
-                                "--sources", "AG", "--out", out, "--quiet"])
-        #expect(r.status == 0, "\(r.stderr)")
+        let out = (try Binary.recordSimulated(["--duration", "\(seconds)", "--rotate-time", "2s", "--sources", "AG"]) as NSString)
+            .deletingLastPathComponent
         let csvs = Binary.csvFiles(in: out)
         try #require(csvs.count >= seconds / 2, "\(csvs)")
         return (out, csvs)

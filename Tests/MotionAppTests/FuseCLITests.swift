@@ -171,11 +171,7 @@ struct FuseCLITests {
         let config = dir + "/config.yaml"
         try "calibration:\n  mag_hard_iron: [12, -7, 20]\n  gyro_bias: [0.004, -0.006, 0.002]\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
-        let out = dir + "/rec"
-        let r = try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "20", "--sources", "AGMD",
-                                "--out", out, "--quiet", "--config", config])
-        #expect(r.status == 0, "\(r.stderr)")
-        let input = try #require(Binary.csvFiles(in: out).first)
+        let input = try Binary.recordSimulated(["--duration", "20", "--sources", "AGMD", "--config", config])
         let fused = try Binary.run(["fuse", input, "-o", dir + "/again.csv"])
         #expect(fused.status == 0 && fused.stdout.contains("calibration: ") && fused.stdout.contains("the recording's own"), "\(fused.stdout)")
         let recorded = try angles(input), again = try angles(dir + "/again.csv")
@@ -234,9 +230,8 @@ struct FuseCLITests {
 
     /// A later part of a rotated recording is fused from its own first row, which is said.
     @Test func aLaterPartSaysItsFilterStartsAfresh() throws {
-        let out = Binary.temporaryDirectory()
-        #expect(try Binary.run(["record", "--board", "simulator", "--fast", "--duration", "4", "--rotate-time", "2s",
-                                "--sources", "AG", "--out", out, "--quiet"]).status == 0)
+        let out = (try Binary.recordSimulated(["--duration", "4", "--rotate-time", "2s", "--sources", "AG"]) as NSString)
+            .deletingLastPathComponent
         let parts = Binary.csvFiles(in: out)
         try #require(parts.count >= 2)
         let first = try Binary.run(["fuse", parts[0], "--no-calibration", "-o", out + "/one.csv"])

@@ -162,7 +162,8 @@ public struct RecordingParts: Sendable, Equatable {
             for p in parts.compactMap(\.part) { seen[p, default: 0] += 1 }
             let repeated = parts.filter { $0.part.map { (seen[$0] ?? 0) > 1 } ?? false }
             out += repeated.compactMap { RecordingParts([$0]) }
-            let together = parts.filter { p in !repeated.contains { $0.name == p.name } }
+            let apart = Set(repeated.map(\.name))
+            let together = parts.filter { !apart.contains($0.name) }
             guard !together.isEmpty else { continue }
             let ordered = together.sorted { a, b in
                 let pa = a.part ?? Int.max, pb = b.part ?? Int.max
