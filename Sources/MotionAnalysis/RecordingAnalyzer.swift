@@ -26,7 +26,7 @@ public struct AnalysisResult: Sendable {
 /// the pieces still to analyse look at.
 public struct RecordingAnalyzer: RowSink {
     /// Bumped whenever the analysis changes what it computes (cached summaries go stale).
-    public static let version = 32
+    public static let version = 33
     /// A When below this (the year 2001) in a file without metadata is taken for relative.
     public static let relativeLooking = 1e9
 

@@ -159,10 +159,16 @@ struct TimelineBuilder {
     }
 
     /// Whether move `b` follows move `a` with nothing between, both from GPS or both from
-    /// the IMU alone.
+    /// the IMU alone (or one of them an IMU sliver).
     static func meet(_ a: TimelineEntry, _ b: TimelineEntry) -> Bool {
-        a.type == .move && b.type == .move && a.end == b.start && (a.distanceM == nil) == (b.distanceM == nil)
+        a.type == .move && b.type == .move && a.end == b.start
+            && ((a.distanceM == nil) == (b.distanceM == nil) || isSliver(a) || isSliver(b))
     }
+
+    /// A move of the accelerometer alone shorter than one IMU window: it meets the moves of
+    /// the fixes beside it (takes their activity, joins them). Between the last fix and a
+    /// missing part, 0.66 s of rows made a "cycling" move beside a walk.
+    static func isSliver(_ e: TimelineEntry) -> Bool { e.distanceM == nil && e.duration < IMUWindowBuilder.windowSeconds }
 
     /// The moves that meet entry `k` (before it, after it).
     static func neighbours(of k: Int, in entries: [TimelineEntry]) -> [Int] {
@@ -173,16 +179,11 @@ struct TimelineBuilder {
     /// minute was a row of `vehicle` pieces: classified stretches and the losses bridged
     /// between them). Distances add up; the mean speed is recomputed; the basis is the
     /// longer piece's. Pieces with and without a GPS distance (IMU only) stay apart, but for
-    /// an IMU-only sliver shorter than one window.
+    /// an IMU-only sliver shorter than one window (`isSliver`).
     static func joinTouchingMoves(_ entries: [TimelineEntry]) -> [TimelineEntry] {
-        // A sliver of the accelerometer alone (under one IMU window) beside a move of the
-        // fixes is part of it: the window a missing part begins inside left "cycling 0.2 s"
-        // between a ride and the gap.
-        func sliver(_ e: TimelineEntry) -> Bool { e.distanceM == nil && e.duration < IMUWindowBuilder.windowSeconds }
         var out: [TimelineEntry] = []
         for e in entries {
-            guard var last = out.last, last.activity == e.activity,
-                  meet(last, e) || (last.type == .move && e.type == .move && last.end == e.start && (sliver(last) || sliver(e))) else {
+            guard var last = out.last, meet(last, e), last.activity == e.activity else {
                 out.append(e); continue
             }
             if e.duration > last.duration { last.basis = e.basis }
